@@ -1,0 +1,3 @@
+//! The audit: rules over server specs and snapshots that produce findings.
+
+pub mod finding;

@@ -1,0 +1,117 @@
+//! The command-line surface of `mcpvet`: argument definitions and dispatch.
+//!
+//! Each subcommand lives in its own file with its arguments and a `run` function that
+//! computes data and hands it to `report` for printing. Errors reach here as `anyhow`.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::Exit;
+
+pub mod check;
+pub mod diff;
+pub mod init;
+pub mod lock;
+pub mod review;
+pub mod rules;
+pub mod scan;
+pub mod snapshot;
+pub mod targets;
+
+/// Vet MCP servers before your coding assistants trust them, and again whenever they change.
+#[derive(Debug, Parser)]
+#[command(name = "mcpvet", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// Less output: only findings (and errors).
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// More output: probe notes, timings, captured stderr.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Audit servers: host configs, snapshot files, a command after `--`, or `--url`.
+    Scan(scan::ScanArgs),
+    /// Probe one server and save what it shows the model as a snapshot file.
+    Snapshot(snapshot::SnapshotArgs),
+    /// Approve servers: record their definitions and hashes in lockfiles.
+    Lock(lock::LockArgs),
+    /// Compare servers against their lockfiles; exit 1 on drift.
+    Diff(diff::DiffArgs),
+    /// The fast static CI gate: configs, launch rules, policy and lockfiles; starts no server.
+    Check(check::CheckArgs),
+    /// Write a commented policy template (`mcpvet.toml`).
+    Init(init::InitArgs),
+    /// Write a markdown trust review for a proposed server.
+    Review(review::ReviewArgs),
+    /// List the rules, or explain one.
+    Rules(rules::RulesArgs),
+    /// Print shell completions.
+    Completions {
+        /// The shell to generate completions for.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Parse arguments, run the command and map the outcome to an exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                Exit::Usage
+            } else {
+                Exit::Clean
+            };
+            crate::report::print_clap(&e);
+            return code.into();
+        }
+    };
+    match run(cli) {
+        Ok(exit) => exit.into(),
+        Err(e) => {
+            crate::report::print_error(&e);
+            if e.downcast_ref::<crate::mcp::ProbeFailure>().is_some() {
+                Exit::ProbeFailed.into()
+            } else {
+                Exit::Usage.into()
+            }
+        }
+    }
+}
+
+/// Global output options every command receives.
+#[derive(Debug, Clone, Copy)]
+pub struct Global {
+    pub quiet: bool,
+    pub verbose: bool,
+}
+
+fn run(cli: Cli) -> anyhow::Result<Exit> {
+    let g = Global {
+        quiet: cli.quiet,
+        verbose: cli.verbose,
+    };
+    match cli.command {
+        Command::Scan(a) => scan::run(a, g),
+        Command::Snapshot(a) => snapshot::run(a, g),
+        Command::Lock(a) => lock::run(a, g),
+        Command::Diff(a) => diff::run(a, g),
+        Command::Check(a) => check::run(a, g),
+        Command::Init(a) => init::run(a, g),
+        Command::Review(a) => review::run(a, g),
+        Command::Rules(a) => rules::run(a, g),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "mcpvet", &mut buf);
+            crate::report::write_stdout(&buf)?;
+            Ok(Exit::Clean)
+        }
+    }
+}

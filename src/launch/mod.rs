@@ -1,0 +1,1 @@
+//! Launch audit: rules over what a server spec runs and with which credentials (no I/O).

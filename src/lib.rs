@@ -1,0 +1,23 @@
+//! mcpvet vets MCP (Model Context Protocol) servers before a team's coding assistants
+//! trust them, and again whenever they change.
+//!
+//! The data flows one way:
+//! `config` (host files → [`spec::ServerSpec`]) → `mcp` probe (→ [`snapshot::ServerSnapshot`])
+//! → `audit` (→ [`audit::finding::Finding`]) → `report` (the only layer that prints).
+//!
+//! `baseline` is ci-insights, the read-only MCP server the project ships as a clean baseline.
+
+#![forbid(unsafe_code)]
+
+pub mod audit;
+pub mod baseline;
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod launch;
+pub mod lock;
+pub mod mcp;
+pub mod policy;
+pub mod report;
+pub mod snapshot;
+pub mod spec;

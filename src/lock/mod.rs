@@ -1,0 +1,1 @@
+//! Lockfiles: canonical JSON (RFC 8785), lockfile v1, and the diff against a live server.

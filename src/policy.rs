@@ -1,0 +1,1 @@
+//! The team allowlist (`mcpvet.toml`): allow/deny entries, credentials, requirements, rule remaps.

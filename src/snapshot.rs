@@ -1,0 +1,278 @@
+//! `ServerSnapshot`: everything a server shows the model, as one value.
+//!
+//! The probe produces it from a live server; `mcpvet snapshot -o FILE` saves it; the audit,
+//! the lockfile and the reports read it. A saved snapshot file may also be a bare
+//! `tools/list` result (`{"tools": [...]}`), optionally with `serverInfo`, `instructions`,
+//! `prompts`, `resources` and `resourceTemplates`.
+//!
+//! Definitions are kept as raw JSON values so nothing the server sent is lost or reordered.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Which generation of the protocol the server spoke.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Era {
+    /// 2026-07-28 and later: stateless, `server/discover`, per-request `_meta`.
+    Modern,
+    /// 2025-11-25 and earlier: `initialize` handshake.
+    Legacy,
+}
+
+impl std::fmt::Display for Era {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Era::Modern => "modern",
+            Era::Legacy => "legacy",
+        })
+    }
+}
+
+/// How the snapshot was obtained, with timings and captured diagnostics.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProbeInfo {
+    /// `stdio`, `http` or `file`.
+    #[serde(default)]
+    pub transport: String,
+    /// Wall time of the whole probe in milliseconds.
+    #[serde(default)]
+    pub elapsed_ms: u64,
+    /// Time until the first answer in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_response_ms: Option<u64>,
+    /// The last bytes the server wrote to stderr (bounded), lossily decoded.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stderr: String,
+    /// Notes about the handshake (e.g. why legacy was chosen).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// What one server shows the model.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerSnapshot {
+    /// The server's name as configured (the spec name), or `serverInfo.name`, or the file stem.
+    #[serde(default)]
+    pub server: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_info: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub era: Option<Era>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+    #[serde(default)]
+    pub tools: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prompts: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resource_templates: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe: Option<ProbeInfo>,
+}
+
+/// Why a snapshot file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotError {
+    #[error("cannot read snapshot {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("snapshot {path} is not valid JSON at line {line}, column {column}: {message}")]
+    Json {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error(
+        "snapshot {path}: field `{field}` {problem} (expected a tools/list result such as {{\"tools\": [...]}} or a file written by `mcpvet snapshot`)"
+    )]
+    Shape {
+        path: String,
+        field: String,
+        problem: String,
+    },
+}
+
+impl ServerSnapshot {
+    /// The name the server reports for itself, if any.
+    pub fn reported_name(&self) -> Option<&str> {
+        self.server_info
+            .as_ref()
+            .and_then(|i| i.get("name"))
+            .and_then(Value::as_str)
+    }
+
+    /// The name of a tool, prompt or resource definition (`name`, else `uri`/`uriTemplate`).
+    pub fn item_name(item: &Value) -> &str {
+        item.get("name")
+            .or_else(|| item.get("uri"))
+            .or_else(|| item.get("uriTemplate"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    }
+
+    /// Parse a snapshot from JSON text. `path` names the file in errors and supplies the
+    /// fallback server name (its stem).
+    pub fn from_json_str(text: &str, path: &Path) -> Result<Self, SnapshotError> {
+        let shown = path.display().to_string();
+        let value: Value = serde_json::from_str(text).map_err(|e| SnapshotError::Json {
+            path: shown.clone(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
+        let Value::Object(map) = &value else {
+            return Err(SnapshotError::Shape {
+                path: shown,
+                field: "(root)".into(),
+                problem: "is not an object".into(),
+            });
+        };
+        // A raw JSON-RPC response holding a tools/list result is accepted too.
+        if let Some(result) = map.get("result").filter(|_| map.contains_key("jsonrpc")) {
+            let text = result.to_string();
+            return Self::from_json_str(&text, path);
+        }
+        for (field, want_array) in [
+            ("tools", true),
+            ("prompts", true),
+            ("resources", true),
+            ("resourceTemplates", true),
+            ("instructions", false),
+        ] {
+            if let Some(v) = map.get(field) {
+                let ok = if want_array {
+                    v.is_array()
+                } else {
+                    v.is_string() || v.is_null()
+                };
+                if !ok {
+                    return Err(SnapshotError::Shape {
+                        path: shown,
+                        field: field.into(),
+                        problem: if want_array {
+                            "must be an array".into()
+                        } else {
+                            "must be a string".into()
+                        },
+                    });
+                }
+            }
+        }
+        if !map.contains_key("tools")
+            && !map.contains_key("prompts")
+            && !map.contains_key("resources")
+        {
+            return Err(SnapshotError::Shape {
+                path: shown,
+                field: "tools".into(),
+                problem: "is missing".into(),
+            });
+        }
+        let mut snap: ServerSnapshot =
+            serde_json::from_value(value.clone()).map_err(|e| SnapshotError::Shape {
+                path: shown.clone(),
+                field: "(root)".into(),
+                problem: e.to_string(),
+            })?;
+        if snap.server.is_empty() {
+            snap.server = snap
+                .reported_name()
+                .map(str::to_owned)
+                .or_else(|| {
+                    path.file_stem()
+                        .map(|s| s.to_string_lossy().trim_end_matches(".snapshot").to_owned())
+                })
+                .unwrap_or_else(|| "unnamed".into());
+        }
+        if snap.probe.is_none() {
+            snap.probe = Some(ProbeInfo {
+                transport: "file".into(),
+                ..ProbeInfo::default()
+            });
+        }
+        Ok(snap)
+    }
+
+    /// Read a snapshot file.
+    pub fn load(path: &Path) -> Result<Self, SnapshotError> {
+        let text = std::fs::read_to_string(path).map_err(|source| SnapshotError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::from_json_str(&text, path)
+    }
+
+    /// Pretty JSON for saving with `mcpvet snapshot -o FILE`.
+    pub fn to_pretty_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into());
+        s.push('\n');
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_tools_list_takes_name_from_server_info_then_stem() {
+        let s = ServerSnapshot::from_json_str(
+            r#"{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}"#,
+            Path::new("dir/tracker.json"),
+        )
+        .unwrap();
+        assert_eq!(s.server, "tracker");
+        assert_eq!(s.tools.len(), 1);
+        let s = ServerSnapshot::from_json_str(
+            r#"{"serverInfo":{"name":"x","version":"1"},"tools":[]}"#,
+            Path::new("dir/tracker.json"),
+        )
+        .unwrap();
+        assert_eq!(s.server, "x");
+    }
+
+    #[test]
+    fn bad_shapes_name_the_field() {
+        let e = ServerSnapshot::from_json_str(r#"{"tools":{}}"#, Path::new("f.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`tools` must be an array"), "{e}");
+        let e = ServerSnapshot::from_json_str("{\n\"tools\": [,]}", Path::new("f.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2"), "{e}");
+        let e = ServerSnapshot::from_json_str("{}", Path::new("f.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`tools` is missing"), "{e}");
+    }
+
+    #[test]
+    fn round_trips() {
+        let s = ServerSnapshot {
+            server: "ci".into(),
+            era: Some(Era::Modern),
+            protocol_version: Some("2026-07-28".into()),
+            tools: vec![serde_json::json!({"name": "t"})],
+            ..Default::default()
+        };
+        let back = ServerSnapshot::from_json_str(&s.to_pretty_json(), Path::new("x.json")).unwrap();
+        assert_eq!(back.server, "ci");
+        assert_eq!(back.era, Some(Era::Modern));
+    }
+}

@@ -1,0 +1,75 @@
+//! `ServerSpec`: what a host configuration (or the command line) says to run, and where it said so.
+//!
+//! Produced by `config` (and by `mcpvet scan -- CMD…` / `--url`), consumed by the probe,
+//! the launch audit, the policy and the lockfile. Nothing here runs anything.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// A position in a configuration file, 1-based line and column.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Origin {
+    pub file: PathBuf,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file.display(), self.line, self.column)
+    }
+}
+
+/// How a server is reached.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Transport {
+    /// A local process speaking newline-delimited JSON-RPC on stdin/stdout.
+    Stdio {
+        command: String,
+        #[serde(default)]
+        args: Vec<String>,
+        /// Environment entries the config declares. Values may be variable references
+        /// (`${VAR}`, `${env:VAR}`, `${input:id}`, `$VAR`) or literals.
+        #[serde(default)]
+        env: BTreeMap<String, String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cwd: Option<PathBuf>,
+    },
+    /// A Streamable HTTP endpoint.
+    Http {
+        url: String,
+        #[serde(default)]
+        headers: BTreeMap<String, String>,
+    },
+}
+
+/// One server entry: the unit that is probed, audited, locked and allowlisted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerSpec {
+    /// The key the host config uses for it (or a name derived from the command line).
+    pub name: String,
+    /// Which host format it came from (`claude-desktop`, `vscode`, `codex`, `cli`, …).
+    pub host: String,
+    /// Where the entry starts, when it came from a file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+    /// Positions of fields inside the entry, keyed by JSON Pointer relative to the entry
+    /// (e.g. `/command`, `/args/2`, `/env/GITHUB_TOKEN`, `/headers/Authorization`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub locations: BTreeMap<String, Origin>,
+    pub transport: Transport,
+    /// Host settings that matter for security but are not part of the launch
+    /// (e.g. Gemini `trust`, Cline `alwaysAllow`/`autoApprove`, `disabled`), as found.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub settings: BTreeMap<String, serde_json::Value>,
+}
+
+impl ServerSpec {
+    /// The most precise origin for a field pointer, falling back to the entry's origin.
+    pub fn origin_of(&self, pointer: &str) -> Option<&Origin> {
+        self.locations.get(pointer).or(self.origin.as_ref())
+    }
+}

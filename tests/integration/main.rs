@@ -1,0 +1,9 @@
+//! The one integration-test binary: each module covers one area end to end.
+
+mod audit;
+mod baseline;
+mod cli;
+mod config;
+mod lock;
+mod probe;
+mod report;
