@@ -27,7 +27,8 @@ pub struct StdioStats {
 /// Serve `input` until end of input, writing one compact JSON response per line to `output`.
 ///
 /// `diagnostic` receives one human-readable line per unparsable input line. Returns an I/O
-/// error only when reading or writing fails.
+/// error only when reading or writing fails; a closed output (broken pipe) ends serving
+/// normally.
 pub fn serve_stdio<R: BufRead, W: Write>(
     mut input: R,
     mut output: W,
@@ -60,9 +61,12 @@ pub fn serve_stdio<R: BufRead, W: Write>(
         if let Some(response) = response {
             let mut bytes = serde_json::to_vec(&response)?;
             bytes.push(b'\n');
-            output.write_all(&bytes)?;
-            output.flush()?;
-            stats.responses += 1;
+            match output.write_all(&bytes).and_then(|()| output.flush()) {
+                Ok(()) => stats.responses += 1,
+                // The client closed its end: the session is over, which is not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(stats),
+                Err(e) => return Err(e),
+            }
         }
     }
 }
@@ -107,6 +111,25 @@ mod tests {
         assert_eq!(diags.len(), 2);
         assert!(diags[0].contains("line 1"), "{}", diags[0]);
         assert!(diags[1].contains("line 3"), "{}", diags[1]);
+    }
+
+    struct ClosedPipe;
+
+    impl Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_output_ends_serving_cleanly() {
+        let input: &[u8] = b"x\nx\n";
+        let stats = serve_stdio(input, ClosedPipe, &ServerConfig::contract(), &mut |_| {}).unwrap();
+        assert_eq!(stats.responses, 0);
+        assert_eq!(stats.messages, 1);
     }
 
     #[test]
