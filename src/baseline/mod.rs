@@ -1,1 +1,20 @@
 //! ci-insights: the read-only MCP server (2026-07-28) the project ships as a clean baseline.
+//!
+//! - [`config`]: [`ServerConfig`] (the contract's tables, the shipped identity, file loaders).
+//! - [`handler`]: the pure [`handle_mcp_request`] (the seed contract's ten ordered checks).
+//! - [`validate`]: the contract's JSON Schema subset and the integer rule.
+//! - [`stdio`]: newline-delimited JSON over any reader/writer pair (synchronous).
+//! - [`http`]: Streamable HTTP on axum (asynchronous, tokio), endpoint `/mcp` (and `/`).
+
+pub mod config;
+pub mod handler;
+pub mod http;
+pub mod stdio;
+pub mod validate;
+
+pub use config::{
+    Build, CacheScope, ConfigError, DataFile, FlakyTest, PROTOCOL_VERSION, ServerConfig,
+};
+pub use handler::{Classified, Request, classify, handle_mcp_request, respond};
+pub use http::{HttpOptions, HttpServer, ServeError, serve_http};
+pub use stdio::{StdioStats, serve_stdio};

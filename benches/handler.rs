@@ -1,0 +1,77 @@
+//! Throughput of the pure handler for `tools/call` (run: `cargo bench --bench handler`).
+//!
+//! Not a timed test: it measures and prints requests/second for a few representative calls
+//! (a success, a schema failure and a business failure) over the contract configuration.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use mcpvet::baseline::{ServerConfig, handle_mcp_request};
+use serde_json::{Value, json};
+
+fn call(name: &str, arguments: Value) -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"}
+            },
+            "name": name,
+            "arguments": arguments
+        }
+    })
+}
+
+/// Run `handle_mcp_request` repeatedly for at least `budget`; returns requests/second.
+fn measure(message: &Value, server: &ServerConfig, budget: Duration) -> f64 {
+    // Warm up.
+    for _ in 0..1_000 {
+        black_box(handle_mcp_request(black_box(message), server));
+    }
+    let start = Instant::now();
+    let mut done: u64 = 0;
+    while start.elapsed() < budget {
+        for _ in 0..1_000 {
+            black_box(handle_mcp_request(black_box(message), server));
+        }
+        done += 1_000;
+    }
+    done as f64 / start.elapsed().as_secs_f64()
+}
+
+fn main() {
+    let server = ServerConfig::shipped();
+    let quick = std::env::args().any(|a| a == "--quick");
+    let budget = Duration::from_millis(if quick { 200 } else { 2_000 });
+    let cases = [
+        (
+            "tools/call get_build_status (found)",
+            call("get_build_status", json!({"pipeline": "api", "build": 412})),
+        ),
+        (
+            "tools/call list_flaky_tests (default limit)",
+            call("list_flaky_tests", json!({"pipeline": "api"})),
+        ),
+        (
+            "tools/call schema failure (enum)",
+            call(
+                "get_build_status",
+                json!({"pipeline": "staging", "build": 3}),
+            ),
+        ),
+        (
+            "tools/call business failure (no build)",
+            call("get_build_status", json!({"pipeline": "api", "build": 999})),
+        ),
+    ];
+    let mut report = String::from("ci-insights handler throughput (single thread)\n");
+    for (label, message) in &cases {
+        let rps = measure(message, &server, budget);
+        report.push_str(&format!("{label:<48} {rps:>12.0} requests/s\n"));
+    }
+    let _ = mcpvet::report::write_stdout(report.as_bytes());
+}
