@@ -40,13 +40,17 @@ pub fn run(args: DiffArgs, g: Global) -> anyhow::Result<Exit> {
     let servers = super::lock::obtain(&args.targets)?;
     let mut entries = Vec::new();
     for (spec, snap) in &servers {
-        let name = spec.as_ref().map_or(snap.server.as_str(), |s| s.name.as_str());
+        let name = spec
+            .as_ref()
+            .map_or(snap.server.as_str(), |s| s.name.as_str());
         let path = path_for(&args.lock_dir, name);
         let lock = Lockfile::read_for(&args.lock_dir, name)
             .with_context(|| format!("cannot compare `{name}` with its lock"))?;
         entries.push(DiffEntry {
             server: name.to_owned(),
-            diff: lock.as_ref().map(|l| diff_with_spec(l, spec.as_ref(), snap)),
+            diff: lock
+                .as_ref()
+                .map(|l| diff_with_spec(l, spec.as_ref(), snap)),
             locked: lock.is_some(),
             lock: path,
         });

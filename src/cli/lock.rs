@@ -78,6 +78,9 @@ pub fn lock_servers(
     servers: &[(Option<ServerSpec>, ServerSnapshot)],
     findings: &[Finding],
 ) -> anyhow::Result<Exit> {
+    if args.accept.as_deref().is_some_and(|r| r.trim().is_empty()) {
+        bail!("--accept needs a reason (it is recorded in the lock for reviewers)");
+    }
     let opts = ApproveOptions {
         by: approver(args.by.as_deref())?,
         at: approval_time(args.at.as_deref())?,

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 use serde_json::Value;
-use similar::{ChangeTag, TextDiff};
+use similar::{ChangeTag, InlineChangeMode, InlineChangeOptions, TextDiff};
 
 use super::canon::canonical_json;
 use super::lockfile::{Content, LaunchSpec, LockedItem, Lockfile, item_key, kind_word, sort_keys};
@@ -158,8 +158,13 @@ impl LockDiff {
                 if !f.pointer.is_empty() {
                     let _ = writeln!(
                         out,
-                        "    {}{}",
+                        "    {}{}{}",
                         f.pointer,
+                        match (&f.old, &f.new) {
+                            (None, Some(_)) => " (added)",
+                            (Some(_), None) => " (removed)",
+                            _ => "",
+                        },
                         if f.whitespace_only {
                             " (whitespace-only change: · space, ⇥ tab, ⏎ line end)"
                         } else {
@@ -437,7 +442,7 @@ pub fn field_change(pointer: String, old: Option<&Value>, new: Option<&Value>) -
             }
         }
     };
-    let text_diff = text_diff(&render(old), &render(new));
+    let text_diff = text_diff(&render(old), &render(new), whitespace_only);
     FieldChange {
         pointer,
         old: old.cloned(),
@@ -492,16 +497,21 @@ fn is_invisible(c: char) -> bool {
         || c == '\u{3000}'
 }
 
-/// A unified line diff with word-level emphasis on changed lines.
-fn text_diff(old: &str, new: &str) -> String {
+/// A unified line diff with word-level emphasis on changed lines (character-level when
+/// only whitespace changed, so the added or removed space itself is marked).
+fn text_diff(old: &str, new: &str, by_char: bool) -> String {
     let diff = TextDiff::from_lines(old, new);
+    let mut options = InlineChangeOptions::new();
+    if by_char {
+        options.mode(InlineChangeMode::Chars);
+    }
     let mut out = String::new();
     for (gi, group) in diff.grouped_ops(3).iter().enumerate() {
         if gi > 0 {
             out.push_str("  ⋮\n");
         }
         for op in group {
-            for change in diff.iter_inline_changes(op) {
+            for change in diff.iter_inline_changes_with_options(op, options) {
                 let (sign, open, close) = match change.tag() {
                     ChangeTag::Equal => (' ', "", ""),
                     ChangeTag::Delete => ('-', "[-", "-]"),
