@@ -500,7 +500,11 @@ fn is_invisible(c: char) -> bool {
 /// A unified line diff with word-level emphasis on changed lines (character-level when
 /// only whitespace changed, so the added or removed space itself is marked).
 fn text_diff(old: &str, new: &str, by_char: bool) -> String {
-    let diff = TextDiff::from_lines(old, new);
+    // Bound the work on huge or hostile definitions: past the deadline `similar` falls back
+    // to a coarser (still correct) diff.
+    let diff = TextDiff::configure()
+        .timeout(std::time::Duration::from_secs(1))
+        .diff_lines(old, new);
     let mut options = InlineChangeOptions::new();
     if by_char {
         options.mode(InlineChangeMode::Chars);

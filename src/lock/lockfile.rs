@@ -586,7 +586,17 @@ impl Lockfile {
         if !path.exists() {
             return Ok(None);
         }
-        Self::read(&path).map(Some)
+        let lock = Self::read(&path)?;
+        if lock.server != server {
+            return Err(LockError::Shape {
+                path: path.display().to_string(),
+                message: format!(
+                    "it is the lock of `{}`, not of `{server}` (was it copied or renamed?)",
+                    lock.server
+                ),
+            });
+        }
+        Ok(Some(lock))
     }
 
     /// Pretty JSON with keys sorted (RFC 8785 order), two-space indent, trailing newline.
@@ -612,6 +622,14 @@ impl Lockfile {
             .tempfile_in(dir)
             .map_err(werr)?;
         std::io::Write::write_all(&mut tmp, self.to_pretty_json().as_bytes()).map_err(werr)?;
+        // Lockfiles are committed and shared: readable by all, like any source file.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            tmp.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))
+                .map_err(werr)?;
+        }
         tmp.as_file().sync_all().map_err(werr)?;
         tmp.persist(&path).map_err(|e| werr(e.error))?;
         Ok(path)
@@ -732,7 +750,12 @@ pub fn approve(
     let path = path_for(dir, &candidate.server);
     let mut replaced_invalid = false;
     let existing = if path.exists() {
-        match Lockfile::read(&path) {
+        match Lockfile::read_for(dir, &candidate.server).and_then(|l| {
+            l.ok_or_else(|| LockError::Io {
+                path: path.display().to_string(),
+                source: std::io::Error::from(std::io::ErrorKind::NotFound),
+            })
+        }) {
             Ok(l) => Some(l),
             Err(e @ (LockError::Io { .. } | LockError::Write { .. })) => return Err(e),
             Err(_) if opts.force => {

@@ -695,3 +695,31 @@ fn shipped_ci_insights_lock_verifies_and_matches_the_schema() {
         lock.to_pretty_json()
     );
 }
+
+#[test]
+fn written_locks_are_shareable_and_belong_to_their_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = lock_of(&fixture()).write_atomic(dir.path()).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644);
+    }
+    // No temporary files are left behind.
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["ci-insights.lock.json"]);
+    // A lock copied to another server's file name is refused, not compared.
+    std::fs::copy(&path, dir.path().join("tracker.lock.json")).unwrap();
+    let e = Lockfile::read_for(dir.path(), "tracker")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("it is the lock of `ci-insights`, not of `tracker`"),
+        "{e}"
+    );
+    assert!(Lockfile::read_for(dir.path(), "absent").unwrap().is_none());
+}
