@@ -1,15 +1,81 @@
-//! `mcpvet diff`.
+//! `mcpvet diff`: compare servers (live, or snapshot files) against their lockfiles and show
+//! every added, removed and changed definition with a readable text diff. Exit 1 on drift.
 
-use anyhow::bail;
+use std::path::PathBuf;
+
+use anyhow::Context;
 use clap::Args;
+use serde::Serialize;
 
 use super::Global;
 use crate::error::Exit;
+use crate::lock::{LockDiff, Lockfile, diff_with_spec, path_for};
 
 /// Arguments of `mcpvet diff`.
 #[derive(Debug, Args)]
-pub struct DiffArgs {}
+pub struct DiffArgs {
+    /// Snapshot files to compare with their locks.
+    #[arg(required = true, value_name = "TARGET")]
+    pub targets: Vec<PathBuf>,
+    /// Directory holding the lockfiles.
+    #[arg(long, value_name = "DIR", default_value = "lockfiles")]
+    pub lock_dir: PathBuf,
+    /// Print the structured diff as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_args: DiffArgs, _g: Global) -> anyhow::Result<Exit> {
-    bail!("`mcpvet diff` is not built yet")
+/// One server's comparison.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffEntry {
+    pub server: String,
+    pub lock: PathBuf,
+    /// False when the server has no lock yet (which counts as drift).
+    pub locked: bool,
+    pub diff: Option<LockDiff>,
+}
+
+pub fn run(args: DiffArgs, g: Global) -> anyhow::Result<Exit> {
+    let servers = super::lock::obtain(&args.targets)?;
+    let mut entries = Vec::new();
+    for (spec, snap) in &servers {
+        let name = spec
+            .as_ref()
+            .map_or(snap.server.as_str(), |s| s.name.as_str());
+        let path = path_for(&args.lock_dir, name);
+        let lock = Lockfile::read_for(&args.lock_dir, name)
+            .with_context(|| format!("cannot compare `{name}` with its lock"))?;
+        entries.push(DiffEntry {
+            server: name.to_owned(),
+            diff: lock
+                .as_ref()
+                .map(|l| diff_with_spec(l, spec.as_ref(), snap)),
+            locked: lock.is_some(),
+            lock: path,
+        });
+    }
+    let drifted = entries
+        .iter()
+        .any(|e| e.diff.as_ref().is_none_or(|d| !d.is_empty()));
+    let text = if args.json {
+        let mut s = serde_json::to_string_pretty(&entries)?;
+        s.push('\n');
+        s
+    } else {
+        entries
+            .iter()
+            .filter(|e| !g.quiet || e.diff.as_ref().is_none_or(|d| !d.is_empty()))
+            .map(|e| match &e.diff {
+                None => format!(
+                    "{}: no lock at {} (review it and approve it with `mcpvet lock`)\n",
+                    e.server,
+                    e.lock.display()
+                ),
+                Some(d) => d.to_text(),
+            })
+            .collect()
+    };
+    crate::report::write_stdout(text.as_bytes())?;
+    Ok(if drifted { Exit::Findings } else { Exit::Clean })
 }

@@ -1,15 +1,198 @@
-//! `mcpvet lock`.
+//! `mcpvet lock`: approve servers — audit them, then record what they show the model in
+//! `lockfiles/<server>.lock.json`.
+//!
+//! Getting the servers ([`obtain`]) and getting the findings that gate the approval
+//! ([`gate_findings`]) are separate calls so the probe and the audit plug in here.
 
-use anyhow::bail;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
 use clap::Args;
 
 use super::Global;
+use crate::audit::finding::{Finding, Severity};
 use crate::error::Exit;
+use crate::lock::lockfile::{is_rfc3339, rfc3339_from_unix};
+use crate::lock::{ApproveOptions, LockError, LockOutcome, approve};
+use crate::snapshot::ServerSnapshot;
+use crate::spec::ServerSpec;
 
 /// Arguments of `mcpvet lock`.
 #[derive(Debug, Args)]
-pub struct LockArgs {}
+pub struct LockArgs {
+    /// Snapshot files to approve (written by `mcpvet snapshot`, or a saved tools/list result).
+    #[arg(required = true, value_name = "TARGET")]
+    pub targets: Vec<PathBuf>,
+    /// Directory holding the lockfiles.
+    #[arg(long, value_name = "DIR", default_value = "lockfiles")]
+    pub lock_dir: PathBuf,
+    /// Who approves (default: git's user.name).
+    #[arg(long, value_name = "NAME")]
+    pub by: Option<String>,
+    /// Approval time to record, RFC 3339 (default: $SOURCE_DATE_EPOCH, else now).
+    #[arg(long, value_name = "TIME")]
+    pub at: Option<String>,
+    /// A note to record with the approval.
+    #[arg(long, value_name = "TEXT")]
+    pub note: Option<String>,
+    /// Approve despite findings at or above --fail-on, recording them with this reason.
+    #[arg(long, value_name = "REASON")]
+    pub accept: Option<String>,
+    /// Findings at or above this severity block the approval.
+    #[arg(long, value_name = "SEVERITY", default_value = "high")]
+    pub fail_on: Severity,
+    /// Record a new approval even when nothing changed; replace an unreadable or tampered lock.
+    #[arg(long)]
+    pub force: bool,
+}
 
-pub fn run(_args: LockArgs, _g: Global) -> anyhow::Result<Exit> {
-    bail!("`mcpvet lock` is not built yet")
+/// The servers to approve, each with its spec when it came from a config or command line.
+///
+/// In this build the targets are snapshot files; the probe adds live targets
+/// (`-- CMD…`, `--url`, config files) by replacing this function.
+pub fn obtain(targets: &[PathBuf]) -> anyhow::Result<Vec<(Option<ServerSpec>, ServerSnapshot)>> {
+    targets
+        .iter()
+        .map(|p| Ok((None, ServerSnapshot::load(p)?)))
+        .collect()
+}
+
+/// The findings that gate an approval.
+///
+/// The audit rules live in `crate::audit`; until they are connected here this returns no
+/// findings, so only `--fail-on`/`--accept` handling in [`crate::lock::approve`] applies.
+pub fn gate_findings(_servers: &[(Option<ServerSpec>, ServerSnapshot)]) -> Vec<Finding> {
+    Vec::new()
+}
+
+pub fn run(args: LockArgs, g: Global) -> anyhow::Result<Exit> {
+    let servers = obtain(&args.targets)?;
+    let findings = gate_findings(&servers);
+    lock_servers(&args, g, &servers, &findings)
+}
+
+/// Approve every server against `findings` and report what was written.
+pub fn lock_servers(
+    args: &LockArgs,
+    g: Global,
+    servers: &[(Option<ServerSpec>, ServerSnapshot)],
+    findings: &[Finding],
+) -> anyhow::Result<Exit> {
+    if args.accept.as_deref().is_some_and(|r| r.trim().is_empty()) {
+        bail!("--accept needs a reason (it is recorded in the lock for reviewers)");
+    }
+    let opts = ApproveOptions {
+        by: approver(args.by.as_deref())?,
+        at: approval_time(args.at.as_deref())?,
+        note: args.note.clone(),
+        accept: args.accept.clone(),
+        fail_on: args.fail_on,
+        force: args.force,
+    };
+    let mut exit = Exit::Clean;
+    let mut out = String::new();
+    for (spec, snap) in servers {
+        match approve(&args.lock_dir, snap, spec.as_ref(), findings, &opts) {
+            Ok(LockOutcome::Written {
+                path,
+                lock,
+                previous,
+                replaced_invalid,
+            }) => {
+                let counts = counts(&lock);
+                let what = match (previous, replaced_invalid) {
+                    (_, true) => " (replaced an unreadable lock)",
+                    (Some(_), _) => " (updated)",
+                    (None, _) => "",
+                };
+                out.push_str(&format!(
+                    "locked {} → {}{what}: {counts}; approved by {} at {}\n",
+                    lock.server,
+                    path.display(),
+                    lock.approval.by,
+                    lock.approval.at
+                ));
+                for a in &lock.approval.accepted {
+                    out.push_str(&format!(
+                        "  accepted {} ({}): {} — {}\n",
+                        a.rule, a.severity, a.message, a.reason
+                    ));
+                }
+            }
+            Ok(LockOutcome::Unchanged { path, lock }) => {
+                out.push_str(&format!(
+                    "unchanged {} ({}): keeps the approval by {} at {}\n",
+                    lock.server,
+                    path.display(),
+                    lock.approval.by,
+                    lock.approval.at
+                ));
+            }
+            Err(e @ LockError::Refused { .. }) => {
+                crate::report::eprint_line(&format!("error: {e}"));
+                exit = Exit::Findings;
+            }
+            Err(e) => return Err(e).context(format!("cannot lock `{}`", snap.server)),
+        }
+    }
+    if !g.quiet {
+        crate::report::write_stdout(out.as_bytes())?;
+    }
+    Ok(exit)
+}
+
+fn counts(lock: &crate::lock::Lockfile) -> String {
+    let mut parts = vec![format!("{} tool(s)", lock.tools.len())];
+    for (n, word) in [
+        (lock.prompts.len(), "prompt(s)"),
+        (lock.resources.len(), "resource(s)"),
+        (lock.resource_templates.len(), "resource template(s)"),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {word}"));
+        }
+    }
+    if lock.instructions.is_some() {
+        parts.push("instructions".into());
+    }
+    parts.join(", ")
+}
+
+/// `--by`, else git's `user.name`.
+fn approver(by: Option<&str>) -> anyhow::Result<String> {
+    if let Some(by) = by.map(str::trim).filter(|s| !s.is_empty()) {
+        return Ok(by.to_owned());
+    }
+    let name = std::process::Command::new("git")
+        .args(["config", "user.name"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .filter(|s| !s.is_empty());
+    match name {
+        Some(n) => Ok(n),
+        None => bail!("no approver: pass --by NAME (or set git's user.name)"),
+    }
+}
+
+/// `--at`, else `$SOURCE_DATE_EPOCH`, else now; always RFC 3339.
+fn approval_time(at: Option<&str>) -> anyhow::Result<String> {
+    if let Some(at) = at {
+        if !is_rfc3339(at) {
+            bail!("--at `{at}` is not an RFC 3339 time (e.g. 2026-07-28T12:00:00Z)");
+        }
+        return Ok(at.to_owned());
+    }
+    if let Ok(epoch) = std::env::var("SOURCE_DATE_EPOCH") {
+        let secs: i64 = epoch.trim().parse().with_context(|| {
+            format!("SOURCE_DATE_EPOCH `{epoch}` is not a number of seconds since 1970")
+        })?;
+        return Ok(rfc3339_from_unix(secs));
+    }
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    Ok(rfc3339_from_unix(secs))
 }
