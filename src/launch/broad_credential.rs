@@ -40,10 +40,13 @@ const WRITE_WORDS: &[&str] = &["WRITE", "RW", "DELETE", "MANAGE"];
 pub fn broad_name(name: &str) -> Option<String> {
     let words = split_words(name);
     if let Some(w) = words.iter().find(|w| BROAD_WORDS.contains(&w.as_str())) {
-        return Some(format!(
-            "`{name}` names a {} credential",
-            w.to_ascii_lowercase()
-        ));
+        let w = w.to_ascii_lowercase();
+        let article = if w.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        return Some(format!("`{name}` names {article} {w} credential"));
     }
     words
         .iter()
