@@ -81,7 +81,11 @@ fn build(
             loop {
                 let (ev, m) = next()?;
                 if matches!(ev, Event::MappingEnd) {
-                    return Ok(Node::new(Value::Obj(members), pos(&mark)));
+                    // The parser marks a block mapping after its first key; start at the key.
+                    let start = members
+                        .first()
+                        .map_or(pos(&mark), |m: &Member| m.key_pos.min(pos(&mark)));
+                    return Ok(Node::new(Value::Obj(members), start));
                 }
                 let key_node = build(ev, m, next, depth + 1)?;
                 let key = key_node.scalar_text().unwrap_or_default();

@@ -46,17 +46,12 @@ pub fn broad_name(name: &str) -> Option<String> {
         } else {
             "a"
         };
-        return Some(format!("`{name}` names {article} {w} credential"));
+        return Some(format!("names {article} {w} credential"));
     }
     words
         .iter()
         .find(|w| WRITE_WORDS.contains(&w.as_str()))
-        .map(|w| {
-            format!(
-                "`{name}` names a {}-scoped credential",
-                w.to_ascii_lowercase()
-            )
-        })
+        .map(|w| format!("names a {}-scoped credential", w.to_ascii_lowercase()))
 }
 
 pub fn check(spec: &ServerSpec) -> Vec<Finding> {
@@ -69,9 +64,12 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
         let (why, confidence) = if let Some((kind, why)) = by_format {
             (format!("{kind}: {why}"), Confidence::High)
         } else if let Some(why) = broad_name(&name) {
+            (format!("its name {why}"), Confidence::Medium)
+        } else if let Some(why) = referenced_names(&value)
+            .iter()
+            .find_map(|r| broad_name(r).map(|w| format!("its value comes from `{r}`, which {w}")))
+        {
             (why, Confidence::Medium)
-        } else if let Some(why) = referenced_names(&value).iter().find_map(|r| broad_name(r)) {
-            (format!("its value references {why}"), Confidence::Medium)
         } else {
             continue;
         };
