@@ -126,8 +126,13 @@ pub fn build(args: &CheckArgs, cwd: &Path) -> anyhow::Result<CheckReport> {
             if !args.discover && d.scope == Scope::User {
                 continue;
             }
-            if !targets.iter().any(|(p, _, _)| p == &d.path) {
-                targets.push((d.path, Some(d.host), Some(d.scope)));
+            // Paths under the working folder stay relative, as CI annotations expect.
+            let path = d
+                .path
+                .strip_prefix(cwd)
+                .map_or(d.path.clone(), Path::to_path_buf);
+            if !targets.iter().any(|(p, _, _)| p == &path || p == &d.path) {
+                targets.push((path, Some(d.host), Some(d.scope)));
             }
         }
     }
@@ -159,7 +164,9 @@ pub fn build(args: &CheckArgs, cwd: &Path) -> anyhow::Result<CheckReport> {
     let policy_path = if args.no_policy {
         None
     } else {
-        args.policy.clone().or_else(|| Policy::find(cwd))
+        args.policy.clone().or_else(|| {
+            Policy::find(cwd).map(|p| p.strip_prefix(cwd).map_or(p.clone(), Path::to_path_buf))
+        })
     };
     let lock_dir = if args.lockfiles.is_absolute() {
         args.lockfiles.clone()

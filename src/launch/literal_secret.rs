@@ -82,6 +82,19 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                 Some(format!("{label} = {value}")),
             ));
         }
+        if found.is_empty() {
+            for (key, v) in query_credentials(&value) {
+                out.push(finding(
+                    spec,
+                    &meta,
+                    Severity::High,
+                    Confidence::Medium,
+                    &pointer,
+                    format!("credential `{key}` is written literally in the query of a URL in {label}; send it from the environment instead"),
+                    Some(format!("{label} = {}", value.replace(&v, &secrets::redact(&v, "")))),
+                ));
+            }
+        }
         let Some(name) = name.filter(|n| is_credential_name(n)) else {
             continue;
         };
@@ -99,6 +112,25 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// Credential-named query parameters with literal secret-looking values in a URL.
+fn query_credentials(value: &str) -> Vec<(String, String)> {
+    let Some((_, query)) = value
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split_once('?'))
+    else {
+        return Vec::new();
+    };
+    query
+        .split('#')
+        .next()
+        .unwrap_or_default()
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .filter(|(k, v)| is_credential_name(k) && !has_reference(v) && looks_like_secret(v))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
 }
 
 /// Redact an unknown-format secret, keeping a `Bearer `/`Basic ` scheme word.
@@ -149,6 +181,19 @@ mod tests {
         );
         let a = check(&stdio("srv", &["--api-key", "Zq81mXk20pLw93Rt"], &[]));
         assert_eq!(a.len(), 1);
+        let q = check(&http(
+            "https://h.example.test/mcp?api_key=Zq81mXk20pLw93Rt&x=1",
+            &[],
+        ));
+        assert_eq!(q.len(), 1);
+        assert!(
+            !q[0]
+                .evidence
+                .clone()
+                .unwrap_or_default()
+                .contains("Zq81mXk20pLw93Rt")
+        );
+        assert!(check(&http("https://h.example.test/mcp?api_key=${KEY}", &[])).is_empty());
     }
 
     #[test]

@@ -1,6 +1,5 @@
 //! Integration tests: host configs, launch audit, the team policy and `mcpvet check` / `init`.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -552,5 +551,4 @@ fn rule_metadata_is_complete() {
             m.id
         );
     }
-    let _unused: BTreeMap<(), ()> = BTreeMap::new();
 }
