@@ -168,12 +168,13 @@ pub fn build(args: &CheckArgs, cwd: &Path) -> anyhow::Result<CheckReport> {
             Policy::find(cwd).map(|p| p.strip_prefix(cwd).map_or(p.clone(), Path::to_path_buf))
         })
     };
-    let lock_dir = if args.lockfiles.is_absolute() {
-        args.lockfiles.clone()
-    } else {
-        cwd.join(&args.lockfiles)
+    let locked = DiskLocks {
+        dir: if args.lockfiles.is_absolute() {
+            args.lockfiles.clone()
+        } else {
+            cwd.join(&args.lockfiles)
+        },
     };
-    let locked = move |server: &str| lock_dir.join(format!("{server}.lock.json")).is_file();
     let (mut findings, warnings, policy_fail_on) = match &policy_path {
         Some(p) => {
             let policy = Policy::load(p)?;
@@ -190,6 +191,58 @@ pub fn build(args: &CheckArgs, cwd: &Path) -> anyhow::Result<CheckReport> {
         warnings,
         fail_on: args.fail_on.unwrap_or(policy_fail_on),
     })
+}
+
+/// The lockfiles on disk: `<dir>/<server>.lock.json`. Until `mcpvet::lock` is wired in, the
+/// approved package identity is read tolerantly from the lockfile's launch spec (a
+/// `ServerSpec` or `Transport` under `spec`, `launch` or `transport`), when present.
+struct DiskLocks {
+    dir: PathBuf,
+}
+
+impl DiskLocks {
+    fn path(&self, server: &str) -> PathBuf {
+        let safe: String = server
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        self.dir.join(format!("{safe}.lock.json"))
+    }
+}
+
+impl crate::policy::LockLookup for DiskLocks {
+    fn is_locked(&self, server: &str) -> bool {
+        self.path(server).is_file()
+    }
+
+    fn locked_identity(&self, server: &str) -> Option<String> {
+        let text = std::fs::read_to_string(self.path(server)).ok()?;
+        let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+        ["spec", "launch", "transport"].iter().find_map(|key| {
+            let v = value.get(key)?;
+            let spec = serde_json::from_value::<ServerSpec>(v.clone())
+                .ok()
+                .or_else(|| {
+                    let transport =
+                        serde_json::from_value::<crate::spec::Transport>(v.clone()).ok()?;
+                    Some(ServerSpec {
+                        name: server.to_string(),
+                        host: "lockfile".into(),
+                        origin: None,
+                        locations: Default::default(),
+                        transport,
+                        settings: Default::default(),
+                    })
+                })?;
+            launch::package_identity(&spec)
+        })
+    }
 }
 
 /// Render the report in the requested format (swap point for the report module).

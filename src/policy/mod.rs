@@ -190,7 +190,7 @@ pub trait LockLookup {
     }
 }
 
-impl<F: Fn(&str) -> bool> LockLookup for F {
+impl<F: Fn(&str) -> bool + ?Sized> LockLookup for F {
     fn is_locked(&self, server: &str) -> bool {
         self(server)
     }
@@ -409,7 +409,9 @@ impl Policy {
                     }
                 }
                 match (allowed, mismatch) {
-                    (Some(entry), _) => self.check_credentials(spec, entry, &mut findings),
+                    (Some(entry), _) => {
+                        self.check_credentials(spec, entry, &mut findings, &mut warnings);
+                    }
                     (None, Some(entry)) => findings.push(policy_finding(
                         spec,
                         "pin-mismatch",
@@ -537,11 +539,29 @@ impl Policy {
         }
     }
 
-    fn check_credentials(&self, spec: &ServerSpec, entry: &Entry, findings: &mut Vec<Finding>) {
+    fn check_credentials(
+        &self,
+        spec: &ServerSpec,
+        entry: &Entry,
+        findings: &mut Vec<Finding>,
+        warnings: &mut Vec<PolicyWarning>,
+    ) {
         let Some(grants) = &entry.credentials else {
             return;
         };
-        for (pointer, name, value) in launch::credentials(spec) {
+        let received = launch::credentials(spec);
+        for g in grants {
+            if !received.iter().any(|(_, name, _)| name == &g.name) {
+                warnings.push(PolicyWarning {
+                    origin: entry.origin.clone(),
+                    message: format!(
+                        "credential `{}` is granted to `{}` but its config does not pass it; remove the grant",
+                        g.name, spec.name
+                    ),
+                });
+            }
+        }
+        for (pointer, name, value) in received {
             let at = spec.origin_of(&pointer).cloned();
             match grants.iter().find(|g| g.name == name) {
                 None => {

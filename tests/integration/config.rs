@@ -375,6 +375,7 @@ reason = "nothing to ignore"
     );
     let warnings: Vec<String> = outcome.warnings.iter().map(ToString::to_string).collect();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(!warnings.iter().any(|w| w.contains("CI_TOKEN")), "granted and used: {warnings:?}");
     assert!(
         warnings
             .iter()
@@ -489,6 +490,15 @@ fn check_exit_codes_and_policy_errors() {
     std::fs::write(dir.path().join("lockfiles/ci.lock.json"), "{}").expect("write");
     let (code, out, _) = mcpvet(&["check", "--fail-on", "medium"], dir.path());
     assert_eq!(code, 0, "{out}");
+    // A lockfile that approved another version: pin-mismatch.
+    std::fs::write(
+        dir.path().join("lockfiles/ci.lock.json"),
+        r#"{"spec": {"name": "ci", "host": "cli", "transport": {"type": "stdio", "command": "npx", "args": ["-y", "ci-insights@0.0.9"]}}}"#,
+    )
+    .expect("write");
+    let (code, out, _) = mcpvet(&["check"], dir.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("pin-mismatch") && out.contains("npm:ci-insights@0.0.9"), "{out}");
     let (code, _, err) = mcpvet(&["check", "--host", "nope", ".mcp.json"], dir.path());
     assert_eq!(code, 2);
     assert!(err.contains("unknown host format"), "{err}");
