@@ -372,4 +372,40 @@ mod tests {
                 .contains("nested")
         );
     }
+
+    use proptest::prelude::*;
+
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            any::<i64>().prop_map(serde_json::Value::from),
+            ".{0,12}".prop_map(serde_json::Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
+                prop::collection::vec(("[a-z\\/\"é]{0,6}", inner), 0..6)
+                    .prop_map(|kv| { serde_json::Value::Object(kv.into_iter().collect()) }),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_serde_json_on_valid_json(v in json_value(), pretty in any::<bool>()) {
+            let text = if pretty {
+                serde_json::to_string_pretty(&v).unwrap_or_default()
+            } else {
+                serde_json::to_string(&v).unwrap_or_default()
+            };
+            let node = parse(&text).map_err(|e| TestCaseError::fail(format!("{e:?} in {text}")))?;
+            prop_assert_eq!(node.to_json(), v);
+        }
+
+        #[test]
+        fn never_panics_on_arbitrary_text(text in ".{0,200}") {
+            let _ = parse(&text);
+        }
+    }
 }

@@ -375,7 +375,10 @@ reason = "nothing to ignore"
     );
     let warnings: Vec<String> = outcome.warnings.iter().map(ToString::to_string).collect();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
-    assert!(!warnings.iter().any(|w| w.contains("CI_TOKEN")), "granted and used: {warnings:?}");
+    assert!(
+        !warnings.iter().any(|w| w.contains("CI_TOKEN")),
+        "granted and used: {warnings:?}"
+    );
     assert!(
         warnings
             .iter()
@@ -498,7 +501,10 @@ fn check_exit_codes_and_policy_errors() {
     .expect("write");
     let (code, out, _) = mcpvet(&["check"], dir.path());
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("pin-mismatch") && out.contains("npm:ci-insights@0.0.9"), "{out}");
+    assert!(
+        out.contains("pin-mismatch") && out.contains("npm:ci-insights@0.0.9"),
+        "{out}"
+    );
     let (code, _, err) = mcpvet(&["check", "--host", "nope", ".mcp.json"], dir.path());
     assert_eq!(code, 2);
     assert!(err.contains("unknown host format"), "{err}");
