@@ -3,7 +3,11 @@
 //! 2. `{"source": "custom", "command": "…", "args": […], "env": {…}}` (and the same without
 //!    `source`), or a remote `{"url": "…", "headers": {…}}`,
 //! 3. `{"source": "extension", "settings": {…}}`: an extension supplies the command, so the
-//!    file says nothing about what runs; such entries are skipped.
+//!    file says nothing about what runs; such entries are skipped (their `settings` are not
+//!    audited: a known gap).
+//!
+//! The `settings` object of shapes 1 and 2 is kept in `ServerSpec.settings["settings"]`, where
+//! the literal-secret rule looks for credentials.
 
 use std::path::{Path, PathBuf};
 
@@ -35,7 +39,7 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
                 let mut b = SpecBuilder::new(path, "zed", &m.key, m.key_pos);
                 read_nested(&mut b, cmd)?;
                 for s in node.members().unwrap_or_default() {
-                    if matches!(s.key.as_str(), "enabled" | "source") {
+                    if matches!(s.key.as_str(), "enabled" | "source" | "settings") {
                         b.setting(s);
                     }
                 }

@@ -69,7 +69,16 @@ fn fields(spec: &ServerSpec) -> Vec<(String, String, String, Option<String>)> {
 pub fn check(spec: &ServerSpec) -> Vec<Finding> {
     let meta = meta();
     let mut out = Vec::new();
-    for (pointer, label, value, name) in fields(spec) {
+    let mut all = fields(spec);
+    for (top, key, value) in setting_strings(spec) {
+        all.push((
+            format!("/{}", pointer_token(&top)),
+            format!("setting {key}"),
+            value,
+            Some(key),
+        ));
+    }
+    for (pointer, label, value, name) in all {
         let found = find_secrets(&value);
         for s in &found {
             out.push(finding(
@@ -110,6 +119,60 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                 Some(format!("{label} = {shown}")),
             ));
         }
+    }
+    out
+}
+
+/// String leaves of host settings: (top-level key, leaf key, value).
+fn setting_strings(spec: &ServerSpec) -> Vec<(String, String, String)> {
+    fn walk(
+        top: &str,
+        key: &str,
+        v: &serde_json::Value,
+        depth: usize,
+        out: &mut Vec<(String, String, String)>,
+    ) {
+        if depth > 16 {
+            return;
+        }
+        match v {
+            serde_json::Value::String(s) => out.push((top.to_string(), key.to_string(), s.clone())),
+            serde_json::Value::Array(items) => {
+                for i in items {
+                    walk(top, key, i, depth + 1, out);
+                }
+            }
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    walk(top, k, v, depth + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    // Keys mcpvet itself adds, and tool-name lists, carry no secrets.
+    const SKIP: &[&str] = &[
+        "secretInputs",
+        "scope",
+        "project",
+        "type",
+        "transport",
+        "server_type",
+        "alwaysAllow",
+        "autoApprove",
+        "enabled_tools",
+        "disabled_tools",
+        "includeTools",
+        "excludeTools",
+        "disabledTools",
+    ];
+    let mut out = Vec::new();
+    for (k, v) in spec
+        .settings
+        .iter()
+        .filter(|(k, _)| !SKIP.contains(&k.as_str()))
+    {
+        walk(k, k, v, 0, &mut out);
     }
     out
 }
@@ -194,6 +257,24 @@ mod tests {
                 .contains("Zq81mXk20pLw93Rt")
         );
         assert!(check(&http("https://h.example.test/mcp?api_key=${KEY}", &[])).is_empty());
+    }
+
+    #[test]
+    fn host_settings_are_scanned() {
+        let mut s = stdio("x", &[], &[]);
+        s.settings.insert(
+            "settings".into(),
+            serde_json::json!({"github_personal_access_token": "Zq81mXk20pLw93RtY7", "theme": "dark"}),
+        );
+        let f = check(&s);
+        assert_eq!(f.len(), 1);
+        assert!(
+            !f[0]
+                .evidence
+                .clone()
+                .unwrap_or_default()
+                .contains("Zq81mXk20pLw93RtY7")
+        );
     }
 
     #[test]
