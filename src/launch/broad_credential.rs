@@ -80,7 +80,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
             confidence,
             &pointer,
             format!("credential `{name}` is broader than a server needs: {why}; give it a dedicated least-privilege token"),
-            Some(format!("{name} = {value}")),
+            Some(format!("{name} = {}", super::redact_field(Some(&name), &value))),
         ));
     }
     out

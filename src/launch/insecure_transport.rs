@@ -70,7 +70,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                     Confidence::High,
                     "/url",
                     format!("the server at `{host}` is reached over plain http{extra}"),
-                    Some(url.clone()),
+                    Some(super::redact_field(None, url)),
                 ));
             }
         }
@@ -88,7 +88,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                         Confidence::Medium,
                         &format!("/args/{i}"),
                         format!("the launch line connects to `{host}` over plain http"),
-                        Some(v.to_string()),
+                        Some(super::redact_field(None, v)),
                     ));
                 }
             }

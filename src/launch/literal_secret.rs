@@ -3,7 +3,7 @@
 //! Variable references are never secrets. Evidence is redacted.
 
 use super::secrets::{self, find_secrets, has_reference, looks_like_secret};
-use super::{finding, is_credential_name, meta as m};
+use super::{CredentialName, credential_name, finding, is_credential_name, meta as m};
 use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
 use crate::config::entry::pointer_token;
 use crate::spec::{ServerSpec, Transport};
@@ -30,17 +30,17 @@ fn fields(spec: &ServerSpec) -> Vec<(String, String, String, Option<String>)> {
             out.push(("/command".into(), "command".into(), command.clone(), None));
             for (i, a) in args.iter().enumerate() {
                 // A value after `--token` / in `--api-key=…` is credential-named.
-                let named = if let Some((flag, _)) =
+                let (named, value) = if let Some((flag, v)) =
                     a.split_once('=').filter(|(f, _)| f.starts_with('-'))
                 {
-                    Some(flag.to_string())
+                    (Some(flag.to_string()), v.to_string())
                 } else if i > 0 && args[i - 1].starts_with('-') && !args[i - 1].contains('=') {
-                    Some(args[i - 1].clone())
+                    (Some(args[i - 1].clone()), a.clone())
                 } else {
-                    None
+                    (None, a.clone())
                 };
                 let named = named.filter(|f| is_credential_name(f));
-                out.push((format!("/args/{i}"), format!("args[{i}]"), a.clone(), named));
+                out.push((format!("/args/{i}"), format!("args[{i}]"), value, named));
             }
             for (k, v) in env {
                 out.push((
@@ -92,7 +92,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
             ));
         }
         if found.is_empty() {
-            for (key, v) in query_credentials(&value) {
+            for (key, _) in secrets::query_credentials(&value) {
                 out.push(finding(
                     spec,
                     &meta,
@@ -100,15 +100,19 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                     Confidence::Medium,
                     &pointer,
                     format!("credential `{key}` is written literally in the query of a URL in {label}; send it from the environment instead"),
-                    Some(format!("{label} = {}", value.replace(&v, &secrets::redact(&v, "")))),
+                    Some(format!("{label} = {}", secrets::redact_query(&value))),
                 ));
             }
         }
-        let Some(name) = name.filter(|n| is_credential_name(n)) else {
+        let Some((name, strength)) = name.and_then(|n| credential_name(&n).map(|s| (n, s))) else {
             continue;
         };
-        if found.is_empty() && !has_reference(&value) && looks_like_secret(&value) {
-            let shown = redact_generic(&value);
+        let literal = match strength {
+            CredentialName::Strong => secrets::is_literal_credential(&value),
+            CredentialName::Weak => looks_like_secret(&value),
+        };
+        if found.is_empty() && !has_reference(&value) && literal {
+            let shown = secrets::redact_generic(&value);
             out.push(finding(
                 spec,
                 &meta,
@@ -177,35 +181,6 @@ fn setting_strings(spec: &ServerSpec) -> Vec<(String, String, String)> {
     out
 }
 
-/// Credential-named query parameters with literal secret-looking values in a URL.
-fn query_credentials(value: &str) -> Vec<(String, String)> {
-    let Some((_, query)) = value
-        .split_once("://")
-        .and_then(|(_, rest)| rest.split_once('?'))
-    else {
-        return Vec::new();
-    };
-    query
-        .split('#')
-        .next()
-        .unwrap_or_default()
-        .split('&')
-        .filter_map(|kv| kv.split_once('='))
-        .filter(|(k, v)| is_credential_name(k) && !has_reference(v) && looks_like_secret(v))
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
-
-/// Redact an unknown-format secret, keeping a `Bearer `/`Basic ` scheme word.
-fn redact_generic(value: &str) -> String {
-    for scheme in ["Bearer ", "bearer ", "Basic ", "token "] {
-        if let Some(rest) = value.strip_prefix(scheme) {
-            return format!("{scheme}{}", secrets::redact(rest, ""));
-        }
-    }
-    secrets::redact(value, "")
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::testutil::{http, stdio};
@@ -244,6 +219,9 @@ mod tests {
         );
         let a = check(&stdio("srv", &["--api-key", "Zq81mXk20pLw93Rt"], &[]));
         assert_eq!(a.len(), 1);
+        let e = check(&stdio("srv", &["--access-token=Zq81mXk20pLw93Rt"], &[]));
+        assert_eq!(e.len(), 1);
+        assert!(check(&stdio("srv", &["--access-token=sentry-user-token"], &[])).is_empty());
         let q = check(&http(
             "https://h.example.test/mcp?api_key=Zq81mXk20pLw93Rt&x=1",
             &[],

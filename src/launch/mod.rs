@@ -92,22 +92,56 @@ pub fn package_identity(spec: &ServerSpec) -> Option<String> {
     })
 }
 
+/// Is this literal value a credential, given what its field name says?
+pub fn is_literal_secret_for(name: &str, value: &str) -> bool {
+    if secrets::has_reference(value) {
+        return false;
+    }
+    match credential_name(name) {
+        Some(CredentialName::Strong) => secrets::is_literal_credential(value),
+        Some(CredentialName::Weak) => secrets::looks_like_secret(value),
+        None => false,
+    }
+}
+
+/// A field value that is safe to show: known-format secrets redacted; the whole value
+/// redacted when `name` says it is a credential and the value is a literal one; credential
+/// query parameters of URLs redacted.
+pub fn redact_field(name: Option<&str>, value: &str) -> String {
+    if !secrets::find_secrets(value).is_empty() {
+        return redact_secrets(value);
+    }
+    if name.is_some_and(|n| is_literal_secret_for(n, value)) {
+        return secrets::redact_generic(value);
+    }
+    secrets::redact_query(value)
+}
+
 /// The command line as one redacted string, for evidence.
 pub fn argv_evidence(spec: &ServerSpec) -> String {
     match &spec.transport {
         Transport::Stdio { command, args, .. } => {
-            let mut s = command.clone();
-            for a in args {
-                s.push(' ');
-                if a.is_empty() || a.contains(char::is_whitespace) {
-                    s.push_str(&format!("{a:?}"));
+            let mut s = redact_field(None, command);
+            for (i, a) in args.iter().enumerate() {
+                let shown = if let Some((flag, v)) =
+                    a.split_once('=').filter(|(f, _)| f.starts_with('-'))
+                {
+                    format!("{flag}={}", redact_field(Some(flag), v))
+                } else if i > 0 && args[i - 1].starts_with('-') && !args[i - 1].contains('=') {
+                    redact_field(Some(&args[i - 1]), a)
                 } else {
-                    s.push_str(a);
+                    redact_field(None, a)
+                };
+                s.push(' ');
+                if shown.is_empty() || shown.contains(char::is_whitespace) {
+                    s.push_str(&format!("{shown:?}"));
+                } else {
+                    s.push_str(&shown);
                 }
             }
-            redact_secrets(&s)
+            s
         }
-        Transport::Http { url, .. } => redact_secrets(url),
+        Transport::Http { url, .. } => redact_field(None, url),
     }
 }
 
@@ -159,32 +193,84 @@ pub(crate) fn meta(
     }
 }
 
-/// Is an environment variable or header name one that carries a credential?
-pub fn is_credential_name(name: &str) -> bool {
-    let words: Vec<String> = split_words(name);
-    let has = |w: &str| words.iter().any(|x| x == w);
-    const WORDS: &[&str] = &[
+/// How surely a variable or header name says it holds a credential.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CredentialName {
+    /// `KEY` or `AUTH` alone: a credential only if the value looks random.
+    Weak,
+    /// `TOKEN`, `SECRET`, `PASSWORD`, `API_KEY`, `Authorization`, …: any literal value is one.
+    Strong,
+}
+
+/// Whether (and how surely) a name says it carries a credential. Names that describe
+/// something about a credential (`TOKEN_URL`, `CLIENT_ID`, `MAX_TOKENS`, `SECRET_NAME`) do not.
+pub fn credential_name(name: &str) -> Option<CredentialName> {
+    const STRONG: &[&str] = &[
         "TOKEN",
-        "TOKENS",
         "SECRET",
         "SECRETS",
         "PASSWORD",
         "PASSWD",
         "PWD",
+        "PASS",
+        "PASSPHRASE",
         "APIKEY",
-        "KEY",
         "CREDENTIAL",
         "CREDENTIALS",
-        "AUTH",
         "AUTHORIZATION",
         "PAT",
         "COOKIE",
         "BEARER",
-        "PASS",
-        "PASSPHRASE",
     ];
-    WORDS.iter().any(|w| has(w))
-        && !(has("KEY") && (has("PUBLIC") || has("ID")) && words.len() <= 3 && !has("SECRET"))
+    const KEY_KINDS: &[&str] = &[
+        "API",
+        "ACCESS",
+        "PRIVATE",
+        "SECRET",
+        "AUTH",
+        "MASTER",
+        "ENCRYPTION",
+        "SIGNING",
+        "LICENSE",
+        "SERVICE",
+        "SUBSCRIPTION",
+        "APP",
+        "CLIENT",
+        "X",
+    ];
+    const NOT_THE_SECRET: &[&str] = &[
+        "ID", "IDS", "URL", "URI", "ENDPOINT", "FILE", "PATH", "DIR", "NAME", "TYPE", "SCOPE",
+        "SCOPES", "LIMIT", "MODE", "PROVIDER", "AUDIENCE", "HEADER", "EXPIRY", "EXPIRES", "TTL",
+        "LENGTH", "COUNT", "MAX", "MIN", "SIZE", "ENV", "VAR", "REGION", "HOST", "PORT", "USER",
+        "USERNAME", "EMAIL", "ENABLED", "DISABLED", "TOKENS", "METHOD", "ISSUER", "PREFIX",
+    ];
+    let words = split_words(name);
+    let last = words.last()?;
+    if NOT_THE_SECRET.contains(&last.as_str()) {
+        return None;
+    }
+    if words.iter().any(|w| STRONG.contains(&w.as_str())) {
+        return Some(CredentialName::Strong);
+    }
+    for (i, w) in words.iter().enumerate() {
+        if w == "KEY" || w == "KEYS" {
+            let strong = i > 0 && KEY_KINDS.contains(&words[i - 1].as_str());
+            return Some(if strong {
+                CredentialName::Strong
+            } else {
+                CredentialName::Weak
+            });
+        }
+    }
+    words
+        .iter()
+        .any(|w| w == "AUTH")
+        .then_some(CredentialName::Weak)
+}
+
+/// Is an environment variable or header name one that carries a credential?
+pub fn is_credential_name(name: &str) -> bool {
+    credential_name(name).is_some()
 }
 
 /// Upper-case words of an identifier (`X-Api-Key` → `X`,`API`,`KEY`; `githubToken` → `GITHUB`,`TOKEN`).

@@ -239,7 +239,9 @@ pub fn find_secrets(text: &str) -> Vec<SecretMatch> {
             } else {
                 (m.start(), m.end())
             };
-            if found.iter().any(|f| start < f.end && f.start < end) {
+            if found.iter().any(|f| start < f.end && f.start < end)
+                || is_placeholder(text.get(start..end).unwrap_or_default())
+            {
                 continue;
             }
             found.push(SecretMatch { kind, start, end });
@@ -268,29 +270,60 @@ pub fn is_placeholder(value: &str) -> bool {
         || v.chars().all(|c| c == v.chars().next().unwrap_or(c))
 }
 
-/// Whether a literal value looks like a generic secret (long, no spaces, mixed characters).
-pub fn looks_like_secret(value: &str) -> bool {
+/// The value without a leading auth scheme word (`Bearer `, `Basic `, `token `).
+fn without_scheme(value: &str) -> &str {
     let v = value.trim();
-    let v = v
-        .strip_prefix("Bearer ")
-        .or_else(|| v.strip_prefix("bearer "))
-        .or_else(|| v.strip_prefix("Basic "))
-        .or_else(|| v.strip_prefix("token "))
-        .unwrap_or(v);
-    if v.len() < 12 || v.chars().any(char::is_whitespace) || is_placeholder(v) || has_reference(v) {
-        return false;
-    }
-    if v.starts_with('/')
+    ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "]
+        .iter()
+        .find_map(|p| v.strip_prefix(p))
+        .unwrap_or(v)
+}
+
+/// Values that cannot be a secret whatever the name says: too short, spaced, placeholders,
+/// references, paths, URLs, numbers and booleans.
+fn plainly_not_secret(v: &str) -> bool {
+    v.len() < 8
+        || v.chars().any(char::is_whitespace)
+        || is_placeholder(v)
+        || has_reference(v)
+        || v.starts_with('/')
         || v.starts_with("./")
         || v.starts_with('~')
         || v.contains('\\')
         || v.contains("://")
-    {
+        || v.chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+        || matches!(
+            v.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "enabled" | "disabled"
+        )
+}
+
+/// An identifier made of plain words (`created_at_desc`, `read:packages`, `prod/db/creds`).
+fn identifier_like(v: &str) -> bool {
+    v.split(['_', '-', '.', ':', '/']).all(|seg| {
+        seg.chars().all(|c| c.is_ascii_lowercase()) || seg.chars().all(|c| c.is_ascii_digit())
+    })
+}
+
+/// Whether a literal value looks like a random secret (long, no spaces, letters and digits,
+/// not an identifier made of words).
+pub fn looks_like_secret(value: &str) -> bool {
+    let v = without_scheme(value);
+    if v.len() < 12 || plainly_not_secret(v) || identifier_like(v) {
         return false;
     }
     let digits = v.chars().filter(char::is_ascii_digit).count();
     let letters = v.chars().filter(char::is_ascii_alphabetic).count();
     digits >= 2 && letters >= 4
+}
+
+/// Whether a literal value of a field whose name says "secret" (`DB_PASSWORD`, `API_TOKEN`)
+/// is one: anything but the plainly-not-secret values and word identifiers.
+pub fn is_literal_credential(value: &str) -> bool {
+    let v = without_scheme(value);
+    let word_identifier = identifier_like(v) && v.contains(['_', '-', '.', ':']);
+    !(plainly_not_secret(v) || word_identifier)
 }
 
 /// The redacted form of one secret: at most a 4-character marker, `…`, and the last 4.
@@ -307,6 +340,46 @@ pub fn redact(secret: &str, marker: &str) -> String {
     };
     let tail: String = chars[chars.len() - 4..].iter().collect();
     format!("{marker}…{tail}")
+}
+
+/// Redact an unknown-format secret whole, keeping a `Bearer `/`Basic ` scheme word.
+pub fn redact_generic(value: &str) -> String {
+    for scheme in ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "] {
+        if let Some(rest) = value.strip_prefix(scheme) {
+            return format!("{scheme}{}", redact(rest, ""));
+        }
+    }
+    redact(value, "")
+}
+
+/// Credential-named query parameters with literal secret-looking values in a URL.
+pub fn query_credentials(value: &str) -> Vec<(String, String)> {
+    let Some((_, query)) = value
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split_once('?'))
+    else {
+        return Vec::new();
+    };
+    query
+        .split('#')
+        .next()
+        .unwrap_or_default()
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .filter(|(k, v)| {
+            crate::launch::is_credential_name(k) && !has_reference(v) && looks_like_secret(v)
+        })
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// `value` with the credential query parameters of any URL in it redacted.
+pub fn redact_query(value: &str) -> String {
+    let mut out = value.to_string();
+    for (_, v) in query_credentials(value) {
+        out = out.replace(&v, &redact(&v, ""));
+    }
+    out
 }
 
 /// `text` with every known-format secret redacted.
@@ -377,6 +450,12 @@ mod tests {
             let f = find_secrets(&s);
             assert_eq!(f.first().map(|m| m.kind.id), Some(id), "{s}");
         }
+    }
+
+    #[test]
+    fn documentation_examples_are_not_secrets() {
+        assert!(find_secrets("xoxb-your-bot-token-here").is_empty());
+        assert!(find_secrets("AKIAIOSFODNN7EXAMPLE").is_empty());
     }
 
     #[test]

@@ -98,7 +98,7 @@ struct RawIgnore {
 
 /// The scope a policy grants a credential.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Scope {
+pub enum CredentialScope {
     Read,
     Write,
     Admin,
@@ -108,7 +108,7 @@ pub enum Scope {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grant {
     pub name: String,
-    pub scope: Option<Scope>,
+    pub scope: Option<CredentialScope>,
 }
 
 /// One allow or deny entry. All the matchers it gives must match.
@@ -271,9 +271,9 @@ impl Policy {
                                 let scope = match scope {
                                     None => None,
                                     Some(s) => Some(match s.as_str() {
-                                        "read" => Scope::Read,
-                                        "write" => Scope::Write,
-                                        "admin" => Scope::Admin,
+                                        "read" => CredentialScope::Read,
+                                        "write" => CredentialScope::Write,
+                                        "admin" => CredentialScope::Admin,
                                         other => {
                                             return Err(err(c.span(), format!(
                                                 "unknown credential scope `{other}` (expected read, write or admin)"
@@ -576,10 +576,10 @@ impl Policy {
                     };
                     findings.push(policy_finding(spec, "broad-credential", Severity::High, &pointer,
                         format!("server `{}` receives credential `{name}`, which the policy does not grant (granted: {granted})", spec.name),
-                        Some(format!("{name} = {value}"))));
+                        Some(format!("{name} = {}", launch::redact_field(Some(&name), &value)))));
                 }
                 Some(Grant {
-                    scope: Some(Scope::Admin | Scope::Write),
+                    scope: Some(CredentialScope::Admin | CredentialScope::Write),
                     ..
                 }) => {
                     // The team granted a broad credential on purpose: keep the finding visible, not failing.
@@ -594,7 +594,7 @@ impl Policy {
                     }
                 }
                 Some(Grant {
-                    scope: Some(Scope::Read),
+                    scope: Some(CredentialScope::Read),
                     ..
                 }) => {
                     for f in findings.iter_mut().filter(|f| {

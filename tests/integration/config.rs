@@ -432,11 +432,14 @@ fn check_never_prints_a_secret_in_any_format() {
     // Built at run time so no token-shaped string sits in the repository.
     let pat = format!("ghp_{}", "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa");
     let pg = format!("s3cr3t{}", "Passw0rdXYZ");
+    let generic = format!("Zq81mXk2{}", "0pLw93RtY7");
     let cfg = format!(
         r#"{{"mcpServers": {{
             "tracker": {{"command": "npx", "args": ["-y", "example-tracker-mcp@latest", "--token", "{pat}"],
                          "env": {{"TRACKER_TOKEN": "{pat}", "DB": "postgres://u:{pg}@db.example.test/x"}}}},
-            "remote": {{"url": "http://mcp.example.test/mcp", "headers": {{"Authorization": "Bearer {pg}"}}}}
+            "remote": {{"url": "http://mcp.example.test/mcp?api_key={generic}", "headers": {{"Authorization": "Bearer {pg}"}}}},
+            "admin": {{"command": "npx", "args": ["-y", "admin-mcp@latest", "--api-key={generic}", "--token", "{generic}"],
+                       "env": {{"ORG_ADMIN_TOKEN": "{generic}"}}}}
         }}}}"#
     );
     std::fs::write(dir.path().join(".mcp.json"), cfg).expect("write");
@@ -445,7 +448,13 @@ fn check_never_prints_a_secret_in_any_format() {
         assert_eq!(code, 1, "{format}: {out}{err}");
         assert!(out.contains("literal-secret"), "{format}: {out}");
         assert!(out.contains("broad-credential"), "{format}: {out}");
-        for secret in [pat.as_str(), pg.as_str(), &pat[4..]] {
+        for secret in [
+            pat.as_str(),
+            pg.as_str(),
+            &pat[4..],
+            generic.as_str(),
+            &generic[..12],
+        ] {
             assert!(
                 !out.contains(secret) && !err.contains(secret),
                 "{format} leaked a secret:\n{out}"
