@@ -64,7 +64,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
         let (why, confidence) = if let Some((kind, why)) = by_format {
             (format!("{kind}: {why}"), Confidence::High)
         } else if let Some(why) = broad_name(&name) {
-            (format!("its name {why}"), Confidence::Medium)
+            (format!("`{name}` {why}"), Confidence::Medium)
         } else if let Some(why) = referenced_names(&value)
             .iter()
             .find_map(|r| broad_name(r).map(|w| format!("its value comes from `{r}`, which {w}")))

@@ -47,20 +47,21 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
     match &spec.transport {
         Transport::Http { url, .. } => {
             if let Some(host) = http_host(url).filter(|h| !is_loopback(h)) {
-                let creds = credentials(spec);
+                let mut creds: Vec<String> = credentials(spec).into_iter().map(|c| c.1).collect();
+                let query = url.split_once('?').map_or("", |(_, q)| q);
+                creds.extend(
+                    query
+                        .split('&')
+                        .filter_map(|kv| kv.split_once('=').map(|(k, _)| k))
+                        .filter(|k| super::is_credential_name(k))
+                        .map(str::to_string),
+                );
                 let (sev, extra) = if creds.is_empty() {
                     (Severity::Medium, String::new())
                 } else {
                     (
                         Severity::High,
-                        format!(
-                            ", and it sends credentials ({})",
-                            creds
-                                .iter()
-                                .map(|c| c.1.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
+                        format!(", and it sends credentials ({})", creds.join(", ")),
                     )
                 };
                 out.push(finding(
