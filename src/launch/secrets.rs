@@ -62,6 +62,15 @@ const KINDS: &[SecretKind] = &[
         regex: r"\bglpat-[A-Za-z0-9_\-]{20,}",
     },
     SecretKind {
+        id: "slack-user-token",
+        name: "Slack user token",
+        marker: "xoxp",
+        broad: Some(
+            "a Slack user token acts as the user in every channel and workspace they can reach",
+        ),
+        regex: r"\bxoxp-[A-Za-z0-9-]{10,}",
+    },
+    SecretKind {
         id: "slack-token",
         name: "Slack token",
         marker: "xox",
@@ -434,6 +443,7 @@ mod tests {
         for (prefix, n, id) in [
             ("glpat-", 20, "gitlab-pat"),
             ("xoxb-", 24, "slack-token"),
+            ("xoxp-", 24, "slack-user-token"),
             ("AKIA", 16, "aws-access-key"),
             ("sk-ant-api03-", 40, "anthropic-api-key"),
             ("sk_live_", 24, "stripe-secret-key"),
