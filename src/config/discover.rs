@@ -47,17 +47,25 @@ fn user_candidates(home: &Path) -> Vec<(PathBuf, HostFormat)> {
         c.push((d.join("claude_desktop_config.json"), ClaudeDesktop));
     }
     c.push((home.join(".claude.json"), ClaudeCode));
-    for product in ["Code", "Code - Insiders", "VSCodium"] {
+    for product in ["Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"] {
+        let vscode = matches!(product, "Code" | "Code - Insiders" | "VSCodium");
         for d in app_dirs(home, product, product, product) {
             let user = d.join("User");
-            c.push((user.join("mcp.json"), VsCode));
-            c.push((user.join("settings.json"), VsCode));
+            if vscode {
+                c.push((user.join("mcp.json"), VsCode));
+                c.push((user.join("settings.json"), VsCode));
+            }
+            // Cline runs inside any VS Code fork.
             c.push((
                 user.join("globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"),
                 Cline,
             ));
         }
     }
+    c.push((
+        home.join(".cline/data/settings/cline_mcp_settings.json"),
+        Cline,
+    ));
     c.push((home.join(".cursor/mcp.json"), Cursor));
     c.push((home.join(".codeium/windsurf/mcp_config.json"), Windsurf));
     for d in app_dirs(home, "zed", "Zed", "Zed") {
