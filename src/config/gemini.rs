@@ -1,0 +1,18 @@
+//! Gemini CLI: `~/.gemini/settings.json` and `.gemini/settings.json` (`mcpServers` with
+//! `command`, `url` (SSE) or `httpUrl` (streamable HTTP), and `trust`, which skips every
+//! confirmation for the server's tools).
+
+use std::path::Path;
+
+use super::tree::Node;
+use super::{ConfigError, mcp_servers};
+use crate::spec::ServerSpec;
+
+pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
+    mcp_servers(
+        path,
+        root,
+        "gemini",
+        &["trust", "includeTools", "excludeTools", "timeout", "type"],
+    )
+}

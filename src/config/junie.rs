@@ -1,0 +1,11 @@
+//! JetBrains Junie: `.junie/mcp/mcp.json` and the user-level `~/.junie/mcp/mcp.json` (`mcpServers`).
+
+use std::path::Path;
+
+use super::tree::Node;
+use super::{ConfigError, mcp_servers};
+use crate::spec::ServerSpec;
+
+pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
+    mcp_servers(path, root, "junie", &["type", "disabled"])
+}

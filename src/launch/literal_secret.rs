@@ -1,0 +1,291 @@
+//! `literal-secret`: a secret written literally in a config (env values, args, headers, URLs),
+//! in a known token format or, for credential-named fields, any long random-looking value.
+//! Variable references are never secrets. Evidence is redacted.
+
+use super::secrets::{self, find_secrets, has_reference, looks_like_secret};
+use super::{CredentialName, credential_name, finding, is_credential_name, meta as m};
+use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::config::entry::pointer_token;
+use crate::spec::{ServerSpec, Transport};
+
+pub fn meta() -> RuleMeta {
+    m(
+        "literal-secret",
+        "A credential is written literally in the config (token formats, private keys, URL passwords, credential-named values).",
+        "Config files are committed, synced and shared; a literal secret leaks to everyone who can read them and cannot be rotated per user.",
+        r#"{"env": {"GITHUB_TOKEN": "ghp_…"}} (use "${GITHUB_TOKEN}" or an input instead)"#,
+        Severity::Critical,
+        Confidence::High,
+        Control::SecretReference,
+    )
+}
+
+/// Every string field of the spec with its pointer and a label for messages.
+fn fields(spec: &ServerSpec) -> Vec<(String, String, String, Option<String>)> {
+    let mut out = Vec::new();
+    match &spec.transport {
+        Transport::Stdio {
+            command, args, env, ..
+        } => {
+            out.push(("/command".into(), "command".into(), command.clone(), None));
+            for (i, a) in args.iter().enumerate() {
+                // A value after `--token` / in `--api-key=…` is credential-named.
+                let (named, value) = if let Some((flag, v)) =
+                    a.split_once('=').filter(|(f, _)| f.starts_with('-'))
+                {
+                    (Some(flag.to_string()), v.to_string())
+                } else if i > 0 && args[i - 1].starts_with('-') && !args[i - 1].contains('=') {
+                    (Some(args[i - 1].clone()), a.clone())
+                } else {
+                    (None, a.clone())
+                };
+                let named = named.filter(|f| is_credential_name(f));
+                out.push((format!("/args/{i}"), format!("args[{i}]"), value, named));
+            }
+            for (k, v) in env {
+                out.push((
+                    format!("/env/{}", pointer_token(k)),
+                    format!("env {k}"),
+                    v.clone(),
+                    Some(k.clone()),
+                ));
+            }
+        }
+        Transport::Http { url, headers } => {
+            out.push(("/url".into(), "url".into(), url.clone(), None));
+            for (k, v) in headers {
+                out.push((
+                    format!("/headers/{}", pointer_token(k)),
+                    format!("header {k}"),
+                    v.clone(),
+                    Some(k.clone()),
+                ));
+            }
+        }
+    }
+    out
+}
+
+pub fn check(spec: &ServerSpec) -> Vec<Finding> {
+    let meta = meta();
+    let mut out = Vec::new();
+    let mut all = fields(spec);
+    for (top, key, value) in setting_strings(spec) {
+        all.push((
+            format!("/{}", pointer_token(&top)),
+            format!("setting {key}"),
+            value,
+            Some(key),
+        ));
+    }
+    for (pointer, label, value, name) in all {
+        let found = find_secrets(&value);
+        for s in &found {
+            out.push(finding(
+                spec,
+                &meta,
+                Severity::Critical,
+                Confidence::High,
+                &pointer,
+                format!("{} written literally in {label}; rotate it and reference it from the environment", s.kind.name),
+                Some(format!("{label} = {value}")),
+            ));
+        }
+        if found.is_empty() {
+            for (key, _) in secrets::query_credentials(&value) {
+                out.push(finding(
+                    spec,
+                    &meta,
+                    Severity::High,
+                    Confidence::Medium,
+                    &pointer,
+                    format!("credential `{key}` is written literally in the query of a URL in {label}; send it from the environment instead"),
+                    Some(format!("{label} = {}", secrets::redact_query(&value))),
+                ));
+            }
+        }
+        let Some((name, strength)) = name.and_then(|n| credential_name(&n).map(|s| (n, s))) else {
+            continue;
+        };
+        let literal = match strength {
+            CredentialName::Strong => secrets::is_literal_credential(&value),
+            CredentialName::Weak => looks_like_secret(&value),
+        };
+        if found.is_empty() && !has_reference(&value) && literal {
+            let shown = secrets::redact_generic(&value);
+            out.push(finding(
+                spec,
+                &meta,
+                Severity::High,
+                Confidence::Medium,
+                &pointer,
+                format!("credential `{name}` has a literal value in {label}; reference it from the environment or a secret store"),
+                Some(format!("{label} = {shown}")),
+            ));
+        }
+    }
+    out
+}
+
+/// String leaves of host settings: (top-level key, leaf key, value).
+fn setting_strings(spec: &ServerSpec) -> Vec<(String, String, String)> {
+    fn walk(
+        top: &str,
+        key: &str,
+        v: &serde_json::Value,
+        depth: usize,
+        out: &mut Vec<(String, String, String)>,
+    ) {
+        if depth > 16 {
+            return;
+        }
+        match v {
+            serde_json::Value::String(s) => out.push((top.to_string(), key.to_string(), s.clone())),
+            serde_json::Value::Array(items) => {
+                for i in items {
+                    walk(top, key, i, depth + 1, out);
+                }
+            }
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    walk(top, k, v, depth + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    // Keys mcpvet itself adds, and tool-name lists, carry no secrets.
+    const SKIP: &[&str] = &[
+        "secretInputs",
+        "scope",
+        "project",
+        "type",
+        "transport",
+        "server_type",
+        "alwaysAllow",
+        "autoApprove",
+        "enabled_tools",
+        "disabled_tools",
+        "includeTools",
+        "excludeTools",
+        "disabledTools",
+    ];
+    let mut out = Vec::new();
+    for (k, v) in spec
+        .settings
+        .iter()
+        .filter(|(k, _)| !SKIP.contains(&k.as_str()))
+    {
+        walk(k, k, v, 0, &mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::{http, stdio};
+    use super::*;
+
+    #[test]
+    fn known_and_generic_secrets_are_flagged_and_redacted() {
+        let pat = format!("ghp_{}", "Ab3dEf5hIj7lMn9pQr1tUv3xYz5bCd7fGh9j");
+        let f = check(&stdio("npx", &["x@1.0.0"], &[("TRACKER_TOKEN", &pat)]));
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].severity, Severity::Critical);
+        let ev = f[0].evidence.clone().unwrap_or_default();
+        assert!(
+            !ev.contains(&pat) && ev.contains("ghp_…") && ev.ends_with("Gh9j"),
+            "{ev}"
+        );
+        let g = check(&stdio("x", &[], &[("DB_PASSWORD", "hunter2hunter2xyz99")]));
+        assert_eq!((g.len(), g[0].severity), (1, Severity::High));
+        assert!(
+            !g[0]
+                .evidence
+                .clone()
+                .unwrap_or_default()
+                .contains("hunter2hunter2xyz99")
+        );
+        let h = check(&http(
+            "https://api.example.test/mcp",
+            &[("Authorization", "Bearer 9f8e7d6c5b4a39281716")],
+        ));
+        assert_eq!(h.len(), 1);
+        assert!(
+            h[0].evidence
+                .clone()
+                .unwrap_or_default()
+                .contains("Bearer …")
+        );
+        let a = check(&stdio("srv", &["--api-key", "Zq81mXk20pLw93Rt"], &[]));
+        assert_eq!(a.len(), 1);
+        let e = check(&stdio("srv", &["--access-token=Zq81mXk20pLw93Rt"], &[]));
+        assert_eq!(e.len(), 1);
+        assert!(check(&stdio("srv", &["--access-token=sentry-user-token"], &[])).is_empty());
+        let q = check(&http(
+            "https://h.example.test/mcp?api_key=Zq81mXk20pLw93Rt&x=1",
+            &[],
+        ));
+        assert_eq!(q.len(), 1);
+        assert!(
+            !q[0]
+                .evidence
+                .clone()
+                .unwrap_or_default()
+                .contains("Zq81mXk20pLw93Rt")
+        );
+        assert!(check(&http("https://h.example.test/mcp?api_key=${KEY}", &[])).is_empty());
+    }
+
+    #[test]
+    fn host_settings_are_scanned() {
+        let mut s = stdio("x", &[], &[]);
+        s.settings.insert(
+            "settings".into(),
+            serde_json::json!({"github_personal_access_token": "Zq81mXk20pLw93RtY7", "theme": "dark"}),
+        );
+        let f = check(&s);
+        assert_eq!(f.len(), 1);
+        assert!(
+            !f[0]
+                .evidence
+                .clone()
+                .unwrap_or_default()
+                .contains("Zq81mXk20pLw93RtY7")
+        );
+    }
+
+    #[test]
+    fn references_and_placeholders_are_not_secrets() {
+        for v in [
+            "${GITHUB_TOKEN}",
+            "${env:T}",
+            "${input:tok}",
+            "${{ secrets.T }}",
+            "$TOKEN",
+            "%TOKEN%",
+            "<YOUR_TOKEN>",
+            "your-key-here",
+        ] {
+            assert!(
+                check(&stdio("x", &[], &[("API_TOKEN", v)])).is_empty(),
+                "{v}"
+            );
+        }
+        assert!(
+            check(&http(
+                "https://h/mcp",
+                &[("Authorization", "Bearer ${input:tok}")]
+            ))
+            .is_empty()
+        );
+        assert!(
+            check(&stdio(
+                "x",
+                &[],
+                &[("TRANSPORT", "stdio"), ("LIMIT", "4000")]
+            ))
+            .is_empty()
+        );
+    }
+}

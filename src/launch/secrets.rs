@@ -1,0 +1,528 @@
+//! Secret detection and redaction shared by the launch rules (and usable by any renderer).
+//!
+//! Patterns cover the well-known token formats (GitHub, GitLab, Slack, AWS, OpenAI, Anthropic,
+//! Stripe, Google, npm, Hugging Face, JWTs, private keys, URLs with passwords). Variable
+//! references (`${VAR}`, `${env:VAR}`, `${input:id}`, `${{ secrets.X }}`, `$VAR`, `%VAR%`)
+//! are never secrets. Redaction keeps at most a 4-character prefix marker and the last 4.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// One known secret format.
+#[derive(Debug)]
+pub struct SecretKind {
+    /// Short id, e.g. `github-classic-pat`.
+    pub id: &'static str,
+    /// Human name, e.g. `GitHub classic personal access token`.
+    pub name: &'static str,
+    /// The non-secret marker at the start that may be shown (at most 4 characters are shown).
+    pub marker: &'static str,
+    /// Why the token is broader than a server should get, when its format says so.
+    pub broad: Option<&'static str>,
+    regex: &'static str,
+}
+
+const KINDS: &[SecretKind] = &[
+    SecretKind {
+        id: "private-key",
+        name: "private key",
+        marker: "",
+        broad: None,
+        regex: r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----",
+    },
+    SecretKind {
+        id: "github-classic-pat",
+        name: "GitHub classic personal access token",
+        marker: "ghp_",
+        broad: Some(
+            "a classic GitHub personal access token carries account-wide scopes over every repository and organisation the user can reach",
+        ),
+        regex: r"\bghp_[A-Za-z0-9]{36}\b",
+    },
+    SecretKind {
+        id: "github-fine-grained-pat",
+        name: "GitHub fine-grained personal access token",
+        marker: "gith",
+        broad: None,
+        regex: r"\bgithub_pat_[A-Za-z0-9_]{60,}\b",
+    },
+    SecretKind {
+        id: "github-token",
+        name: "GitHub OAuth/app token",
+        marker: "gh",
+        broad: None,
+        regex: r"\bgh[ousr]_[A-Za-z0-9]{36,}\b",
+    },
+    SecretKind {
+        id: "gitlab-pat",
+        name: "GitLab personal access token",
+        marker: "glpa",
+        broad: None,
+        regex: r"\bglpat-[A-Za-z0-9_\-]{20,}",
+    },
+    SecretKind {
+        id: "slack-user-token",
+        name: "Slack user token",
+        marker: "xoxp",
+        broad: Some(
+            "a Slack user token acts as the user in every channel and workspace they can reach",
+        ),
+        regex: r"\bxoxp-[A-Za-z0-9-]{10,}",
+    },
+    SecretKind {
+        id: "slack-token",
+        name: "Slack token",
+        marker: "xox",
+        broad: None,
+        regex: r"\bxox[abposr]-[A-Za-z0-9-]{10,}",
+    },
+    SecretKind {
+        id: "slack-webhook",
+        name: "Slack incoming webhook",
+        marker: "",
+        broad: None,
+        regex: r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+",
+    },
+    SecretKind {
+        id: "aws-access-key",
+        name: "AWS access key id",
+        marker: "AKIA",
+        broad: None,
+        regex: r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
+    },
+    SecretKind {
+        id: "anthropic-admin-key",
+        name: "Anthropic admin API key",
+        marker: "sk-a",
+        broad: Some(
+            "an Anthropic admin key manages the whole organisation (members, keys, workspaces)",
+        ),
+        regex: r"\bsk-ant-admin01-[A-Za-z0-9_\-]{20,}",
+    },
+    SecretKind {
+        id: "anthropic-api-key",
+        name: "Anthropic API key",
+        marker: "sk-a",
+        broad: None,
+        regex: r"\bsk-ant-(?:api03|oat01)-[A-Za-z0-9_\-]{20,}",
+    },
+    SecretKind {
+        id: "openai-admin-key",
+        name: "OpenAI admin API key",
+        marker: "sk-a",
+        broad: Some("an OpenAI admin key manages the whole organisation"),
+        regex: r"\bsk-admin-[A-Za-z0-9_\-]{20,}",
+    },
+    SecretKind {
+        id: "openai-api-key",
+        name: "OpenAI API key",
+        marker: "sk-",
+        broad: None,
+        regex: r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_\-]{32,}",
+    },
+    SecretKind {
+        id: "stripe-secret-key",
+        name: "Stripe secret key",
+        marker: "sk_",
+        broad: Some(
+            "a Stripe secret key has full API access; use a restricted key (rk_) scoped to what the server needs",
+        ),
+        regex: r"\bsk_live_[A-Za-z0-9]{20,}",
+    },
+    SecretKind {
+        id: "stripe-key",
+        name: "Stripe key",
+        marker: "rk_",
+        broad: None,
+        regex: r"\b(?:rk_live|sk_test|rk_test)_[A-Za-z0-9]{20,}",
+    },
+    SecretKind {
+        id: "google-api-key",
+        name: "Google API key",
+        marker: "AIza",
+        broad: None,
+        regex: r"\bAIza[0-9A-Za-z_\-]{35}\b",
+    },
+    SecretKind {
+        id: "npm-token",
+        name: "npm access token",
+        marker: "npm_",
+        broad: None,
+        regex: r"\bnpm_[A-Za-z0-9]{36}\b",
+    },
+    SecretKind {
+        id: "huggingface-token",
+        name: "Hugging Face token",
+        marker: "hf_",
+        broad: None,
+        regex: r"\bhf_[A-Za-z0-9]{30,}\b",
+    },
+    SecretKind {
+        id: "jwt",
+        name: "JSON Web Token",
+        marker: "eyJ",
+        broad: None,
+        regex: r"\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}",
+    },
+    SecretKind {
+        id: "url-password",
+        name: "password in a URL",
+        marker: "",
+        broad: None,
+        regex: r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@[^\s/]+",
+    },
+];
+
+static COMPILED: LazyLock<Vec<Option<Regex>>> =
+    LazyLock::new(|| KINDS.iter().map(|k| Regex::new(k.regex).ok()).collect());
+
+static REFERENCE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(
+        r"\$\{\{[^}]*\}\}|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{[^}]*\}\}",
+    )
+    .ok()
+});
+
+/// A secret found in a string: its kind and byte range.
+#[derive(Debug, Clone, Copy)]
+pub struct SecretMatch {
+    pub kind: &'static SecretKind,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Whether `value` contains a variable reference.
+pub fn has_reference(value: &str) -> bool {
+    REFERENCE.as_ref().is_some_and(|r| r.is_match(value))
+}
+
+/// The variable names referenced in `value` (`TOKEN` for `${TOKEN}`, `${env:TOKEN}`, `$TOKEN`,
+/// `%TOKEN%`; `id` for `${input:id}`; `X` for `${{ secrets.X }}`).
+pub fn referenced_names(value: &str) -> Vec<String> {
+    let Some(re) = REFERENCE.as_ref() else {
+        return Vec::new();
+    };
+    re.find_iter(value)
+        .map(|m| {
+            let inner = m
+                .as_str()
+                .trim_start_matches(['$', '%', '{'])
+                .trim_end_matches(['}', '%'])
+                .trim();
+            let inner = inner.rsplit([':', '.']).next().unwrap_or(inner);
+            inner.trim().to_string()
+        })
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// `value` with its variable references removed (what is left is literal text).
+pub fn without_references(value: &str) -> String {
+    match REFERENCE.as_ref() {
+        Some(r) => r.replace_all(value, "").into_owned(),
+        None => value.to_string(),
+    }
+}
+
+/// Every known-format secret in `text`, in order, without overlaps.
+pub fn find_secrets(text: &str) -> Vec<SecretMatch> {
+    let mut found: Vec<SecretMatch> = Vec::new();
+    for (kind, re) in KINDS.iter().zip(COMPILED.iter()) {
+        let Some(re) = re else { continue };
+        for m in re.find_iter(text) {
+            let (start, end) = if kind.id == "url-password" {
+                // Only the password part is the secret.
+                let s = m.as_str();
+                let scheme_end = s.find("://").map_or(0, |i| i + 3);
+                let at = s.rfind('@').unwrap_or(s.len());
+                let colon = s
+                    .get(scheme_end..at)
+                    .and_then(|u| u.find(':'))
+                    .map_or(at, |i| scheme_end + i + 1);
+                let password = s.get(colon..at).unwrap_or_default();
+                if password.is_empty() || has_reference(password) || is_placeholder(password) {
+                    continue;
+                }
+                (m.start() + colon, m.start() + at)
+            } else {
+                (m.start(), m.end())
+            };
+            if found.iter().any(|f| start < f.end && f.start < end)
+                || is_placeholder(text.get(start..end).unwrap_or_default())
+            {
+                continue;
+            }
+            found.push(SecretMatch { kind, start, end });
+        }
+    }
+    found.sort_by_key(|m| m.start);
+    found
+}
+
+/// Placeholder text people leave in example configs (`<YOUR_TOKEN>`, `your-api-key`, `xxxx`…).
+pub fn is_placeholder(value: &str) -> bool {
+    let v = value.trim().to_ascii_lowercase();
+    v.is_empty()
+        || v.starts_with('<')
+        || v.contains("your")
+        || v.contains("replace")
+        || v.contains("example")
+        || v.contains("placeholder")
+        || v.contains("changeme")
+        || v.contains("change-me")
+        || v.contains("xxxx")
+        || v.contains("****")
+        || v.contains("...")
+        || v.contains('…')
+        || v.contains("todo")
+        || v.chars().all(|c| c == v.chars().next().unwrap_or(c))
+}
+
+/// The value without a leading auth scheme word (`Bearer `, `Basic `, `token `).
+fn without_scheme(value: &str) -> &str {
+    let v = value.trim();
+    ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "]
+        .iter()
+        .find_map(|p| v.strip_prefix(p))
+        .unwrap_or(v)
+}
+
+/// Values that cannot be a secret whatever the name says: too short, spaced, placeholders,
+/// references, paths, URLs, numbers and booleans.
+fn plainly_not_secret(v: &str) -> bool {
+    v.len() < 8
+        || v.chars().any(char::is_whitespace)
+        || is_placeholder(v)
+        || has_reference(v)
+        || v.starts_with('/')
+        || v.starts_with("./")
+        || v.starts_with('~')
+        || v.contains('\\')
+        || v.contains("://")
+        || v.chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+        || matches!(
+            v.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "enabled" | "disabled"
+        )
+}
+
+/// An identifier made of plain words (`created_at_desc`, `read:packages`, `prod/db/creds`).
+fn identifier_like(v: &str) -> bool {
+    v.split(['_', '-', '.', ':', '/']).all(|seg| {
+        seg.chars().all(|c| c.is_ascii_lowercase()) || seg.chars().all(|c| c.is_ascii_digit())
+    })
+}
+
+/// Whether a literal value looks like a random secret (long, no spaces, letters and digits,
+/// not an identifier made of words).
+pub fn looks_like_secret(value: &str) -> bool {
+    let v = without_scheme(value);
+    if v.len() < 12 || plainly_not_secret(v) || identifier_like(v) {
+        return false;
+    }
+    let digits = v.chars().filter(char::is_ascii_digit).count();
+    let letters = v.chars().filter(char::is_ascii_alphabetic).count();
+    digits >= 2 && letters >= 4
+}
+
+/// Whether a literal value of a field whose name says "secret" (`DB_PASSWORD`, `API_TOKEN`)
+/// is one: anything but the plainly-not-secret values and word identifiers.
+pub fn is_literal_credential(value: &str) -> bool {
+    let v = without_scheme(value);
+    let word_identifier = identifier_like(v) && v.contains(['_', '-', '.', ':']);
+    !(plainly_not_secret(v) || word_identifier)
+}
+
+/// The redacted form of one secret: at most a 4-character marker, `…`, and the last 4.
+pub fn redact(secret: &str, marker: &str) -> String {
+    let chars: Vec<char> = secret.chars().collect();
+    if chars.len() < 16 {
+        return format!("…[{} chars]", chars.len());
+    }
+    let marker: String = marker.chars().take(4).collect();
+    let marker = if secret.starts_with(&marker) {
+        marker
+    } else {
+        String::new()
+    };
+    let tail: String = chars[chars.len() - 4..].iter().collect();
+    format!("{marker}…{tail}")
+}
+
+/// Redact an unknown-format secret whole, keeping a `Bearer `/`Basic ` scheme word.
+pub fn redact_generic(value: &str) -> String {
+    for scheme in ["Bearer ", "bearer ", "Basic ", "basic ", "token ", "Token "] {
+        if let Some(rest) = value.strip_prefix(scheme) {
+            return format!("{scheme}{}", redact(rest, ""));
+        }
+    }
+    redact(value, "")
+}
+
+/// Credential-named query parameters with literal secret-looking values in a URL.
+pub fn query_credentials(value: &str) -> Vec<(String, String)> {
+    let Some((_, query)) = value
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split_once('?'))
+    else {
+        return Vec::new();
+    };
+    query
+        .split('#')
+        .next()
+        .unwrap_or_default()
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .filter(|(k, v)| {
+            crate::launch::is_credential_name(k) && !has_reference(v) && looks_like_secret(v)
+        })
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// `value` with the credential query parameters of any URL in it redacted.
+pub fn redact_query(value: &str) -> String {
+    let mut out = value.to_string();
+    for (_, v) in query_credentials(value) {
+        out = out.replace(&v, &redact(&v, ""));
+    }
+    out
+}
+
+/// `text` with every known-format secret redacted.
+pub fn redact_secrets(text: &str) -> String {
+    let matches = find_secrets(text);
+    if matches.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for m in matches {
+        out.push_str(text.get(last..m.start).unwrap_or_default());
+        let secret = text.get(m.start..m.end).unwrap_or_default();
+        if m.kind.id == "private-key" {
+            out.push_str("-----BEGIN … PRIVATE KEY-----");
+        } else {
+            out.push_str(&redact(secret, m.kind.marker));
+        }
+        last = m.end;
+    }
+    out.push_str(text.get(last..).unwrap_or_default());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fake(prefix: &str, n: usize) -> String {
+        let body: String = "aB3dE5gH7jK9mN1pQ2sT4vW6yZ8"
+            .chars()
+            .cycle()
+            .take(n)
+            .collect();
+        format!("{prefix}{body}")
+    }
+
+    #[test]
+    fn known_formats_are_found_and_redacted() {
+        let pat = fake("ghp_", 36);
+        let text = format!("token {pat} end");
+        let found = find_secrets(&text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].kind.id, "github-classic-pat");
+        let red = redact_secrets(&text);
+        assert!(!red.contains(&pat));
+        assert!(red.starts_with("token ghp_…"), "{red}");
+        assert!(
+            red.ends_with(&format!("{} end", &pat[pat.len() - 4..])),
+            "{red}"
+        );
+        for (prefix, n, id) in [
+            ("glpat-", 20, "gitlab-pat"),
+            ("xoxb-", 24, "slack-token"),
+            ("xoxp-", 24, "slack-user-token"),
+            ("AKIA", 16, "aws-access-key"),
+            ("sk-ant-api03-", 40, "anthropic-api-key"),
+            ("sk_live_", 24, "stripe-secret-key"),
+            ("npm_", 36, "npm-token"),
+            ("hf_", 34, "huggingface-token"),
+            ("sk-proj-", 40, "openai-api-key"),
+        ] {
+            let s = fake(prefix, n).to_uppercase();
+            let s = if prefix.chars().any(|c| c.is_ascii_lowercase()) {
+                fake(prefix, n)
+            } else {
+                s
+            };
+            let f = find_secrets(&s);
+            assert_eq!(f.first().map(|m| m.kind.id), Some(id), "{s}");
+        }
+    }
+
+    #[test]
+    fn documentation_examples_are_not_secrets() {
+        assert!(find_secrets("xoxb-your-bot-token-here").is_empty());
+        assert!(find_secrets("AKIAIOSFODNN7EXAMPLE").is_empty());
+    }
+
+    #[test]
+    fn url_passwords_but_not_references() {
+        let f = find_secrets("postgres://app:s3cretPassw0rd@db.internal:5432/x");
+        assert_eq!(f.len(), 1);
+        assert_eq!(
+            redact_secrets("postgres://app:s3cretPassw0rd@db.internal:5432/x"),
+            "postgres://app:…[14 chars]@db.internal:5432/x"
+        );
+        assert!(find_secrets("postgres://app:${DB_PASSWORD}@db/x").is_empty());
+    }
+
+    #[test]
+    fn references_are_recognised() {
+        for r in [
+            "${GITHUB_TOKEN}",
+            "${env:TOKEN}",
+            "${input:api-key}",
+            "${{ secrets.X }}",
+            "$TOKEN",
+            "%TOKEN%",
+        ] {
+            assert!(has_reference(r), "{r}");
+            assert!(!looks_like_secret(r), "{r}");
+        }
+        assert_eq!(
+            referenced_names("Bearer ${env:ADMIN_TOKEN}"),
+            vec!["ADMIN_TOKEN"]
+        );
+        assert_eq!(referenced_names("${{ secrets.TRACKER }}"), vec!["TRACKER"]);
+        assert_eq!(referenced_names("${input:gh}"), vec!["gh"]);
+    }
+
+    #[test]
+    fn placeholders_and_plain_values_are_not_secrets() {
+        for v in [
+            "<YOUR_TOKEN>",
+            "your-api-key-here",
+            "xxxxxxxxxxxxxxxx",
+            "stdio",
+            "4000",
+            "/home/me/data/file1.txt",
+        ] {
+            assert!(!looks_like_secret(v), "{v}");
+        }
+        assert!(looks_like_secret("q8Zt3LmV0pRw9Xy2"));
+    }
+
+    #[test]
+    fn every_pattern_compiles() {
+        assert!(COMPILED.iter().all(Option::is_some));
+        assert!(REFERENCE.is_some());
+    }
+
+    #[test]
+    fn short_secrets_are_fully_hidden() {
+        assert_eq!(redact("abc123", "ab"), "…[6 chars]");
+    }
+}

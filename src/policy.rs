@@ -1,1 +1,0 @@
-//! The team allowlist (`mcpvet.toml`): allow/deny entries, credentials, requirements, rule remaps.
