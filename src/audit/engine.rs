@@ -68,6 +68,10 @@ pub struct Scan<'a> {
     pub rules: &'a RuleSet,
     /// Tool name → indices of the servers that have a tool of that name.
     pub tool_index: HashMap<&'a str, Vec<usize>>,
+    /// Every tool name of the scan (3 characters or more), in automaton order.
+    pub tool_names: Vec<&'a str>,
+    /// One automaton over `tool_names`, built once per scan.
+    pub tool_matcher: Option<aho_corasick::AhoCorasick>,
 }
 
 impl<'a> Scan<'a> {
@@ -96,10 +100,27 @@ impl<'a> Scan<'a> {
                 tool_names,
             });
         }
+        let mut tool_names: Vec<&'a str> = tool_index
+            .keys()
+            .copied()
+            .filter(|n| n.len() >= 3)
+            .collect();
+        tool_names.sort_unstable();
+        // Only worth building when more than one server can be referenced.
+        let tool_matcher = (snapshots.len() > 1 && !tool_names.is_empty())
+            .then(|| {
+                aho_corasick::AhoCorasick::builder()
+                    .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+                    .build(&tool_names)
+                    .ok()
+            })
+            .flatten();
         Scan {
             servers,
             rules,
             tool_index,
+            tool_names,
+            tool_matcher,
         }
     }
 
@@ -171,6 +192,22 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 let tool = t.as_str();
                 if tool == item.name || server.tool_names.contains(tool) {
                     continue; // the item itself or a sibling: a normal workflow note.
+                }
+                // A quoted parameter name or value ("use the 'head' parameter", "use 'UTC'")
+                // is not a tool.
+                let after = prep.norm[t.end()..]
+                    .trim_start_matches(['\'', '"', '`'])
+                    .trim_start()
+                    .to_ascii_lowercase();
+                let param_like = ["parameter", "argument", "field", "option", "flag", "value", "as "]
+                    .iter()
+                    .any(|w| after.starts_with(w));
+                let is_property = item
+                    .value
+                    .is_some_and(|v| walk::property_names(v).contains(&tool));
+                let shouting = tool.len() <= 5 && tool.chars().all(|c| c.is_ascii_uppercase());
+                if param_like || is_property || shouting {
+                    continue;
                 }
                 let others = scan.other_servers_with_tool(si, tool);
                 let quoted = prep.norm[..t.start()]

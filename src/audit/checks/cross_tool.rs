@@ -4,8 +4,6 @@
 //! strong evidence; a bare mention is weak. Plain-word names (`search`) only count when
 //! quoted or followed by "tool"; the item's own server's tools never count.
 
-use aho_corasick::{AhoCorasick, MatchKind};
-
 use crate::audit::engine::{Hit, Scan, identifier_like};
 
 const ORDER_WORDS: &[&str] = &[
@@ -14,22 +12,10 @@ const ORDER_WORDS: &[&str] = &[
 ];
 
 pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
-    let names: Vec<&str> = scan
-        .tool_index
-        .iter()
-        .filter(|(_, servers)| servers.iter().any(|&s| s != si))
-        .map(|(n, _)| *n)
-        .filter(|n| n.len() >= 3)
-        .collect();
-    if names.is_empty() {
-        return;
-    }
-    let Ok(ac) = AhoCorasick::builder()
-        .match_kind(MatchKind::LeftmostLongest)
-        .build(&names)
-    else {
+    let Some(ac) = scan.tool_matcher.as_ref() else {
         return;
     };
+    let names = &scan.tool_names;
     let server = &scan.servers[si];
     for (fi, (field, prep)) in server.fields.iter().zip(&server.prepared).enumerate() {
         if !field.kind.is_prose() {
@@ -39,7 +25,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         for m in ac.find_iter(text) {
             let name = names[m.pattern().as_usize()];
             if server.tool_names.contains(name) {
-                continue;
+                continue; // a sibling (or only this server's own tool)
             }
             let before = text[..m.start()].chars().next_back();
             let after = text[m.end()..].chars().next();

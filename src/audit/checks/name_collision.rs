@@ -79,17 +79,23 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                             oname.to_owned(),
                         );
                     }
-                } else {
+                } else if osi != si {
                     consider(
                         Severity::High,
                         format!("imitates `{oname}` of server `{oserver}` (same name up to case and separators)"),
+                        oname.to_owned(),
+                    );
+                } else {
+                    consider(
+                        Severity::Medium,
+                        format!("differs from `{oname}` of the same server only in case or separators"),
                         oname.to_owned(),
                     );
                 }
             }
             if let Some(c) = core(&item.name) {
                 for &(osi, _, oname) in folded.get(&c).into_iter().flatten() {
-                    if oname == item.name {
+                    if oname == item.name || osi == si {
                         continue;
                     }
                     let oserver = &scan.servers[osi].snap.server;
