@@ -372,7 +372,7 @@ pub fn kind_label(kind: ItemKind, name: &str) -> String {
         ItemKind::Prompt => format!("prompt `{name}`"),
         ItemKind::Resource => format!("resource `{name}`"),
         ItemKind::ResourceTemplate => format!("resource template `{name}`"),
-        ItemKind::Instructions => "server instructions".to_owned(),
+        ItemKind::Instructions => "the instructions text".to_owned(),
     }
 }
 

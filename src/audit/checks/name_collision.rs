@@ -82,7 +82,7 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                 } else if osi != si {
                     consider(
                         Severity::High,
-                        format!("imitates `{oname}` of server `{oserver}` (same name up to case and separators)"),
+                        format!("collides with `{oname}` of server `{oserver}` (same name up to case and separators: one imitates the other)"),
                         oname.to_owned(),
                     );
                 } else {
