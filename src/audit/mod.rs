@@ -1,3 +1,108 @@
-//! The audit: rules over server specs and snapshots that produce findings.
+//! The definition audit: rules over what servers show the model (tool, prompt and resource
+//! definitions and server instructions) that produce [`finding::Finding`]s.
+//!
+//! - [`walk`] lists every string of a snapshot with its JSON Pointer and kind.
+//! - [`text`] prepares each string once: hidden Unicode decoded for matching, made visible
+//!   for evidence.
+//! - [`pattern`] loads the TOML pattern rules (`rules/*.toml`, embedded; `--rules DIR`).
+//! - [`checks`] holds the coded checks, one per file.
+//! - [`engine`] runs everything and combines the evidence of each item into severity and
+//!   confidence.
+//!
+//! Entry points: [`RuleSet::builtin`], [`RuleSet::extend_from_dir`], [`audit_snapshots`],
+//! [`definition_rules`].
 
+pub mod checks;
+pub mod engine;
 pub mod finding;
+pub mod pattern;
+pub mod text;
+pub mod walk;
+
+pub use engine::audit_snapshots;
+pub use pattern::RuleSet;
+
+use finding::RuleMeta;
+
+/// Why rules could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    #[error("cannot read rules {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("rule file {file} is not valid TOML: {message}")]
+    Toml { file: String, message: String },
+    #[error("rule file {file}, id `{id}`, field `{field}`: {problem}")]
+    Rule {
+        file: String,
+        id: String,
+        field: String,
+        problem: String,
+    },
+}
+
+/// Documentation of every definition rule: the pattern-rule families (from the built-in
+/// TOML files) and the coded checks. Sorted by id.
+pub fn definition_rules() -> Vec<RuleMeta> {
+    let mut out = checks::coded_rule_docs();
+    if let Ok(rs) = RuleSet::builtin() {
+        out.extend(rs.docs().iter().cloned());
+    }
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    out
+}
+
+/// Documentation of every rule a given rule set reports (built-in and `--rules DIR`).
+pub fn rules_of(rules: &RuleSet) -> Vec<RuleMeta> {
+    let mut out = checks::coded_rule_docs();
+    out.extend(rules.docs().iter().cloned());
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_is_documented_once_with_kebab_ids() {
+        let rules = definition_rules();
+        let mut seen = std::collections::HashSet::new();
+        for r in &rules {
+            assert!(seen.insert(r.id.clone()), "duplicate {}", r.id);
+            assert!(
+                r.id.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "{}",
+                r.id
+            );
+            assert!(!r.summary.is_empty() && !r.why.is_empty() && !r.example.is_empty());
+            assert_eq!(r.family, "definition");
+        }
+        for id in [
+            "hidden-instructions",
+            "concealment",
+            "sensitive-file-reference",
+            "cross-tool-instruction",
+            "exfiltration-channel",
+            "invisible-unicode",
+            "confusable-name",
+            "encoded-payload",
+            "preference-manipulation",
+            "readonly-claim-mismatch",
+            "shell-execution-tool",
+            "network-schema-ref",
+            "secret-parameter",
+            "open-input-schema",
+            "tool-name-collision",
+            "oversized-definition",
+            "embedded-command",
+            "duplicate-tool-definition",
+        ] {
+            assert!(seen.contains(id), "missing {id}");
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! `confusable-name`: tool and prompt names that mix scripts or use look-alike characters
+//! (Cyrillic `а` for Latin `a`, full-width letters). A homoglyph copy of another tool's name
+//! is an impersonation.
+
+use crate::audit::engine::Scan;
+use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::audit::walk::StrKind;
+
+pub fn meta() -> RuleMeta {
+    super::meta(
+        "confusable-name",
+        "A name mixes scripts or uses characters that look like other letters; worst when it imitates another tool's name.",
+        "Homoglyph names look identical to reviewers and in host UIs while being different tools, which lets a server impersonate a trusted tool.",
+        "rеad_file (with a Cyrillic е) next to read_file",
+        Severity::High,
+        Confidence::High,
+        Control::Reject,
+    )
+}
+
+/// Map look-alike characters to the ASCII they imitate.
+pub fn skeleton(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            'а' => 'a', 'е' => 'e', 'о' => 'o', 'р' => 'p', 'с' => 'c', 'х' => 'x', 'у' => 'y',
+            'і' => 'i', 'ј' => 'j', 'ѕ' => 's', 'ԁ' => 'd', 'ɡ' => 'g', 'һ' => 'h', 'ӏ' => 'l',
+            'А' => 'A', 'В' => 'B', 'Е' => 'E', 'К' => 'K', 'М' => 'M', 'Н' => 'H', 'О' => 'O',
+            'Р' => 'P', 'С' => 'C', 'Т' => 'T', 'Х' => 'X', 'У' => 'Y', 'І' => 'I', 'Ѕ' => 'S',
+            'α' => 'a', 'ο' => 'o', 'ρ' => 'p', 'ν' => 'v', 'τ' => 't', 'ι' => 'i', 'κ' => 'k',
+            'Α' => 'A', 'Β' => 'B', 'Ε' => 'E', 'Ζ' => 'Z', 'Η' => 'H', 'Ι' => 'I', 'Κ' => 'K',
+            'Μ' => 'M', 'Ν' => 'N', 'Ο' => 'O', 'Ρ' => 'P', 'Τ' => 'T', 'Υ' => 'Y', 'Χ' => 'X',
+            'ı' => 'i', 'ℓ' => 'l', '‐' | '‑' | '‒' | '–' | '−' => '-',
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            _ => c,
+        })
+        .collect()
+}
+
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+enum Script {
+    Latin,
+    Cyrillic,
+    Greek,
+    Other,
+}
+
+fn script(c: char) -> Option<Script> {
+    if !c.is_alphabetic() {
+        return None;
+    }
+    Some(match c as u32 {
+        0x41..=0x5A | 0x61..=0x7A | 0xC0..=0x24F | 0xFF21..=0xFF3A | 0xFF41..=0xFF5A => {
+            Script::Latin
+        }
+        0x400..=0x52F => Script::Cyrillic,
+        0x370..=0x3FF => Script::Greek,
+        _ => Script::Other,
+    })
+}
+
+pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
+    let server = &scan.servers[si];
+    for field in &server.fields {
+        if field.kind != StrKind::Name || field.text.is_ascii() {
+            continue;
+        }
+        let name = field.text;
+        let mut scripts: Vec<Script> = name.chars().filter_map(script).collect();
+        scripts.sort_by_key(|s| *s as u8);
+        scripts.dedup();
+        let skel = skeleton(name);
+        let imitated = (skel != name && skel.is_ascii())
+            .then(|| scan.tool_index.contains_key(skel.as_str()))
+            .unwrap_or(false);
+        let fullwidth = name.chars().any(|c| ('\u{FF01}'..='\u{FF5E}').contains(&c));
+        let (severity, what) = if imitated {
+            (
+                Severity::Critical,
+                format!("imitates the tool name `{skel}` with look-alike characters"),
+            )
+        } else if scripts.len() > 1 || fullwidth {
+            (
+                Severity::High,
+                "mixes scripts or uses full-width letters".to_owned(),
+            )
+        } else if skel != name {
+            (Severity::Medium, "uses characters that look like ASCII letters".to_owned())
+        } else {
+            (Severity::Low, "is not plain ASCII".to_owned())
+        };
+        let shown: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii() {
+                    c.to_string()
+                } else {
+                    format!("<U+{:04X}>", c as u32)
+                }
+            })
+            .collect();
+        let item = &server.items[field.item];
+        out.push(super::item_finding(
+            scan,
+            si,
+            field.item,
+            "confusable-name",
+            severity,
+            Confidence::High,
+            field.pointer.clone(),
+            format!(
+                "{} {what}",
+                crate::audit::engine::kind_label(item.kind, &item.name)
+            ),
+            Some(shown),
+            Control::Reject,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::checks::testutil::*;
+    use serde_json::json;
+
+    #[test]
+    fn homoglyph_copy_is_critical() {
+        let a = snap("a", vec![json!({"name": "read_file"})]);
+        let b = snap("b", vec![json!({"name": "rеad_file"})]);
+        let f = run(&[a, b]);
+        let c = f.iter().find(|f| f.rule == "confusable-name").unwrap();
+        assert_eq!(c.severity, Severity::Critical);
+        assert_eq!(c.evidence.as_deref(), Some("r<U+0435>ad_file"));
+    }
+
+    #[test]
+    fn ascii_names_pass_and_mixed_scripts_are_high() {
+        assert!(run(&[snap("a", vec![json!({"name": "read_file"})])]).is_empty());
+        let f = run(&[snap("a", vec![json!({"name": "gеt_data"})])]);
+        assert_eq!(f[0].severity, Severity::High);
+        assert_eq!(skeleton("gеt"), "get");
+    }
+}

@@ -1,0 +1,118 @@
+//! `duplicate-tool-definition`: a tool whose description is the same (after folding case and
+//! whitespace) as that of a differently named tool of another server in the scan — a copy
+//! placed to overlap with, and draw calls away from, the original (function overlapping).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::audit::engine::Scan;
+use crate::audit::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+
+/// Descriptions shorter than this (characters, folded) are too generic to compare.
+pub const MIN_LEN: usize = 40;
+
+pub fn meta() -> RuleMeta {
+    super::meta(
+        "duplicate-tool-definition",
+        "A tool copies the description of a differently named tool of another server in the same scan.",
+        "Function overlapping: a look-alike tool with the same description competes with the original for the model's calls, then does something else.",
+        "server A: search — \"A tool to execute the Google search…\"; server B: search_web with the same description",
+        Severity::High,
+        Confidence::Medium,
+        Control::Allowlist,
+    )
+}
+
+fn folded(desc: &str) -> String {
+    desc.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
+    let mut by_desc: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+    for (si, s) in scan.servers.iter().enumerate() {
+        for (ii, item) in s.items.iter().enumerate() {
+            if item.kind != ItemKind::Tool {
+                continue;
+            }
+            let Some(d) = item
+                .value
+                .and_then(|v| v.get("description"))
+                .and_then(Value::as_str)
+            else {
+                continue;
+            };
+            let f = folded(d);
+            if f.chars().count() >= MIN_LEN {
+                by_desc.entry(f).or_default().push((si, ii));
+            }
+        }
+    }
+    for group in by_desc.values() {
+        if group.len() < 2 {
+            continue;
+        }
+        for &(si, ii) in group {
+            let item = &scan.servers[si].items[ii];
+            let Some(&(osi, oii)) = group.iter().find(|&&(osi, oii)| {
+                osi != si && scan.servers[osi].items[oii].name != item.name
+            }) else {
+                continue;
+            };
+            let other = &scan.servers[osi];
+            let oname = &other.items[oii].name;
+            let desc = item
+                .value
+                .and_then(|v| v.get("description"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            out.push(super::item_finding(
+                scan,
+                si,
+                ii,
+                "duplicate-tool-definition",
+                Severity::High,
+                Confidence::Medium,
+                format!("{}/description", item.pointer),
+                format!(
+                    "tool `{}` has the same description as `{oname}` of server `{}`",
+                    item.name, other.snap.server
+                ),
+                Some(crate::audit::text::clip(desc, 120)),
+                Control::Allowlist,
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::audit::checks::testutil::*;
+    use serde_json::json;
+
+    #[test]
+    fn copied_description_under_another_name_is_flagged() {
+        let d = "A tool to execute a web search and return the top results.";
+        let a = snap("a", vec![json!({"name": "search", "description": d})]);
+        let b = snap("b", vec![json!({"name": "search_web", "description": d})]);
+        let c = snap("c", vec![json!({"name": "search", "description": d})]);
+        let f = run(&[a, b, c]);
+        let dup: Vec<_> = f
+            .iter()
+            .filter(|f| f.rule == "duplicate-tool-definition")
+            .collect();
+        assert_eq!(dup.len(), 3, "{f:#?}");
+        // Same server, same description: not reported.
+        let f = run(&[snap(
+            "a",
+            vec![
+                json!({"name": "x", "description": d}),
+                json!({"name": "y", "description": d}),
+            ],
+        )]);
+        assert!(f.is_empty());
+    }
+}

@@ -1,0 +1,211 @@
+//! Coded checks: what regexes cannot do, one check per file, each with its documentation.
+//!
+//! Three kinds, run by the engine:
+//! - *cue* checks add evidence to an item that the engine combines with the pattern hits
+//!   (`cross_tool`, `invisible_unicode`, `encoded_payload`, `exfil_params`, `name_marketing`);
+//! - *item* checks judge one definition on its own (`readonly_mismatch`, `shell_execution`,
+//!   `network_schema_ref`, `secret_parameter`, `open_input_schema`, `oversized`,
+//!   `confusable_name`);
+//! - *scan* checks compare the servers of one scan (`name_collision`, `duplicate_definition`).
+
+use crate::audit::engine::{Hit, Scan};
+use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+
+pub mod confusable_name;
+pub mod cross_tool;
+pub mod duplicate_definition;
+pub mod encoded_payload;
+pub mod exfil_params;
+pub mod invisible_unicode;
+pub mod name_collision;
+pub mod name_marketing;
+pub mod network_schema_ref;
+pub mod open_input_schema;
+pub mod oversized;
+pub mod readonly_mismatch;
+pub mod secret_parameter;
+pub mod shell_execution;
+
+/// Rule ids owned by coded checks (pattern files may not define them).
+pub const CODED_RULES: &[&str] = &[
+    "invisible-unicode",
+    "confusable-name",
+    "encoded-payload",
+    "readonly-claim-mismatch",
+    "shell-execution-tool",
+    "network-schema-ref",
+    "secret-parameter",
+    "open-input-schema",
+    "tool-name-collision",
+    "duplicate-tool-definition",
+    "oversized-definition",
+];
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn meta(
+    id: &str,
+    summary: &str,
+    why: &str,
+    example: &str,
+    severity: Severity,
+    confidence: Confidence,
+    control: Control,
+) -> RuleMeta {
+    RuleMeta {
+        id: id.into(),
+        family: "definition".into(),
+        summary: summary.into(),
+        why: why.into(),
+        example: example.into(),
+        default_severity: severity,
+        default_confidence: confidence,
+        control,
+    }
+}
+
+/// Documentation of the coded rules.
+pub fn coded_rule_docs() -> Vec<RuleMeta> {
+    vec![
+        invisible_unicode::meta(),
+        confusable_name::meta(),
+        encoded_payload::meta(),
+        readonly_mismatch::meta(),
+        shell_execution::meta(),
+        network_schema_ref::meta(),
+        secret_parameter::meta(),
+        open_input_schema::meta(),
+        name_collision::meta(),
+        duplicate_definition::meta(),
+        oversized::meta(),
+    ]
+}
+
+/// Checks that add evidence to items.
+pub fn cue_checks(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
+    cross_tool::check(scan, si, hits);
+    invisible_unicode::check(scan, si, hits);
+    encoded_payload::check(scan, si, hits);
+    exfil_params::check(scan, si, hits);
+    name_marketing::check(scan, si, hits);
+}
+
+/// Checks that judge one definition on its own.
+pub fn item_checks(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
+    readonly_mismatch::check(scan, si, out);
+    shell_execution::check(scan, si, out);
+    network_schema_ref::check(scan, si, out);
+    secret_parameter::check(scan, si, out);
+    open_input_schema::check(scan, si, out);
+    oversized::check(scan, si, out);
+    confusable_name::check(scan, si, out);
+}
+
+/// Checks across the servers of a scan.
+pub fn scan_checks(scan: &Scan, out: &mut Vec<Finding>) {
+    name_collision::check(scan, out);
+    duplicate_definition::check(scan, out);
+}
+
+/// Split an identifier into lowercase words (`getBuildStatus`, `run-shell`, `run_shell`).
+pub fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// A finding about one item of one server.
+pub(crate) fn item_finding(
+    scan: &Scan,
+    si: usize,
+    item: usize,
+    rule: &str,
+    severity: Severity,
+    confidence: Confidence,
+    pointer: String,
+    message: String,
+    evidence: Option<String>,
+    control: Control,
+) -> Finding {
+    let server = &scan.servers[si];
+    let it = &server.items[item];
+    Finding {
+        rule: rule.into(),
+        severity,
+        confidence,
+        server: server.snap.server.clone(),
+        item: Some(it.item_ref()),
+        location: crate::audit::finding::Location {
+            config: None,
+            pointer: Some(pointer),
+        },
+        message,
+        evidence,
+        control,
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testutil {
+    use crate::audit::finding::Finding;
+    use crate::audit::{RuleSet, audit_snapshots};
+    use crate::snapshot::ServerSnapshot;
+    use serde_json::Value;
+
+    /// A snapshot; tools without an `inputSchema` get a closed empty one.
+    pub fn snap(server: &str, tools: Vec<Value>) -> ServerSnapshot {
+        let tools = tools
+            .into_iter()
+            .map(|mut t| {
+                if let Some(m) = t.as_object_mut() {
+                    m.entry("inputSchema").or_insert_with(
+                        || serde_json::json!({"type": "object", "additionalProperties": false}),
+                    );
+                }
+                t
+            })
+            .collect();
+        ServerSnapshot {
+            server: server.into(),
+            tools,
+            ..Default::default()
+        }
+    }
+
+    pub fn run(snaps: &[ServerSnapshot]) -> Vec<Finding> {
+        audit_snapshots(snaps, &RuleSet::builtin().unwrap())
+    }
+
+    pub fn rules_of(f: &[Finding]) -> Vec<&str> {
+        f.iter().map(|f| f.rule.as_str()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split() {
+        assert_eq!(name_words("getBuildStatus"), ["get", "build", "status"]);
+        assert_eq!(name_words("run-shell_cmd"), ["run", "shell", "cmd"]);
+        assert_eq!(name_words("HTTPGet"), ["httpget"]);
+    }
+}

@@ -1,0 +1,165 @@
+//! `tool-name-collision`: tools of different servers in one scan whose names collide —
+//! exactly (ambiguous: which one does the model call?), after folding case and separators
+//! (`Get_Stock_Prices` vs `get_stock_prices`: an imitation), or with a marketing affix
+//! (`best_create_repository`, `create_repository_advanced`: an imitation that tries to win).
+//! Inside one server, names equal after folding are reported too.
+
+use std::collections::HashMap;
+
+use crate::audit::engine::Scan;
+use crate::audit::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+
+pub fn meta() -> RuleMeta {
+    super::meta(
+        "tool-name-collision",
+        "Two tools in one scan have the same name, names that differ only in case or separators, or one name is another plus a marketing word.",
+        "Hosts aggregate the tools of every server; a colliding or imitating name lets one server shadow another's tool so the model calls the wrong one.",
+        "server A: create_repository; server B: Create_Repository or premium_create_repository",
+        Severity::High,
+        Confidence::Medium,
+        Control::Allowlist,
+    )
+}
+
+const AFFIXES: &[&str] = &[
+    "best", "premium", "ultimate", "advanced", "enhanced", "pro", "new", "v2", "secure",
+    "official", "better", "improved", "super", "fast", "plus", "tool", "for",
+];
+
+/// Case and separators folded away.
+pub fn fold(name: &str) -> String {
+    super::name_words(name).concat()
+}
+
+/// The name without marketing affixes, folded.
+fn core(name: &str) -> Option<String> {
+    let words = super::name_words(name);
+    let kept: Vec<&String> = words
+        .iter()
+        .filter(|w| !AFFIXES.contains(&w.as_str()))
+        .collect();
+    (kept.len() < words.len() && kept.len() >= 2).then(|| kept.into_iter().cloned().collect())
+}
+
+pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
+    // folded name → (server, item index, exact name)
+    let mut folded: HashMap<String, Vec<(usize, usize, &str)>> = HashMap::new();
+    for (si, s) in scan.servers.iter().enumerate() {
+        for (ii, item) in s.items.iter().enumerate() {
+            if item.kind == ItemKind::Tool && !item.name.is_empty() {
+                folded
+                    .entry(fold(&item.name))
+                    .or_default()
+                    .push((si, ii, item.name.as_str()));
+            }
+        }
+    }
+    for (si, s) in scan.servers.iter().enumerate() {
+        for (ii, item) in s.items.iter().enumerate() {
+            if item.kind != ItemKind::Tool || item.name.is_empty() {
+                continue;
+            }
+            let f = fold(&item.name);
+            let mut best: Option<(Severity, String, String)> = None;
+            let mut consider = |sev: Severity, msg: String, other: String| {
+                if best.as_ref().is_none_or(|b| sev > b.0) {
+                    best = Some((sev, msg, other));
+                }
+            };
+            for &(osi, oii, oname) in folded.get(&f).into_iter().flatten() {
+                if osi == si && oii == ii {
+                    continue;
+                }
+                let oserver = &scan.servers[osi].snap.server;
+                if oname == item.name {
+                    if osi != si {
+                        consider(
+                            Severity::Medium,
+                            format!("has the same name as a tool of server `{oserver}`; the host must disambiguate"),
+                            oname.to_owned(),
+                        );
+                    }
+                } else if osi != si {
+                    consider(
+                        Severity::High,
+                        format!("collides with `{oname}` of server `{oserver}` (same name up to case and separators: one imitates the other)"),
+                        oname.to_owned(),
+                    );
+                } else {
+                    consider(
+                        Severity::Medium,
+                        format!("differs from `{oname}` of the same server only in case or separators"),
+                        oname.to_owned(),
+                    );
+                }
+            }
+            if let Some(c) = core(&item.name) {
+                for &(osi, _, oname) in folded.get(&c).into_iter().flatten() {
+                    if oname == item.name || osi == si {
+                        continue;
+                    }
+                    let oserver = &scan.servers[osi].snap.server;
+                    consider(
+                        Severity::High,
+                        format!("imitates `{oname}` of server `{oserver}` with a marketing word added"),
+                        oname.to_owned(),
+                    );
+                }
+            }
+            if let Some((severity, msg, other)) = best {
+                out.push(super::item_finding(
+                    scan,
+                    si,
+                    ii,
+                    "tool-name-collision",
+                    severity,
+                    Confidence::Medium,
+                    format!("{}/name", item.pointer),
+                    format!("tool `{}` {msg}", item.name),
+                    Some(format!("{} ~ {other}", item.name)),
+                    Control::Allowlist,
+                ));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::audit::checks::testutil::*;
+    use crate::audit::finding::Severity;
+    use serde_json::json;
+
+    #[test]
+    fn exact_collision_is_medium_imitation_is_high() {
+        let a = snap("a", vec![json!({"name": "create_repository"}), json!({"name": "list_issues"})]);
+        let b = snap(
+            "b",
+            vec![
+                json!({"name": "Create_Repository"}),
+                json!({"name": "list_issues"}),
+                json!({"name": "best_create_repository"}),
+            ],
+        );
+        let f = run(&[a, b]);
+        let sev = |srv: &str, name: &str| {
+            f.iter()
+                .find(|f| {
+                    f.rule == "tool-name-collision"
+                        && f.server == srv
+                        && f.item.as_ref().unwrap().name == name
+                })
+                .map(|f| f.severity)
+        };
+        assert_eq!(sev("b", "Create_Repository"), Some(Severity::High));
+        assert_eq!(sev("b", "best_create_repository"), Some(Severity::High));
+        assert_eq!(sev("b", "list_issues"), Some(Severity::Medium));
+    }
+
+    #[test]
+    fn distinct_names_pass() {
+        let a = snap("a", vec![json!({"name": "read_file"})]);
+        let b = snap("b", vec![json!({"name": "write_file"})]);
+        assert!(run(&[a, b]).is_empty());
+    }
+}

@@ -1,0 +1,106 @@
+//! `network-schema-ref`: a `$ref` (or `$dynamicRef`) in a schema that points at a network
+//! location. Schemas must be self-contained: a remote reference can change after approval
+//! and a client that fetches it leaks that the tool was listed.
+
+use serde_json::Value;
+
+use crate::audit::engine::Scan;
+use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::audit::walk::escape_token;
+
+pub fn meta() -> RuleMeta {
+    super::meta(
+        "network-schema-ref",
+        "A tool's input or output schema references a network location with `$ref`.",
+        "A remote schema can change after approval (a rug pull the lockfile cannot see) and fetching it contacts a third party; clients must never dereference it automatically.",
+        "\"inputSchema\": {\"$ref\": \"https://schemas.example.com/tool.json\"}",
+        Severity::Medium,
+        Confidence::High,
+        Control::LockAndReapprove,
+    )
+}
+
+fn is_network(r: &str) -> bool {
+    let l = r.trim().to_ascii_lowercase();
+    l.starts_with("http://")
+        || l.starts_with("https://")
+        || l.starts_with("//")
+        || l.starts_with("ftp://")
+        || l.starts_with("file:")
+}
+
+fn find_refs(v: &Value, base: &str, depth: usize, out: &mut Vec<(String, String)>) {
+    if depth > 64 || out.len() > 16 {
+        return;
+    }
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                let p = format!("{base}/{}", escape_token(k));
+                if matches!(k.as_str(), "$ref" | "$dynamicRef" | "$recursiveRef") {
+                    if let Some(s) = x.as_str().filter(|s| is_network(s)) {
+                        out.push((p.clone(), s.to_owned()));
+                    }
+                } else {
+                    find_refs(x, &p, depth + 1, out);
+                }
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                find_refs(x, &format!("{base}/{i}"), depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
+    let server = &scan.servers[si];
+    for (ii, item) in server.items.iter().enumerate() {
+        let Some(v) = item.value else { continue };
+        let mut refs = Vec::new();
+        for key in ["inputSchema", "outputSchema"] {
+            if let Some(s) = v.get(key) {
+                find_refs(s, &format!("{}/{key}", item.pointer), 0, &mut refs);
+            }
+        }
+        for (pointer, target) in refs {
+            out.push(super::item_finding(
+                scan,
+                si,
+                ii,
+                "network-schema-ref",
+                Severity::Medium,
+                Confidence::High,
+                pointer,
+                format!(
+                    "{} references a schema on the network; it can change after approval and must not be fetched",
+                    crate::audit::engine::kind_label(item.kind, &item.name)
+                ),
+                Some(target),
+                Control::LockAndReapprove,
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::audit::checks::testutil::*;
+    use serde_json::json;
+
+    #[test]
+    fn remote_refs_flagged_local_refs_and_schema_uris_not() {
+        let f = run(&[snap(
+            "s",
+            vec![json!({"name": "t", "inputSchema": {"type": "object", "$schema": "http://json-schema.org/draft-07/schema#",
+                "properties": {"a": {"$ref": "https://evil.example/a.json"}, "b": {"$ref": "#/$defs/b"}}}})],
+        )]);
+        assert_eq!(rules_of(&f), ["network-schema-ref"]);
+        assert_eq!(
+            f[0].location.pointer.as_deref(),
+            Some("/tools/0/inputSchema/properties/a/$ref")
+        );
+    }
+}

@@ -1,0 +1,206 @@
+//! `readonly-claim-mismatch`: a tool annotated `readOnlyHint: true` (or
+//! `destructiveHint: false`) whose name, parameters or description say it executes commands
+//! or code, writes, deletes or sends. Hosts skip confirmation for read-only tools, so a false
+//! claim removes the human from the loop.
+
+use serde_json::Value;
+
+use crate::audit::engine::Scan;
+use crate::audit::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+
+pub fn meta() -> RuleMeta {
+    super::meta(
+        "readonly-claim-mismatch",
+        "A tool claims `readOnlyHint: true` or `destructiveHint: false` but executes commands, writes, deletes or sends.",
+        "Hosts use these hints to skip confirmation. A shell tool that says it only reads runs unconfirmed; annotations are the server's unverified claims.",
+        "run_shell(command: string) with annotations {\"readOnlyHint\": true}",
+        Severity::High,
+        Confidence::High,
+        Control::ConfirmSensitiveCalls,
+    )
+}
+
+/// What a tool evidently does, from its name words, parameter names and description.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Effects {
+    pub executes: bool,
+    pub deletes: bool,
+    pub writes: bool,
+    pub sends: bool,
+}
+
+const EXEC_WORDS: &[&str] = &[
+    "exec", "execute", "shell", "bash", "sh", "cmd", "command", "terminal", "eval", "spawn",
+    "powershell", "subprocess", "script", "sudo",
+];
+const EXEC_PARAMS: &[&str] = &["command", "cmd", "script", "shell", "bash", "code", "commandline"];
+const DELETE_WORDS: &[&str] = &[
+    "delete", "remove", "rm", "drop", "destroy", "purge", "wipe", "erase", "kill", "terminate",
+    "truncate", "reset", "unlink", "rmdir", "uninstall", "revoke",
+];
+const WRITE_WORDS: &[&str] = &[
+    "write", "create", "update", "edit", "modify", "set", "put", "insert", "save", "upload",
+    "move", "rename", "commit", "push", "merge", "deploy", "install", "patch", "append",
+    "overwrite", "replace", "add", "post", "publish", "apply", "fork",
+];
+const SEND_WORDS: &[&str] = &[
+    "send", "email", "mail", "publish", "notify", "tweet", "upload", "transfer", "pay",
+    "webhook",
+];
+
+/// Classify a tool definition.
+pub fn effects(tool: &Value) -> Effects {
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let words = super::name_words(name);
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    let params: Vec<String> = crate::audit::walk::property_names(tool)
+        .iter()
+        .map(|p| p.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect())
+        .collect();
+    let desc = tool
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let desc_exec = [
+        "executes a shell",
+        "execute a shell",
+        "runs a shell",
+        "run a shell",
+        "executes commands",
+        "execute commands",
+        "executes arbitrary",
+        "run arbitrary",
+        "runs arbitrary",
+        "executes code",
+        "execute code",
+        "evaluates code",
+    ]
+    .iter()
+    .any(|p| desc.contains(p));
+    let run_word = words.first().is_some_and(|w| w == "run") && has(&["shell", "command", "cmd", "script", "code"]);
+    Effects {
+        executes: has(EXEC_WORDS)
+            || run_word
+            || desc_exec
+            || params.iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
+                && (has(&["run", "exec", "execute", "shell", "command", "terminal", "process", "eval"])
+                    || desc.contains("command")
+                    || desc.contains("shell")),
+        deletes: has(DELETE_WORDS),
+        writes: has(WRITE_WORDS),
+        sends: has(SEND_WORDS),
+    }
+}
+
+pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
+    let server = &scan.servers[si];
+    for (ii, item) in server.items.iter().enumerate() {
+        if item.kind != ItemKind::Tool {
+            continue;
+        }
+        let Some(tool) = item.value else { continue };
+        let Some(ann) = tool.get("annotations") else {
+            continue;
+        };
+        let read_only = ann.get("readOnlyHint") == Some(&Value::Bool(true));
+        let not_destructive = ann.get("destructiveHint") == Some(&Value::Bool(false));
+        if !read_only && !not_destructive {
+            continue;
+        }
+        let fx = effects(tool);
+        let mut does = Vec::new();
+        if fx.executes {
+            does.push("executes commands or code");
+        }
+        if fx.deletes {
+            does.push("deletes");
+        }
+        if read_only && fx.writes {
+            does.push("writes");
+        }
+        if read_only && fx.sends {
+            does.push("sends");
+        }
+        if does.is_empty() {
+            continue;
+        }
+        let (claim, key) = if read_only {
+            ("readOnlyHint: true", "readOnlyHint")
+        } else {
+            ("destructiveHint: false", "destructiveHint")
+        };
+        let severity = if fx.executes {
+            Severity::Critical
+        } else {
+            Severity::High
+        };
+        out.push(super::item_finding(
+            scan,
+            si,
+            ii,
+            "readonly-claim-mismatch",
+            severity,
+            if fx.executes { Confidence::High } else { Confidence::Medium },
+            format!("{}/annotations/{key}", item.pointer),
+            format!(
+                "tool `{}` claims `{claim}` but {}; hosts may run it without asking",
+                item.name,
+                does.join(" and ")
+            ),
+            Some(format!("{}: {claim}", item.name)),
+            Control::ConfirmSensitiveCalls,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::checks::testutil::*;
+    use serde_json::json;
+
+    #[test]
+    fn shell_tool_claiming_read_only_is_critical() {
+        let f = run(&[snap(
+            "ci",
+            vec![json!({"name": "run_shell", "description": "Run a command.",
+                "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]},
+                "annotations": {"readOnlyHint": true}})],
+        )]);
+        let m = f.iter().find(|f| f.rule == "readonly-claim-mismatch").unwrap();
+        assert_eq!(m.severity, Severity::Critical);
+        assert_eq!(m.location.pointer.as_deref(), Some("/tools/0/annotations/readOnlyHint"));
+    }
+
+    #[test]
+    fn honest_annotations_pass() {
+        for t in [
+            json!({"name": "get_build_status", "annotations": {"readOnlyHint": true}}),
+            json!({"name": "create_entities", "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
+            json!({"name": "delete_entities", "annotations": {"readOnlyHint": false, "destructiveHint": true}}),
+            json!({"name": "trigger-long-running-operation", "annotations": {"readOnlyHint": true}}),
+        ] {
+            let f = run(&[snap("s", vec![t.clone()])]);
+            assert!(!rules_of(&f).contains(&"readonly-claim-mismatch"), "{t}: {f:#?}");
+        }
+    }
+
+    #[test]
+    fn delete_claiming_not_destructive_is_high() {
+        let f = run(&[snap(
+            "s",
+            vec![json!({"name": "delete_repo", "annotations": {"destructiveHint": false}})],
+        )]);
+        assert_eq!(f[0].rule, "readonly-claim-mismatch");
+        assert_eq!(f[0].severity, Severity::High);
+    }
+
+    #[test]
+    fn effects_classify() {
+        assert!(effects(&json!({"name": "run_shell"})).executes);
+        assert!(effects(&json!({"name": "x", "description": "Executes a shell command"})).executes);
+        assert!(!effects(&json!({"name": "read_file"})).executes);
+        assert!(effects(&json!({"name": "sendEmail"})).sends);
+    }
+}

@@ -1,0 +1,64 @@
+//! `shell-execution-tool`: a tool that runs shell commands or arbitrary code. Not poisoning
+//! in itself, but the most powerful capability a server can hand the model: it needs a
+//! sandbox and confirmation for every call.
+
+use crate::audit::engine::Scan;
+use crate::audit::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+
+pub fn meta() -> RuleMeta {
+    super::meta(
+        "shell-execution-tool",
+        "A tool executes shell commands or arbitrary code.",
+        "Whatever steers the model (a poisoned definition, a prompt injection in tool output) can run commands with the server's privileges through this tool.",
+        "run_shell(command: string): Runs a shell command.",
+        Severity::Medium,
+        Confidence::Medium,
+        Control::Sandbox,
+    )
+}
+
+pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
+    let server = &scan.servers[si];
+    for (ii, item) in server.items.iter().enumerate() {
+        if item.kind != ItemKind::Tool {
+            continue;
+        }
+        let Some(tool) = item.value else { continue };
+        if !super::readonly_mismatch::effects(tool).executes {
+            continue;
+        }
+        out.push(super::item_finding(
+            scan,
+            si,
+            ii,
+            "shell-execution-tool",
+            Severity::Medium,
+            Confidence::Medium,
+            format!("{}/name", item.pointer),
+            format!(
+                "tool `{}` executes commands or code; run the server sandboxed and confirm every call",
+                item.name
+            ),
+            Some(item.name.clone()),
+            Control::Sandbox,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::audit::checks::testutil::*;
+    use serde_json::json;
+
+    #[test]
+    fn shell_tools_are_reported_readers_are_not() {
+        let f = run(&[snap(
+            "s",
+            vec![
+                json!({"name": "run_shell", "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}}}),
+                json!({"name": "read_file", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}}),
+            ],
+        )]);
+        assert_eq!(rules_of(&f), ["shell-execution-tool"]);
+    }
+}

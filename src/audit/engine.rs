@@ -1,0 +1,426 @@
+//! The audit engine: prepares every string once, runs the pattern set and the coded checks,
+//! and combines the evidence found in one item (a tool, prompt, resource or the server
+//! instructions) into findings.
+//!
+//! Combining: each hit carries a *cue* (evidence category: `directive`, `concealment`,
+//! `sensitive-path`, `command`, `exfil`, `cross-tool`, `marketing`, …) and a weight (1 weak …
+//! 4 decisive). An item's score is the sum over its cues of the strongest weight in that cue
+//! plus one for each further distinct pattern in the same cue (at most two). So a lone weak
+//! cue (a bare "you must" or "IMPORTANT:") scores 1 and yields nothing, while an instruction
+//! plus a sensitive path plus concealment scores 7 or more and is critical:
+//!
+//! | score | severity |
+//! |---|---|
+//! | ≥ 7 | critical |
+//! | 4–6 | high |
+//! | 3 | medium |
+//! | 2 | low |
+//! | < 2 | no finding |
+//!
+//! Each rule that has hits in the item yields one finding at its strongest hit, with the
+//! item's severity (or the rule's floor, if higher; e.g. Unicode tag characters are at least
+//! high), and a confidence from the score.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use crate::audit::checks;
+use crate::audit::finding::{Confidence, Control, Finding, ItemKind, Location, Severity};
+use crate::audit::pattern::RuleSet;
+use crate::audit::text::Prepared;
+use crate::audit::walk::{self, Field, Item, StrKind};
+use crate::snapshot::ServerSnapshot;
+
+/// One piece of evidence inside an item.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    /// The finding rule id.
+    pub rule: String,
+    /// The evidence category.
+    pub cue: String,
+    /// Pattern id or coded-check source (distinct sources in one cue add up).
+    pub source: String,
+    pub weight: u8,
+    /// Index of the field (string) in the server's field list.
+    pub field: usize,
+    /// Match span in the field's matching form.
+    pub start: usize,
+    pub end: usize,
+    pub message: String,
+    /// Minimum severity of the finding this hit is part of, if any.
+    pub floor: Option<Severity>,
+    /// Evidence text to use instead of the excerpt around the span.
+    pub evidence: Option<String>,
+}
+
+/// One server of the scan, walked and prepared.
+pub struct ServerCtx<'a> {
+    pub snap: &'a ServerSnapshot,
+    pub items: Vec<Item<'a>>,
+    pub fields: Vec<Field<'a>>,
+    pub prepared: Vec<Prepared>,
+    /// Names of this server's tools.
+    pub tool_names: HashSet<&'a str>,
+}
+
+/// Everything the checks can see: all servers of the scan and the rules.
+pub struct Scan<'a> {
+    pub servers: Vec<ServerCtx<'a>>,
+    pub rules: &'a RuleSet,
+    /// Tool name → indices of the servers that have a tool of that name.
+    pub tool_index: HashMap<&'a str, Vec<usize>>,
+    /// Every tool name of the scan (3 characters or more), in automaton order.
+    pub tool_names: Vec<&'a str>,
+    /// One automaton over `tool_names`, built once per scan.
+    pub tool_matcher: Option<aho_corasick::AhoCorasick>,
+}
+
+impl<'a> Scan<'a> {
+    fn new(snapshots: &'a [ServerSnapshot], rules: &'a RuleSet) -> Scan<'a> {
+        let mut servers = Vec::with_capacity(snapshots.len());
+        let mut tool_index: HashMap<&'a str, Vec<usize>> = HashMap::new();
+        for (si, snap) in snapshots.iter().enumerate() {
+            let (items, fields) = walk::walk(snap);
+            let prepared = fields.iter().map(|f| Prepared::new(f.text)).collect();
+            let mut tool_names = HashSet::new();
+            for t in &snap.tools {
+                let name = ServerSnapshot::item_name(t);
+                if !name.is_empty() {
+                    tool_names.insert(name);
+                    let e = tool_index.entry(name).or_default();
+                    if e.last() != Some(&si) {
+                        e.push(si);
+                    }
+                }
+            }
+            servers.push(ServerCtx {
+                snap,
+                items,
+                fields,
+                prepared,
+                tool_names,
+            });
+        }
+        let mut tool_names: Vec<&'a str> = tool_index
+            .keys()
+            .copied()
+            .filter(|n| n.len() >= 3)
+            .collect();
+        tool_names.sort_unstable();
+        // Only worth building when more than one server can be referenced.
+        let tool_matcher = (snapshots.len() > 1 && !tool_names.is_empty())
+            .then(|| {
+                aho_corasick::AhoCorasick::builder()
+                    .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+                    .build(&tool_names)
+                    .ok()
+            })
+            .flatten();
+        Scan {
+            servers,
+            rules,
+            tool_index,
+            tool_names,
+            tool_matcher,
+        }
+    }
+
+    /// Servers other than `si` that have a tool called `name`.
+    pub fn other_servers_with_tool(&self, si: usize, name: &str) -> Vec<usize> {
+        self.tool_index
+            .get(name)
+            .map(|v| v.iter().copied().filter(|&s| s != si).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// Audit every snapshot with every definition rule. Servers are audited together so that
+/// cross-server checks (name collisions, cross-tool instructions naming another server's
+/// tools) see all of them. Findings are sorted worst first.
+pub fn audit_snapshots(snapshots: &[ServerSnapshot], rules: &RuleSet) -> Vec<Finding> {
+    let scan = Scan::new(snapshots, rules);
+    let controls = control_map(rules);
+    let mut out = Vec::new();
+    for si in 0..scan.servers.len() {
+        let mut hits = pattern_hits(&scan, si);
+        checks::cue_checks(&scan, si, &mut hits);
+        combine(&scan, si, &hits, &controls, &mut out);
+        checks::item_checks(&scan, si, &mut out);
+    }
+    checks::scan_checks(&scan, &mut out);
+    out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    out.dedup();
+    out
+}
+
+fn control_map(rules: &RuleSet) -> HashMap<String, Control> {
+    crate::audit::rules_of(rules)
+        .into_iter()
+        .map(|m| (m.id, m.control))
+        .collect()
+}
+
+/// Is `name` written like a tool identifier (not a plain English word)?
+pub fn identifier_like(name: &str) -> bool {
+    name.contains(['_', '-', '.'])
+        || name
+            .chars()
+            .skip(1)
+            .any(|c| c.is_ascii_uppercase())
+}
+
+fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
+    let server = &scan.servers[si];
+    let mut hits = Vec::new();
+    for (fi, (field, prep)) in server.fields.iter().zip(&server.prepared).enumerate() {
+        let matches = scan.rules.scan(prep, field.kind);
+        if matches.is_empty() {
+            continue;
+        }
+        let item = &server.items[field.item];
+        for m in matches {
+            let pat = &scan.rules.patterns()[m.pattern];
+            let mut weight = pat.weight;
+            let mut message = pat.message.clone();
+            if pat.regex.capture_names().any(|n| n == Some("tool")) {
+                // Resolve which tool the text points at.
+                let Some(caps) = pat.regex.captures_at(&prep.norm, m.start) else {
+                    continue;
+                };
+                let Some(t) = caps.name("tool") else {
+                    continue;
+                };
+                let tool = t.as_str();
+                if tool == item.name || server.tool_names.contains(tool) {
+                    continue; // the item itself or a sibling: a normal workflow note.
+                }
+                // A quoted parameter name or value ("use the 'head' parameter", "use 'UTC'")
+                // is not a tool.
+                let after = prep.norm[t.end()..]
+                    .trim_start_matches(['\'', '"', '`'])
+                    .trim_start()
+                    .to_ascii_lowercase();
+                let param_like = ["parameter", "argument", "field", "option", "flag", "value", "as "]
+                    .iter()
+                    .any(|w| after.starts_with(w));
+                let is_property = item
+                    .value
+                    .is_some_and(|v| walk::property_names(v).contains(&tool));
+                let shouting = tool.len() <= 5 && tool.chars().all(|c| c.is_ascii_uppercase());
+                if param_like || is_property || shouting {
+                    continue;
+                }
+                let others = scan.other_servers_with_tool(si, tool);
+                let quoted = prep.norm[..t.start()]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| matches!(c, '\'' | '"' | '`'));
+                if !others.is_empty() {
+                    weight = (weight + 1).min(4);
+                    message = format!(
+                        "{message} `{tool}` of server `{}`",
+                        scan.servers[others[0]].snap.server
+                    );
+                } else if quoted || identifier_like(tool) {
+                    message = format!("{message} `{tool}`");
+                } else {
+                    continue;
+                }
+            }
+            hits.push(Hit {
+                rule: pat.rule.clone(),
+                cue: pat.cue.clone(),
+                source: pat.id.clone(),
+                weight,
+                field: fi,
+                start: m.start,
+                end: m.end,
+                message,
+                floor: None,
+                evidence: None,
+            });
+        }
+    }
+    hits
+}
+
+/// Severity of a combined score.
+pub fn severity_of_score(score: u32) -> Option<Severity> {
+    match score {
+        0 | 1 => None,
+        2 => Some(Severity::Low),
+        3 => Some(Severity::Medium),
+        4..=6 => Some(Severity::High),
+        _ => Some(Severity::Critical),
+    }
+}
+
+/// Confidence of a combined score.
+pub fn confidence_of_score(score: u32) -> Confidence {
+    match score {
+        0..=3 => Confidence::Low,
+        4..=5 => Confidence::Medium,
+        _ => Confidence::High,
+    }
+}
+
+/// The combined score of a set of hits (see the module docs).
+pub fn score(hits: &[&Hit]) -> u32 {
+    let mut by_cue: BTreeMap<&str, (u8, HashSet<&str>)> = BTreeMap::new();
+    for h in hits {
+        let e = by_cue.entry(h.cue.as_str()).or_default();
+        e.0 = e.0.max(h.weight);
+        e.1.insert(h.source.as_str());
+    }
+    by_cue
+        .values()
+        .map(|(w, sources)| u32::from(*w) + (sources.len().saturating_sub(1)).min(2) as u32)
+        .sum()
+}
+
+fn combine(
+    scan: &Scan,
+    si: usize,
+    hits: &[Hit],
+    controls: &HashMap<String, Control>,
+    out: &mut Vec<Finding>,
+) {
+    let server = &scan.servers[si];
+    let mut by_item: BTreeMap<usize, Vec<&Hit>> = BTreeMap::new();
+    for h in hits {
+        by_item
+            .entry(server.fields[h.field].item)
+            .or_default()
+            .push(h);
+    }
+    for (item_idx, item_hits) in by_item {
+        let item = &server.items[item_idx];
+        let total = score(&item_hits);
+        let combined = severity_of_score(total);
+        let confidence = confidence_of_score(total);
+        let mut by_rule: BTreeMap<&str, Vec<&Hit>> = BTreeMap::new();
+        for h in &item_hits {
+            by_rule.entry(h.rule.as_str()).or_default().push(h);
+        }
+        let rules_present: Vec<&str> = by_rule.keys().copied().collect();
+        for (rule, rh) in &by_rule {
+            let floor = rh.iter().filter_map(|h| h.floor).max();
+            let severity = match (combined, floor) {
+                (Some(c), Some(f)) => c.max(f),
+                (Some(c), None) => c,
+                (None, Some(f)) => f,
+                (None, None) => continue,
+            };
+            // The strongest hit, earliest on ties.
+            let Some(best) = rh
+                .iter()
+                .max_by(|a, b| a.weight.cmp(&b.weight).then(b.field.cmp(&a.field)))
+            else {
+                continue;
+            };
+            let field = &server.fields[best.field];
+            let prep = &server.prepared[best.field];
+            let evidence = best
+                .evidence
+                .clone()
+                .unwrap_or_else(|| prep.evidence(best.start, best.end, 60));
+            let others: Vec<&str> = rules_present
+                .iter()
+                .copied()
+                .filter(|r| r != rule)
+                .collect();
+            let mut message = format!("{} {}", kind_label(item.kind, &item.name), best.message);
+            if field.kind != StrKind::Description && field.kind != StrKind::Instructions {
+                message.push_str(&format!(" (in a {})", field.kind.as_str()));
+            }
+            let more = rh.len() - 1;
+            if more > 0 {
+                message.push_str(&format!("; {more} more hit(s) of this rule"));
+            }
+            if !others.is_empty() {
+                message.push_str(&format!("; together with {}", others.join(", ")));
+            }
+            let confidence = if floor.is_some_and(|f| f >= Severity::High) {
+                Confidence::High
+            } else {
+                confidence
+            };
+            out.push(Finding {
+                rule: (*rule).to_owned(),
+                severity,
+                confidence,
+                server: server.snap.server.clone(),
+                item: Some(item.item_ref()),
+                location: Location {
+                    config: None,
+                    pointer: Some(field.pointer.clone()),
+                },
+                message,
+                evidence: Some(evidence),
+                control: controls
+                    .get(*rule)
+                    .copied()
+                    .unwrap_or(Control::ReviewDefinitions),
+            });
+        }
+    }
+}
+
+/// "tool `x`", "prompt `x`", "server instructions".
+pub fn kind_label(kind: ItemKind, name: &str) -> String {
+    match kind {
+        ItemKind::Tool => format!("tool `{name}`"),
+        ItemKind::Prompt => format!("prompt `{name}`"),
+        ItemKind::Resource => format!("resource `{name}`"),
+        ItemKind::ResourceTemplate => format!("resource template `{name}`"),
+        ItemKind::Instructions => "the instructions text".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(cue: &str, source: &str, w: u8) -> Hit {
+        Hit {
+            rule: "r".into(),
+            cue: cue.into(),
+            source: source.into(),
+            weight: w,
+            field: 0,
+            start: 0,
+            end: 0,
+            message: String::new(),
+            floor: None,
+            evidence: None,
+        }
+    }
+
+    #[test]
+    fn scoring_combines_cues_and_caps_repeats() {
+        let a = hit("directive", "p1", 1);
+        assert_eq!(score(&[&a]), 1);
+        assert_eq!(severity_of_score(score(&[&a])), None);
+        let b = hit("directive", "p2", 2);
+        let c = hit("directive", "p3", 1);
+        let d = hit("directive", "p4", 1);
+        assert_eq!(score(&[&a, &b, &c, &d]), 4); // 2 + at most 2 for repeats
+        let s = hit("sensitive-path", "s", 3);
+        let k = hit("concealment", "k", 3);
+        assert_eq!(
+            severity_of_score(score(&[&b, &s, &k])),
+            Some(Severity::Critical)
+        );
+        // Same pattern twice adds nothing.
+        let b2 = hit("directive", "p2", 2);
+        assert_eq!(score(&[&b, &b2]), 2);
+    }
+
+    #[test]
+    fn identifiers_versus_words() {
+        assert!(identifier_like("get_build_status"));
+        assert!(identifier_like("resolve-library-id"));
+        assert!(identifier_like("getButtons"));
+        assert!(!identifier_like("search"));
+        assert!(!identifier_like("Search"));
+    }
+}

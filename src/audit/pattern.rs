@@ -1,0 +1,516 @@
+//! Pattern rules as data: TOML files (one per family under `rules/`, embedded at build time,
+//! extendable with `--rules DIR`), compiled once into one `RegexSet`.
+//!
+//! A file holds `[[rule]]` entries (documentation of a finding rule id: summary, why,
+//! example, default severity and confidence, control) and `[[pattern]]` entries (one regex
+//! each: `id`, the finding `rule` it reports under, the evidence `cue` it adds, its `weight`,
+//! the string `kinds` it applies to, a `message`, and `must_match` / `must_not_match`
+//! examples that are checked when the file is loaded). Pattern ids and rule ids are unique.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use regex::{Regex, RegexSet, RegexSetBuilder};
+use serde::Deserialize;
+
+use crate::audit::AuditError;
+use crate::audit::finding::{Confidence, Control, RuleMeta, Severity};
+use crate::audit::text::Prepared;
+use crate::audit::walk::StrKind;
+
+/// The built-in rule files, embedded at build time.
+pub const BUILTIN_FILES: &[(&str, &str)] = &[
+    (
+        "rules/hidden-instructions.toml",
+        include_str!("../../rules/hidden-instructions.toml"),
+    ),
+    (
+        "rules/concealment.toml",
+        include_str!("../../rules/concealment.toml"),
+    ),
+    (
+        "rules/sensitive-files.toml",
+        include_str!("../../rules/sensitive-files.toml"),
+    ),
+    (
+        "rules/exfiltration.toml",
+        include_str!("../../rules/exfiltration.toml"),
+    ),
+    (
+        "rules/embedded-command.toml",
+        include_str!("../../rules/embedded-command.toml"),
+    ),
+    (
+        "rules/cross-tool.toml",
+        include_str!("../../rules/cross-tool.toml"),
+    ),
+    (
+        "rules/preference.toml",
+        include_str!("../../rules/preference.toml"),
+    ),
+];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    rule: Vec<RawRule>,
+    #[serde(default)]
+    pattern: Vec<RawPattern>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRule {
+    id: String,
+    summary: String,
+    why: String,
+    example: String,
+    severity: String,
+    confidence: String,
+    control: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPattern {
+    id: String,
+    rule: String,
+    cue: String,
+    weight: u8,
+    regex: String,
+    message: String,
+    #[serde(default)]
+    kinds: Vec<String>,
+    #[serde(default)]
+    must_match: Vec<String>,
+    #[serde(default)]
+    must_not_match: Vec<String>,
+}
+
+/// One compiled pattern.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    pub id: String,
+    /// The finding rule id this pattern reports under.
+    pub rule: String,
+    /// The evidence category it adds (e.g. `directive`, `concealment`, `sensitive-path`).
+    pub cue: String,
+    /// 1 (weak) … 4 (decisive alone).
+    pub weight: u8,
+    pub message: String,
+    pub regex: Regex,
+    /// The kinds of string it applies to; empty = all prose (not names/property names/URIs).
+    pub kinds: Vec<StrKind>,
+    pub must_match: Vec<String>,
+    pub must_not_match: Vec<String>,
+    /// The file it came from.
+    pub file: String,
+}
+
+impl Pattern {
+    pub fn applies_to(&self, kind: StrKind) -> bool {
+        if self.kinds.is_empty() {
+            kind.is_prose()
+        } else {
+            self.kinds.contains(&kind)
+        }
+    }
+}
+
+/// A pattern match in one prepared string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Match {
+    pub pattern: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// All pattern rules and the documentation of the rules they report under.
+#[derive(Debug, Clone)]
+pub struct RuleSet {
+    patterns: Vec<Pattern>,
+    set: RegexSet,
+    docs: Vec<RuleMeta>,
+    /// Where each rule doc / pattern id came from (for duplicate errors).
+    origin: HashMap<String, String>,
+}
+
+impl RuleSet {
+    /// The embedded rules.
+    pub fn builtin() -> Result<RuleSet, AuditError> {
+        let mut rs = RuleSet {
+            patterns: Vec::new(),
+            set: RegexSet::empty(),
+            docs: Vec::new(),
+            origin: HashMap::new(),
+        };
+        for (name, text) in BUILTIN_FILES {
+            rs.add_file(name, text)?;
+        }
+        rs.rebuild()?;
+        Ok(rs)
+    }
+
+    /// Add every `*.toml` file of `dir` (sorted by name). Errors name the file, the id and
+    /// the field; a pattern or rule id that already exists is an error.
+    pub fn extend_from_dir(&mut self, dir: &Path) -> Result<(), AuditError> {
+        let entries = std::fs::read_dir(dir).map_err(|source| AuditError::Io {
+            path: dir.display().to_string(),
+            source,
+        })?;
+        let mut files: Vec<_> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            return Err(AuditError::Rule {
+                file: dir.display().to_string(),
+                id: "-".into(),
+                field: "(directory)".into(),
+                problem: "holds no *.toml rule files".into(),
+            });
+        }
+        for path in files {
+            let text = std::fs::read_to_string(&path).map_err(|source| AuditError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
+            self.add_file(&path.display().to_string(), &text)?;
+        }
+        self.rebuild()
+    }
+
+    fn add_file(&mut self, file: &str, text: &str) -> Result<(), AuditError> {
+        let raw: RawFile = toml::from_str(text).map_err(|e| AuditError::Toml {
+            file: file.to_owned(),
+            message: e.to_string(),
+        })?;
+        let err = |id: &str, field: &str, problem: String| AuditError::Rule {
+            file: file.to_owned(),
+            id: id.to_owned(),
+            field: field.to_owned(),
+            problem,
+        };
+        for r in raw.rule {
+            check_id(&r.id).map_err(|p| err(&r.id, "id", p))?;
+            let key = format!("rule:{}", r.id);
+            if let Some(other) = self.origin.get(&key) {
+                return Err(err(&r.id, "id", format!("duplicate rule id (first in {other})")));
+            }
+            if crate::audit::checks::CODED_RULES.contains(&r.id.as_str()) {
+                return Err(err(
+                    &r.id,
+                    "id",
+                    "is the id of a built-in coded check".into(),
+                ));
+            }
+            let severity: Severity = r.severity.parse().map_err(|e| err(&r.id, "severity", e))?;
+            let confidence = match r.confidence.as_str() {
+                "low" => Confidence::Low,
+                "medium" => Confidence::Medium,
+                "high" => Confidence::High,
+                other => {
+                    return Err(err(
+                        &r.id,
+                        "confidence",
+                        format!("unknown confidence `{other}` (expected low, medium or high)"),
+                    ));
+                }
+            };
+            let control: Control = serde_json::from_value(serde_json::Value::String(
+                r.control.clone(),
+            ))
+            .map_err(|_| {
+                err(
+                    &r.id,
+                    "control",
+                    format!(
+                        "unknown control `{}` (expected e.g. review-definitions, sandbox, reject, confirm-sensitive-calls)",
+                        r.control
+                    ),
+                )
+            })?;
+            for (field, v) in [("summary", &r.summary), ("why", &r.why), ("example", &r.example)] {
+                if v.trim().is_empty() {
+                    return Err(err(&r.id, field, "must not be empty".into()));
+                }
+            }
+            self.origin.insert(key, file.to_owned());
+            self.docs.push(RuleMeta {
+                id: r.id,
+                family: "definition".into(),
+                summary: r.summary,
+                why: r.why,
+                example: r.example,
+                default_severity: severity,
+                default_confidence: confidence,
+                control,
+            });
+        }
+        for p in raw.pattern {
+            check_id(&p.id).map_err(|e| err(&p.id, "id", e))?;
+            let key = format!("pattern:{}", p.id);
+            if let Some(other) = self.origin.get(&key) {
+                return Err(err(&p.id, "id", format!("duplicate pattern id (first in {other})")));
+            }
+            if !(1..=4).contains(&p.weight) {
+                return Err(err(&p.id, "weight", format!("{} is not in 1..=4", p.weight)));
+            }
+            if p.message.trim().is_empty() {
+                return Err(err(&p.id, "message", "must not be empty".into()));
+            }
+            if p.cue.trim().is_empty() {
+                return Err(err(&p.id, "cue", "must not be empty".into()));
+            }
+            let regex = regex::RegexBuilder::new(&p.regex)
+                .size_limit(4 << 20)
+                .build()
+                .map_err(|e| err(&p.id, "regex", e.to_string()))?;
+            let mut kinds = Vec::new();
+            for k in &p.kinds {
+                kinds.push(StrKind::parse(k).ok_or_else(|| {
+                    err(
+                        &p.id,
+                        "kinds",
+                        format!("unknown kind `{k}` (expected name, title, description, property-name, enum, default, example, annotation, instructions, uri, other)"),
+                    )
+                })?);
+            }
+            if p.must_match.is_empty() {
+                return Err(err(&p.id, "must_match", "needs at least one example".into()));
+            }
+            if p.must_not_match.is_empty() {
+                return Err(err(
+                    &p.id,
+                    "must_not_match",
+                    "needs at least one example".into(),
+                ));
+            }
+            for ex in &p.must_match {
+                if !regex.is_match(&Prepared::new(ex).norm) {
+                    return Err(err(
+                        &p.id,
+                        "must_match",
+                        format!("example does not match: {ex:?}"),
+                    ));
+                }
+            }
+            for ex in &p.must_not_match {
+                if regex.is_match(&Prepared::new(ex).norm) {
+                    return Err(err(
+                        &p.id,
+                        "must_not_match",
+                        format!("example matches: {ex:?}"),
+                    ));
+                }
+            }
+            self.origin.insert(key, file.to_owned());
+            self.patterns.push(Pattern {
+                id: p.id,
+                rule: p.rule,
+                cue: p.cue,
+                weight: p.weight,
+                message: p.message,
+                regex,
+                kinds,
+                must_match: p.must_match,
+                must_not_match: p.must_not_match,
+                file: file.to_owned(),
+            });
+        }
+        // Every pattern must report under a documented rule.
+        for p in &self.patterns {
+            let known = self.docs.iter().any(|d| d.id == p.rule)
+                || crate::audit::checks::CODED_RULES.contains(&p.rule.as_str());
+            if !known {
+                return Err(AuditError::Rule {
+                    file: p.file.clone(),
+                    id: p.id.clone(),
+                    field: "rule".into(),
+                    problem: format!(
+                        "`{}` is not a known rule id (document it with a [[rule]] entry)",
+                        p.rule
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn rebuild(&mut self) -> Result<(), AuditError> {
+        self.set = RegexSetBuilder::new(self.patterns.iter().map(|p| p.regex.as_str()))
+            .size_limit(64 << 20)
+            .dfa_size_limit(64 << 20)
+            .build()
+            .map_err(|e| AuditError::Rule {
+                file: "(all rules)".into(),
+                id: "-".into(),
+                field: "regex".into(),
+                problem: e.to_string(),
+            })?;
+        Ok(())
+    }
+
+    pub fn patterns(&self) -> &[Pattern] {
+        &self.patterns
+    }
+
+    /// Documentation of the pattern-based rules (from `[[rule]]` entries).
+    pub fn docs(&self) -> &[RuleMeta] {
+        &self.docs
+    }
+
+    /// Every match in one prepared string of the given kind (one pass with the set, then
+    /// `find_iter` only for the patterns that matched). At most a few matches per pattern.
+    pub fn scan(&self, p: &Prepared, kind: StrKind) -> Vec<Match> {
+        let mut out = Vec::new();
+        if p.norm.is_empty() {
+            return out;
+        }
+        for i in self.set.matches(&p.norm).iter() {
+            let pat = &self.patterns[i];
+            if !pat.applies_to(kind) {
+                continue;
+            }
+            for m in pat.regex.find_iter(&p.norm).take(4) {
+                out.push(Match {
+                    pattern: i,
+                    start: m.start(),
+                    end: m.end(),
+                });
+            }
+        }
+        out
+    }
+
+    /// Pattern ids per finding rule (for docs and tests).
+    pub fn patterns_by_rule(&self) -> BTreeMap<&str, Vec<&str>> {
+        let mut m: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for p in &self.patterns {
+            m.entry(p.rule.as_str()).or_default().push(p.id.as_str());
+        }
+        m
+    }
+}
+
+fn check_id(id: &str) -> Result<(), String> {
+    let ok = !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !id.starts_with('-')
+        && !id.ends_with('-');
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("`{id}` is not a kebab-case id (a-z, 0-9, -)"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_rules_load_and_every_example_holds() {
+        // Loading checks must_match / must_not_match of every pattern.
+        let rs = RuleSet::builtin().unwrap();
+        assert!(rs.patterns().len() > 20);
+        for p in rs.patterns() {
+            assert!(!p.must_match.is_empty() && !p.must_not_match.is_empty(), "{}", p.id);
+        }
+    }
+
+    #[test]
+    fn pattern_ids_are_unique_across_files() {
+        let rs = RuleSet::builtin().unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for p in rs.patterns() {
+            assert!(seen.insert(p.id.clone()), "duplicate {}", p.id);
+        }
+    }
+
+    fn tmpdir_with(name: &str, text: &str) -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join(name), text).unwrap();
+        d
+    }
+
+    #[test]
+    fn user_rules_extend_and_errors_name_file_id_field() {
+        let mut rs = RuleSet::builtin().unwrap();
+        let d = tmpdir_with(
+            "team.toml",
+            r#"
+[[rule]]
+id = "team-codename"
+summary = "Mentions an internal codename."
+why = "Codenames must not reach third-party servers."
+example = "project bluebird"
+severity = "high"
+confidence = "high"
+control = "review-definitions"
+
+[[pattern]]
+id = "team-codename-bluebird"
+rule = "team-codename"
+cue = "codename"
+weight = 4
+regex = '(?i)\bbluebird\b'
+message = "names the internal codename"
+must_match = ["send it to Bluebird"]
+must_not_match = ["a blue bird"]
+"#,
+        );
+        rs.extend_from_dir(d.path()).unwrap();
+        assert!(rs.patterns().iter().any(|p| p.id == "team-codename-bluebird"));
+
+        // Same file again: duplicate ids.
+        let e = rs.extend_from_dir(d.path()).unwrap_err().to_string();
+        assert!(e.contains("team.toml") && e.contains("team-codename"), "{e}");
+        assert!(e.contains("duplicate"), "{e}");
+
+        let d = tmpdir_with(
+            "bad.toml",
+            r#"
+[[pattern]]
+id = "bad-example"
+rule = "hidden-instructions"
+cue = "directive"
+weight = 2
+regex = 'foo'
+message = "m"
+must_match = ["bar"]
+must_not_match = ["baz"]
+"#,
+        );
+        let mut rs = RuleSet::builtin().unwrap();
+        let e = rs.extend_from_dir(d.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("bad.toml") && e.contains("bad-example") && e.contains("must_match"),
+            "{e}"
+        );
+
+        let d = tmpdir_with(
+            "bad.toml",
+            "[[pattern]]\nid = \"x\"\nrule = \"nope\"\ncue = \"c\"\nweight = 9\nregex = 'a'\nmessage = \"m\"\nmust_match = [\"a\"]\nmust_not_match = [\"b\"]\n",
+        );
+        let e = RuleSet::builtin()
+            .unwrap()
+            .extend_from_dir(d.path())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("weight"), "{e}");
+
+        let d = tmpdir_with("bad.toml", "[[pattern]]\nid = \"x\"\nregexx = 1\n");
+        let e = RuleSet::builtin()
+            .unwrap()
+            .extend_from_dir(d.path())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("bad.toml"), "{e}");
+    }
+}

@@ -1,0 +1,420 @@
+//! Every string of a snapshot the model may read, with its JSON Pointer (RFC 6901) and its
+//! kind: tool/prompt/resource names, titles, descriptions, schema property names, enums,
+//! defaults, examples, annotations, prompt arguments, server instructions — nested schemas
+//! included.
+
+use serde_json::Value;
+
+use crate::audit::finding::{ItemKind, ItemRef};
+use crate::snapshot::ServerSnapshot;
+
+/// What role a string plays in a definition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StrKind {
+    /// The tool/prompt/resource name.
+    Name,
+    Title,
+    Description,
+    /// A key of a schema's `properties` (or a prompt argument name).
+    PropertyName,
+    Enum,
+    Default,
+    Example,
+    /// A string inside `annotations`.
+    Annotation,
+    /// Server instructions.
+    Instructions,
+    /// A resource URI or URI template.
+    Uri,
+    /// Any other string (e.g. `pattern`, `const`, `_meta` values).
+    Other,
+}
+
+impl StrKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StrKind::Name => "name",
+            StrKind::Title => "title",
+            StrKind::Description => "description",
+            StrKind::PropertyName => "property-name",
+            StrKind::Enum => "enum",
+            StrKind::Default => "default",
+            StrKind::Example => "example",
+            StrKind::Annotation => "annotation",
+            StrKind::Instructions => "instructions",
+            StrKind::Uri => "uri",
+            StrKind::Other => "other",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<StrKind> {
+        Some(match s {
+            "name" => StrKind::Name,
+            "title" => StrKind::Title,
+            "description" => StrKind::Description,
+            "property-name" => StrKind::PropertyName,
+            "enum" => StrKind::Enum,
+            "default" => StrKind::Default,
+            "example" => StrKind::Example,
+            "annotation" => StrKind::Annotation,
+            "instructions" => StrKind::Instructions,
+            "uri" => StrKind::Uri,
+            "other" => StrKind::Other,
+            _ => return None,
+        })
+    }
+
+    /// Prose the model reads as text (where instructions hide).
+    pub fn is_prose(self) -> bool {
+        !matches!(self, StrKind::Name | StrKind::PropertyName | StrKind::Uri)
+    }
+}
+
+/// One tool, prompt, resource, resource template, or the server instructions.
+#[derive(Debug, Clone)]
+pub struct Item<'a> {
+    pub kind: ItemKind,
+    pub name: String,
+    /// JSON Pointer of the item (`/tools/3`, `/instructions`).
+    pub pointer: String,
+    /// The raw definition (None for instructions).
+    pub value: Option<&'a Value>,
+}
+
+impl Item<'_> {
+    pub fn item_ref(&self) -> ItemRef {
+        ItemRef {
+            kind: self.kind,
+            name: self.name.clone(),
+        }
+    }
+}
+
+/// One string of a definition.
+#[derive(Debug, Clone)]
+pub struct Field<'a> {
+    /// Index into the items list.
+    pub item: usize,
+    pub pointer: String,
+    pub kind: StrKind,
+    pub text: &'a str,
+}
+
+/// Escape one reference token per RFC 6901 (`~` → `~0`, `/` → `~1`).
+pub fn escape_token(s: &str) -> String {
+    if s.contains(['~', '/']) {
+        s.replace('~', "~0").replace('/', "~1")
+    } else {
+        s.to_owned()
+    }
+}
+
+/// Hard limit on nesting walked (hostile snapshots can be deep).
+const MAX_DEPTH: usize = 64;
+
+/// Every item and every string of a snapshot.
+pub fn walk(snap: &ServerSnapshot) -> (Vec<Item<'_>>, Vec<Field<'_>>) {
+    let mut items = Vec::new();
+    let mut fields = Vec::new();
+    if let Some(text) = snap.instructions.as_deref() {
+        items.push(Item {
+            kind: ItemKind::Instructions,
+            name: "instructions".into(),
+            pointer: "/instructions".into(),
+            value: None,
+        });
+        fields.push(Field {
+            item: items.len() - 1,
+            pointer: "/instructions".into(),
+            kind: StrKind::Instructions,
+            text,
+        });
+    }
+    for (list, key, kind) in [
+        (&snap.tools, "tools", ItemKind::Tool),
+        (&snap.prompts, "prompts", ItemKind::Prompt),
+        (&snap.resources, "resources", ItemKind::Resource),
+        (
+            &snap.resource_templates,
+            "resourceTemplates",
+            ItemKind::ResourceTemplate,
+        ),
+    ] {
+        for (i, v) in list.iter().enumerate() {
+            let pointer = format!("/{key}/{i}");
+            items.push(Item {
+                kind,
+                name: ServerSnapshot::item_name(v).to_owned(),
+                pointer: pointer.clone(),
+                value: Some(v),
+            });
+            let idx = items.len() - 1;
+            walk_item(v, idx, &pointer, kind, &mut fields);
+        }
+    }
+    (items, fields)
+}
+
+fn walk_item<'a>(
+    v: &'a Value,
+    item: usize,
+    base: &str,
+    kind: ItemKind,
+    out: &mut Vec<Field<'a>>,
+) {
+    let Value::Object(map) = v else {
+        if let Value::String(s) = v {
+            out.push(Field {
+                item,
+                pointer: base.to_owned(),
+                kind: StrKind::Other,
+                text: s,
+            });
+        }
+        return;
+    };
+    for (k, val) in map {
+        let p = format!("{base}/{}", escape_token(k));
+        match (k.as_str(), val) {
+            ("name", Value::String(s)) => out.push(Field {
+                item,
+                pointer: p,
+                kind: StrKind::Name,
+                text: s,
+            }),
+            ("title", Value::String(s)) => out.push(Field {
+                item,
+                pointer: p,
+                kind: StrKind::Title,
+                text: s,
+            }),
+            ("description", Value::String(s)) => out.push(Field {
+                item,
+                pointer: p,
+                kind: StrKind::Description,
+                text: s,
+            }),
+            ("uri" | "uriTemplate", Value::String(s)) => out.push(Field {
+                item,
+                pointer: p,
+                kind: StrKind::Uri,
+                text: s,
+            }),
+            ("inputSchema" | "outputSchema", schema) => walk_schema(schema, item, &p, 0, out),
+            ("annotations", a) => walk_any(a, item, &p, StrKind::Annotation, 0, out),
+            ("arguments", Value::Array(args)) if kind == ItemKind::Prompt => {
+                for (j, a) in args.iter().enumerate() {
+                    let ap = format!("{p}/{j}");
+                    if let Value::Object(am) = a {
+                        for (ak, av) in am {
+                            let fp = format!("{ap}/{}", escape_token(ak));
+                            let fk = match ak.as_str() {
+                                "name" => StrKind::PropertyName,
+                                "description" => StrKind::Description,
+                                "title" => StrKind::Title,
+                                _ => StrKind::Other,
+                            };
+                            walk_any(av, item, &fp, fk, 1, out);
+                        }
+                    }
+                }
+            }
+            ("icons" | "mimeType" | "size" | "execution", _) => {}
+            (_, other) => walk_any(other, item, &p, StrKind::Other, 0, out),
+        }
+    }
+}
+
+/// Walk a JSON Schema: property names, descriptions, enums, defaults, examples, nested schemas.
+fn walk_schema<'a>(
+    v: &'a Value,
+    item: usize,
+    base: &str,
+    depth: usize,
+    out: &mut Vec<Field<'a>>,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Value::Object(map) = v else {
+        return;
+    };
+    for (k, val) in map {
+        let p = format!("{base}/{}", escape_token(k));
+        match k.as_str() {
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                if let Value::Object(props) = val {
+                    for (name, sub) in props {
+                        let pp = format!("{p}/{}", escape_token(name));
+                        if k == "properties" {
+                            out.push(Field {
+                                item,
+                                pointer: pp.clone(),
+                                kind: StrKind::PropertyName,
+                                text: name,
+                            });
+                        }
+                        walk_schema(sub, item, &pp, depth + 1, out);
+                    }
+                }
+            }
+            "items" | "additionalProperties" | "not" | "if" | "then" | "else" | "contains"
+            | "propertyNames" | "unevaluatedProperties" | "unevaluatedItems"
+            | "additionalItems" => {
+                if val.is_array() {
+                    walk_schema_list(val, item, &p, depth, out);
+                } else {
+                    walk_schema(val, item, &p, depth + 1, out);
+                }
+            }
+            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                walk_schema_list(val, item, &p, depth, out)
+            }
+            "description" => walk_any(val, item, &p, StrKind::Description, depth, out),
+            "title" => walk_any(val, item, &p, StrKind::Title, depth, out),
+            "enum" => walk_any(val, item, &p, StrKind::Enum, depth, out),
+            "default" | "const" => walk_any(val, item, &p, StrKind::Default, depth, out),
+            "examples" | "example" => walk_any(val, item, &p, StrKind::Example, depth, out),
+            // Structural keywords whose strings are not prose.
+            "type" | "$schema" | "required" | "format" | "$id" | "$ref" | "$anchor"
+            | "$dynamicRef" | "$dynamicAnchor" | "contentEncoding" | "contentMediaType" => {}
+            _ => walk_any(val, item, &p, StrKind::Other, depth, out),
+        }
+    }
+}
+
+fn walk_schema_list<'a>(
+    v: &'a Value,
+    item: usize,
+    base: &str,
+    depth: usize,
+    out: &mut Vec<Field<'a>>,
+) {
+    if let Value::Array(list) = v {
+        for (i, s) in list.iter().enumerate() {
+            walk_schema(s, item, &format!("{base}/{i}"), depth + 1, out);
+        }
+    }
+}
+
+/// Every string under `v`, all with the same kind.
+fn walk_any<'a>(
+    v: &'a Value,
+    item: usize,
+    base: &str,
+    kind: StrKind,
+    depth: usize,
+    out: &mut Vec<Field<'a>>,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match v {
+        Value::String(s) => out.push(Field {
+            item,
+            pointer: base.to_owned(),
+            kind,
+            text: s,
+        }),
+        Value::Array(list) => {
+            for (i, x) in list.iter().enumerate() {
+                walk_any(x, item, &format!("{base}/{i}"), kind, depth + 1, out);
+            }
+        }
+        Value::Object(map) => {
+            for (k, x) in map {
+                walk_any(
+                    x,
+                    item,
+                    &format!("{base}/{}", escape_token(k)),
+                    kind,
+                    depth + 1,
+                    out,
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The property names of a tool's input schema (top level), in order.
+pub fn property_names(tool: &Value) -> Vec<&str> {
+    tool.get("inputSchema")
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+        .map(|m| m.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn walks_every_string_with_pointers() {
+        let snap = ServerSnapshot {
+            server: "s".into(),
+            instructions: Some("hi".into()),
+            tools: vec![json!({
+                "name": "t",
+                "description": "d",
+                "inputSchema": {"type": "object", "properties": {
+                    "a/b": {"type": "string", "description": "pd", "enum": ["x"], "default": "y"},
+                    "n": {"type": "object", "properties": {"deep~": {"examples": ["z"]}}}
+                }},
+                "annotations": {"title": "at", "readOnlyHint": true}
+            })],
+            prompts: vec![json!({"name": "p", "arguments": [{"name": "arg", "description": "ad"}]})],
+            ..Default::default()
+        };
+        let (items, fields) = walk(&snap);
+        assert_eq!(items.len(), 3);
+        let got: Vec<(String, &str, &str)> = fields
+            .iter()
+            .map(|f| (f.pointer.clone(), f.kind.as_str(), f.text))
+            .collect();
+        for want in [
+            ("/instructions", "instructions", "hi"),
+            ("/tools/0/name", "name", "t"),
+            ("/tools/0/description", "description", "d"),
+            ("/tools/0/inputSchema/properties/a~1b", "property-name", "a/b"),
+            (
+                "/tools/0/inputSchema/properties/a~1b/description",
+                "description",
+                "pd",
+            ),
+            ("/tools/0/inputSchema/properties/a~1b/enum/0", "enum", "x"),
+            ("/tools/0/inputSchema/properties/a~1b/default", "default", "y"),
+            (
+                "/tools/0/inputSchema/properties/n/properties/deep~0/examples/0",
+                "example",
+                "z",
+            ),
+            ("/tools/0/annotations/title", "annotation", "at"),
+            ("/prompts/0/arguments/0/name", "property-name", "arg"),
+            ("/prompts/0/arguments/0/description", "description", "ad"),
+        ] {
+            assert!(
+                got.iter()
+                    .any(|(p, k, t)| p == want.0 && *k == want.1 && *t == want.2),
+                "missing {want:?} in {got:#?}"
+            );
+        }
+        assert!(!got.iter().any(|(_, _, t)| *t == "string" || *t == "object"));
+    }
+
+    #[test]
+    fn deep_nesting_is_bounded() {
+        let mut v = json!({"type": "string", "description": "leaf"});
+        for _ in 0..200 {
+            v = json!({"type": "object", "properties": {"x": v}});
+        }
+        let snap = ServerSnapshot {
+            tools: vec![json!({"name": "t", "inputSchema": v})],
+            ..Default::default()
+        };
+        let (_, fields) = walk(&snap);
+        assert!(fields.len() < 200);
+    }
+}
