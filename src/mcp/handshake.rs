@@ -125,6 +125,21 @@ impl Launcher<'_> {
                 command, args, cwd, ..
             } => {
                 self.starts += 1;
+                // Relative commands and arguments are relative to the config's `cwd`, else
+                // to mcpvet's own working directory.
+                let here = std::env::current_dir().ok();
+                let cwd: Option<std::path::PathBuf> = match (cwd, &here) {
+                    (Some(c), Some(h)) if c.is_relative() => Some(h.join(c)),
+                    (Some(c), _) => Some(c.clone()),
+                    (None, h) => h.clone(),
+                };
+                let command: &String = &if command.contains('/') && !command.starts_with('/') {
+                    cwd.as_ref()
+                        .map(|c| c.join(command).display().to_string())
+                        .unwrap_or_else(|| command.clone())
+                } else {
+                    command.clone()
+                };
                 if self.starts > 1 {
                     if let Ok(mut b) = self.stderr.lock() {
                         b.push(b"\n[mcpvet: fresh process for the legacy handshake]\n");

@@ -143,7 +143,8 @@ pub struct LaunchPlan {
     pub cwd: PathBuf,
 }
 
-/// Plan an unsandboxed launch: HOME and TMPDIR point into `scratch` (a fresh temp dir).
+/// Plan an unsandboxed launch: HOME and TMPDIR point into `scratch` (a fresh temp dir);
+/// the server runs in `cwd` (the config's, else mcpvet's own directory).
 pub fn plain_plan(
     command: &str,
     args: &[String],
@@ -222,13 +223,14 @@ pub fn sandbox_plan(
         }
     }
     push(&mut b, &["--dir", "/tmp/home", "--dir", "/tmp/tmp"]);
+    // The working directory is visible read-only, unless it would reveal a hidden home.
     let work = match cwd {
-        Some(c) => {
+        Some(c) if c.is_absolute() && !hidden.iter().any(|h| h.starts_with(c)) => {
             let c = c.display().to_string();
             b.extend(["--ro-bind".into(), c.clone(), c.clone()]);
             c
         }
-        None => "/tmp/home".to_owned(),
+        _ => "/tmp/home".to_owned(),
     };
     b.extend(["--chdir".into(), work, "--".into(), command.to_owned()]);
     b.extend(args.iter().cloned());
