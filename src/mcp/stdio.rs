@@ -38,6 +38,7 @@ pub struct StdioConn {
     next_id: u64,
     garbage: usize,
     closed: bool,
+    exited: Option<String>,
 }
 
 impl StdioConn {
@@ -94,6 +95,7 @@ impl StdioConn {
             next_id: 0,
             garbage: 0,
             closed: false,
+            exited: None,
         })
     }
 
@@ -117,9 +119,44 @@ impl StdioConn {
     }
 
     fn exit_detail(&mut self) -> String {
+        if let Some(e) = &self.exited {
+            return format!("the server exited ({e})");
+        }
         match self.child.try_wait() {
             Ok(Some(status)) => format!("the server exited ({status})"),
             _ => "the server closed its stdout".into(),
+        }
+    }
+
+    /// The next event from stdout before `deadline`. When the server process itself exits
+    /// while something it started keeps stdout open, waiting stops after a short grace
+    /// period instead of lasting until the deadline.
+    async fn next_event(
+        &mut self,
+        deadline: Instant,
+    ) -> Result<Option<ReadEvent>, CallError> {
+        if self.exited.is_none() {
+            tokio::select! {
+                biased;
+                ev = tokio::time::timeout_at(deadline, self.rx.recv()) => {
+                    return ev.map_err(|_| CallError::Silent);
+                }
+                status = self.child.wait() => {
+                    self.exited = Some(match status {
+                        Ok(s) => s.to_string(),
+                        Err(e) => e.to_string(),
+                    });
+                }
+            }
+        }
+        let grace = deadline.min(Instant::now() + Duration::from_millis(300));
+        match tokio::time::timeout_at(grace, self.rx.recv()).await {
+            Ok(ev) => Ok(ev),
+            Err(_) if grace < deadline => Err(CallError::Closed(format!(
+                "the server exited ({}) but a process it started still holds its stdout",
+                self.exited.as_deref().unwrap_or("?")
+            ))),
+            Err(_) => Err(CallError::Silent),
         }
     }
 
@@ -147,8 +184,9 @@ impl StdioConn {
             .await?;
         let mut seen = 0usize;
         loop {
-            let bytes = match tokio::time::timeout_at(deadline, self.rx.recv()).await {
-                Err(_) => return Err(CallError::Silent),
+            let next = self.next_event(deadline).await;
+            let bytes = match next {
+                Err(e) => return Err(e),
                 Ok(None) | Ok(Some(ReadEvent::Eof)) => {
                     self.closed = true;
                     // Give a dying process a moment so its exit status can be reported.
