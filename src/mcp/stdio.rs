@@ -131,10 +131,7 @@ impl StdioConn {
     /// The next event from stdout before `deadline`. When the server process itself exits
     /// while something it started keeps stdout open, waiting stops after a short grace
     /// period instead of lasting until the deadline.
-    async fn next_event(
-        &mut self,
-        deadline: Instant,
-    ) -> Result<Option<ReadEvent>, CallError> {
+    async fn next_event(&mut self, deadline: Instant) -> Result<Option<ReadEvent>, CallError> {
         if self.exited.is_none() {
             tokio::select! {
                 biased;

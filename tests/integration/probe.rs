@@ -43,7 +43,10 @@ impl PidFile {
     /// Every recorded process is gone (or a zombie awaiting its reaper).
     fn assert_all_gone(&self, at_least: usize) {
         let pids = self.pids();
-        assert!(pids.len() >= at_least, "expected ≥{at_least} pids, got {pids:?}");
+        assert!(
+            pids.len() >= at_least,
+            "expected ≥{at_least} pids, got {pids:?}"
+        );
         let until = Instant::now() + Duration::from_secs(3);
         loop {
             let alive: Vec<i32> = pids.iter().copied().filter(|p| alive(*p)).collect();
@@ -59,7 +62,10 @@ impl PidFile {
 fn alive(pid: i32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => {
-            let state = stat.rsplit(')').next().and_then(|r| r.split_whitespace().next());
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|r| r.split_whitespace().next());
             !matches!(state, Some("Z") | Some("X"))
         }
         Err(_) => false,
@@ -127,7 +133,10 @@ fn err(scenario: &str, min_pids: usize) -> String {
     match run(scenario, min_pids) {
         Ok(s) => panic!("{scenario}: expected an error, got {s:?}"),
         Err(e) => {
-            assert!(e.starts_with(&format!("{scenario}: ")), "server not named: {e}");
+            assert!(
+                e.starts_with(&format!("{scenario}: ")),
+                "server not named: {e}"
+            );
             e
         }
     }
@@ -146,7 +155,11 @@ fn legacy_server_gets_initialize_on_a_fresh_process() {
     assert_eq!(names(&s.tools), ["echo"]);
     let p = s.probe.unwrap();
     assert_eq!(p.transport, "stdio");
-    assert!(p.notes.iter().any(|n| n.contains("-32601")), "{:?}", p.notes);
+    assert!(
+        p.notes.iter().any(|n| n.contains("-32601")),
+        "{:?}",
+        p.notes
+    );
 }
 
 #[test]
@@ -176,7 +189,10 @@ fn discover_silence_falls_back_to_legacy() {
     assert_eq!(s.era, Some(Era::Legacy));
     assert!(start.elapsed() >= Duration::from_millis(800));
     let notes = s.probe.unwrap().notes;
-    assert!(notes.iter().any(|n| n.contains("no answer within 800 ms")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("no answer within 800 ms")),
+        "{notes:?}"
+    );
 }
 
 #[test]
@@ -233,7 +249,12 @@ fn duplicate_tool_names_are_kept_and_noted() {
     let s = run("dup_names", 2).unwrap();
     assert_eq!(names(&s.tools), ["read_file", "read_file"]);
     let notes = s.probe.unwrap().notes;
-    assert!(notes.iter().any(|n| n.contains("duplicate tool name \"read_file\"")), "{notes:?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("duplicate tool name \"read_file\"")),
+        "{notes:?}"
+    );
 }
 
 #[test]
@@ -241,13 +262,19 @@ fn invalid_utf8_is_replaced_and_noted() {
     let s = run("bad_utf8", 2).unwrap();
     assert_eq!(s.tools[0]["description"], "bad \u{fffd}\u{fffd} bytes");
     let notes = s.probe.unwrap().notes;
-    assert!(notes.iter().any(|n| n.contains("invalid UTF-8")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("invalid UTF-8")),
+        "{notes:?}"
+    );
 }
 
 #[test]
 fn early_exit_is_reported_with_status_and_stderr() {
     let e = err("early_exit", 2);
-    assert!(e.contains("initialize: the server exited (exit status: 3)"), "{e}");
+    assert!(
+        e.contains("initialize: the server exited (exit status: 3)"),
+        "{e}"
+    );
     assert!(e.contains("fatal: refusing to start"), "{e}");
 }
 
@@ -263,7 +290,11 @@ fn exited_server_whose_grandchild_holds_stdout_fails_fast() {
     let start = Instant::now();
     let e = err("orphan_pipes", 2);
     assert!(e.contains("still holds its stdout"), "{e}");
-    assert!(start.elapsed() < Duration::from_secs(4), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 #[test]
@@ -280,7 +311,11 @@ fn server_to_client_requests_are_answered_without_being_served() {
     let desc: serde_json::Value =
         serde_json::from_str(s.tools[0]["description"].as_str().unwrap()).unwrap();
     assert_eq!(desc["s0"], serde_json::json!({}), "ping: {desc}");
-    assert_eq!(desc["s1"], serde_json::json!({"roots": []}), "roots: {desc}");
+    assert_eq!(
+        desc["s1"],
+        serde_json::json!({"roots": []}),
+        "roots: {desc}"
+    );
     assert_eq!(desc["s2"]["code"], -32601, "sampling: {desc}");
     assert_eq!(desc["s3"]["code"], -32601, "elicitation: {desc}");
 }
@@ -290,7 +325,10 @@ fn answers_with_unknown_ids_are_skipped() {
     let s = run("mismatched_ids", 2).unwrap();
     assert_eq!(names(&s.tools), ["echo"]);
     let notes = s.probe.unwrap().notes;
-    assert!(notes.iter().any(|n| n.contains("id mcpvet never sent")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("id mcpvet never sent")),
+        "{notes:?}"
+    );
 }
 
 #[test]
@@ -363,8 +401,17 @@ fn launch_environment_is_clean_and_references_are_not_resolved() {
     let keys: Vec<&str> = e.keys().map(String::as_str).collect();
     for k in &keys {
         assert!(
-            ["PATH", "LANG", "HOME", "TMPDIR", "LITERAL", "PASSED", "CARGO_PKG_NAME", "LC_CTYPE"]
-                .contains(k),
+            [
+                "PATH",
+                "LANG",
+                "HOME",
+                "TMPDIR",
+                "LITERAL",
+                "PASSED",
+                "CARGO_PKG_NAME",
+                "LC_CTYPE"
+            ]
+            .contains(k),
             "unexpected variable {k} in {keys:?}"
         );
     }
@@ -376,7 +423,12 @@ fn launch_environment_is_clean_and_references_are_not_resolved() {
     assert!(home.contains("mcpvet-probe-"), "{home}");
     assert_ne!(Some(home), std::env::var("HOME").ok().as_deref());
     let notes = s.probe.unwrap().notes;
-    assert!(notes.iter().any(|n| n.contains("SECRET withheld") && n.contains("--pass-env CARGO_MANIFEST_DIR")), "{notes:?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("SECRET withheld") && n.contains("--pass-env CARGO_MANIFEST_DIR")),
+        "{notes:?}"
+    );
     // The scratch HOME is removed afterwards.
     assert!(!Path::new(home).exists());
 }
@@ -384,10 +436,15 @@ fn launch_environment_is_clean_and_references_are_not_resolved() {
 #[test]
 fn probe_all_runs_concurrently_and_keeps_input_order() {
     let pids = PidFile::new();
-    let specs: Vec<ServerSpec> = ["ignore_discover", "dup_names", "ignore_discover", "early_exit"]
-        .iter()
-        .map(|s| hostile(s, &pids))
-        .collect();
+    let specs: Vec<ServerSpec> = [
+        "ignore_discover",
+        "dup_names",
+        "ignore_discover",
+        "early_exit",
+    ]
+    .iter()
+    .map(|s| hostile(s, &pids))
+    .collect();
     let events = std::sync::Mutex::new(Vec::new());
     let start = Instant::now();
     let out = probe_all(&specs, &ProbeOptions { jobs: 4, ..opts() }, &|e| {
@@ -401,8 +458,21 @@ fn probe_all_runs_concurrently_and_keeps_input_order() {
     assert_eq!(out[1].as_ref().unwrap().server, "dup_names");
     assert!(out[3].is_err());
     let events = events.into_inner().unwrap();
-    assert_eq!(events.iter().filter(|e| matches!(e, ProbeEvent::Started { .. })).count(), 4);
-    assert!(events.iter().any(|e| matches!(e, ProbeEvent::Finished { index: 3, ok: false, .. })));
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| matches!(e, ProbeEvent::Started { .. }))
+            .count(),
+        4
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        ProbeEvent::Finished {
+            index: 3,
+            ok: false,
+            ..
+        }
+    )));
     pids.assert_all_gone(8);
 }
 
@@ -438,7 +508,10 @@ fn snapshot_command_writes_a_snapshot_that_loads_back() {
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stderr.contains("mine — modern 2026-07-28, 4 tools, 1 prompt"), "{stderr}");
+    assert!(
+        stderr.contains("mine — modern 2026-07-28, 4 tools, 1 prompt"),
+        "{stderr}"
+    );
     let s = ServerSnapshot::load(&out).unwrap();
     assert_eq!(s.server, "mine");
     assert_eq!(s.era, Some(Era::Modern));
@@ -455,10 +528,28 @@ fn snapshot_command_exits_3_on_probe_failure() {
     let pids = PidFile::new();
     let script = fixtures().join("hostile.py");
     let o = mcpvet(
-        &["snapshot", "-o", out.to_str().unwrap(), "--timeout", "5", "--discover-timeout", "0.5", "--", &python(), script.to_str().unwrap(), "early_exit", pids.path().to_str().unwrap()],
+        &[
+            "snapshot",
+            "-o",
+            out.to_str().unwrap(),
+            "--timeout",
+            "5",
+            "--discover-timeout",
+            "0.5",
+            "--",
+            &python(),
+            script.to_str().unwrap(),
+            "early_exit",
+            pids.path().to_str().unwrap(),
+        ],
         &[],
     );
-    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(String::from_utf8_lossy(&o.stderr).contains("exit status: 3"));
     assert!(!out.exists());
     let o = mcpvet(&["snapshot", "-o", out.to_str().unwrap()], &[]);
@@ -479,7 +570,21 @@ r = subprocess.run(sys.argv[1:], capture_output=True)\n\
 print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n\
 sys.stderr.write(r.stderr.decode(errors='replace'))\n";
     let o = Command::new(python())
-        .args(["-c", measure, bin, "snapshot", "-o", out.to_str().unwrap(), "--timeout", "20", "--", &python(), script.to_str().unwrap(), "huge", pids.path().to_str().unwrap()])
+        .args([
+            "-c",
+            measure,
+            bin,
+            "snapshot",
+            "-o",
+            out.to_str().unwrap(),
+            "--timeout",
+            "20",
+            "--",
+            &python(),
+            script.to_str().unwrap(),
+            "huge",
+            pids.path().to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
@@ -515,8 +620,18 @@ fn sandbox_hides_home_and_blocks_the_network() {
     let script = fixtures().join("hostile.py");
     let py = python();
     let base = [
-        "snapshot", "-o", out.to_str().unwrap(), "--timeout", "20", "--", &py,
-        script.to_str().unwrap(), "env_probe", "", secret.to_str().unwrap(), &port,
+        "snapshot",
+        "-o",
+        out.to_str().unwrap(),
+        "--timeout",
+        "20",
+        "--",
+        &py,
+        script.to_str().unwrap(),
+        "env_probe",
+        "",
+        secret.to_str().unwrap(),
+        &port,
     ];
     let home = fake_home.path().to_str().unwrap();
     // Unsandboxed, the same server can read the file and connect: the test can fail.
@@ -538,7 +653,13 @@ fn sandbox_hides_home_and_blocks_the_network() {
     assert!(r["connect"].as_str().unwrap().starts_with("DENIED"), "{r}");
     assert_eq!(r["env"]["HOME"], "/tmp/home");
     assert!(listener.accept().is_err(), "the sandboxed server connected");
-    assert!(s.probe.unwrap().notes.iter().any(|n| n.contains("bubblewrap")));
+    assert!(
+        s.probe
+            .unwrap()
+            .notes
+            .iter()
+            .any(|n| n.contains("bubblewrap"))
+    );
 }
 
 #[test]
@@ -548,7 +669,17 @@ fn sandbox_fails_closed_without_bwrap() {
     let pids = PidFile::new();
     let script = fixtures().join("hostile.py");
     let o = mcpvet(
-        &["snapshot", "--sandbox", "-o", out.to_str().unwrap(), "--", &python(), script.to_str().unwrap(), "legacy", pids.path().to_str().unwrap()],
+        &[
+            "snapshot",
+            "--sandbox",
+            "-o",
+            out.to_str().unwrap(),
+            "--",
+            &python(),
+            script.to_str().unwrap(),
+            "legacy",
+            pids.path().to_str().unwrap(),
+        ],
         &[("PATH", "/nonexistent")],
     );
     assert_eq!(o.status.code(), Some(3));
@@ -561,4 +692,117 @@ fn which(cmd: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|d| d.join(cmd))
         .find(|p| p.is_file())
+}
+
+/// A running `http_server.py MODE`, killed on drop.
+struct HttpServer {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl HttpServer {
+    fn start(mode: &str) -> Self {
+        use std::io::BufRead;
+        let mut child = Command::new(python())
+            .arg(fixtures().join("http_server.py"))
+            .arg(mode)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().parse().unwrap();
+        Self { child, port }
+    }
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.port)
+    }
+    fn spec(&self, headers: &[(&str, &str)]) -> ServerSpec {
+        ServerSpec {
+            transport: Transport::Http {
+                url: self.url(),
+                headers: headers
+                    .iter()
+                    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                    .collect(),
+            },
+            ..stdio_spec("web", vec![])
+        }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn http_probe(mode: &str, headers: &[(&str, &str)]) -> Result<ServerSnapshot, String> {
+    let server = HttpServer::start(mode);
+    let o = opts();
+    let start = Instant::now();
+    let out = probe(&server.spec(headers), &o).map_err(|e| e.to_string());
+    assert!(start.elapsed() < o.timeout + Duration::from_secs(2));
+    out
+}
+
+#[test]
+fn http_modern_json_and_sse_with_headers_and_empty_cursor() {
+    let s = http_probe("modern", &[]).unwrap();
+    assert_eq!(s.era, Some(Era::Modern));
+    assert_eq!(names(&s.tools), ["echo", "second"]);
+    assert_eq!(s.reported_name(), Some("http-modern"));
+    assert_eq!(s.probe.unwrap().transport, "http");
+}
+
+#[test]
+fn http_legacy_sse_session_priming_event_and_server_ping() {
+    let s = http_probe("legacy_sse", &[]).unwrap();
+    assert_eq!(s.era, Some(Era::Legacy));
+    assert_eq!(s.protocol_version.as_deref(), Some("2025-11-25"));
+    assert_eq!(names(&s.tools), ["echo"]);
+    assert_eq!(names(&s.prompts), ["p"]);
+    let notes = s.probe.unwrap().notes;
+    assert!(notes.iter().any(|n| n.contains("-32000")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("ping request")),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn http_config_headers_are_sent() {
+    let e = http_probe("needs_auth", &[]).unwrap_err();
+    assert!(e.contains("401"), "{e}");
+    let s = http_probe("needs_auth", &[("Authorization", "Bearer let-me-in")]).unwrap();
+    assert_eq!(s.era, Some(Era::Modern));
+}
+
+#[test]
+fn http_redirect_to_another_host_is_not_followed() {
+    let e = http_probe("redirect_other_host", &[]).unwrap_err();
+    assert!(e.contains("redirect to http://localhost"), "{e}");
+    let s = http_probe("redirect_same_host", &[]).unwrap();
+    assert_eq!(s.era, Some(Era::Modern));
+}
+
+#[test]
+fn http_huge_body_hits_the_message_cap() {
+    let e = http_probe("huge_body", &[]).unwrap_err();
+    assert!(e.contains("per-message cap of 1 MiB"), "{e}");
+}
+
+#[test]
+fn http_keepalive_flood_hits_the_total_cap() {
+    let e = http_probe("sse_keepalive_flood", &[]).unwrap_err();
+    assert!(e.contains("total cap of 4 MiB"), "{e}");
+}
+
+#[test]
+fn http_silence_times_out() {
+    let e = http_probe("slow", &[]).unwrap_err();
+    assert!(e.contains("--timeout"), "{e}");
 }
