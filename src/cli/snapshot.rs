@@ -18,7 +18,7 @@ pub struct SnapshotArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: PathBuf,
     #[command(flatten)]
-    pub target: TargetArgs,
+    pub target: Box<TargetArgs>,
 }
 
 pub fn run(args: SnapshotArgs, g: Global) -> anyhow::Result<Exit> {

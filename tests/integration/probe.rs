@@ -2,6 +2,9 @@
 //! a hostile HTTP server (tests/fixtures/hostile/http_server.py), process hygiene, the
 //! clean environment, the sandbox, and `mcpvet snapshot`.
 
+// Test helpers outside `#[test]` functions unwrap too.
+#![allow(clippy::unwrap_used)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
