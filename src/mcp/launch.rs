@@ -450,15 +450,8 @@ mod tests {
         assert_eq!(p.cwd, PathBuf::from("/tmp/s/home"));
 
         let opts = ProbeOptions::default();
-        let p = sandbox_plan(
-            "bwrap",
-            "srv",
-            &[],
-            &env,
-            None,
-            Some(Path::new("/home/me")),
-            &opts,
-        );
+        let home = tempfile::tempdir().unwrap();
+        let p = sandbox_plan("bwrap", "srv", &[], &env, None, Some(home.path()), &opts);
         let joined = p.args.join(" ");
         assert!(joined.contains("--unshare-all"), "{joined}");
         assert!(!joined.contains("--share-net"), "{joined}");
