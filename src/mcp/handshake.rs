@@ -107,6 +107,7 @@ struct Launcher<'a> {
     stderr: StderrBuf,
     env: LaunchEnv,
     bwrap: Option<std::path::PathBuf>,
+    http_headers: std::collections::BTreeMap<String, String>,
     starts: usize,
 }
 
@@ -116,8 +117,8 @@ struct Scratch(#[allow(dead_code)] Option<tempfile::TempDir>);
 impl Launcher<'_> {
     async fn connect(&mut self) -> Result<(Conn, Scratch), String> {
         match &self.spec.transport {
-            Transport::Http { url, headers } => {
-                let c = super::http::HttpConn::new(url, headers, &self.opts.caps)
+            Transport::Http { url, .. } => {
+                let c = super::http::HttpConn::new(url, &self.http_headers, &self.opts.caps)
                     .map_err(|e| e.to_string())?;
                 Ok((Conn::Http(Box::new(c)), Scratch(None)))
             }
@@ -256,8 +257,19 @@ pub async fn probe_async(
             ));
             bwrap = Some(b);
         }
-    } else if opts.sandbox {
-        session.note("--sandbox has no effect on an HTTP server".into());
+    }
+    let mut http_headers = std::collections::BTreeMap::new();
+    if let Transport::Http { headers, .. } = &spec.transport {
+        let (h, notes) = launch::resolve_values("header", headers, &opts.pass_env, &|k| {
+            std::env::var(k).ok()
+        });
+        http_headers = h;
+        for n in notes {
+            session.note(n);
+        }
+        if opts.sandbox {
+            session.note("--sandbox has no effect on an HTTP server".into());
+        }
     }
     let mut launcher = Launcher {
         spec,
@@ -265,6 +277,7 @@ pub async fn probe_async(
         stderr: stderr.clone(),
         env,
         bwrap,
+        http_headers,
         starts: 0,
     };
     let deadline = Instant::now() + opts.timeout;

@@ -160,6 +160,33 @@ impl HttpConn {
         }
     }
 
+    /// End a legacy session (`DELETE` with its id), best effort within one second.
+    pub async fn end_session(&self) {
+        let Some(sid) = self
+            .session_id
+            .as_deref()
+            .and_then(|s| HeaderValue::from_str(s).ok())
+        else {
+            return;
+        };
+        let mut h = self.headers.clone();
+        h.insert("mcp-session-id", sid);
+        if let Some(v) = self
+            .legacy_version
+            .as_deref()
+            .and_then(|v| HeaderValue::from_str(v).ok())
+        {
+            h.insert("mcp-protocol-version", v);
+        }
+        let req = self
+            .client
+            .delete(self.url.clone())
+            .headers(h)
+            .timeout(std::time::Duration::from_secs(1))
+            .send();
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(1), req).await;
+    }
+
     /// Send a notification (expects 202 or any 2xx).
     pub async fn notify(
         &mut self,

@@ -96,6 +96,30 @@ pub fn build_env(
         "LANG".into(),
         lookup("LANG").unwrap_or_else(|| "C.UTF-8".into()),
     );
+    let (vars, notes) = resolve_values("environment entry", declared, pass_env, lookup);
+    env.vars.extend(vars);
+    env.notes = notes;
+    for name in pass_env {
+        if !env.vars.contains_key(name) && !declared.contains_key(name) {
+            if let Some(val) = lookup(name) {
+                env.vars.insert(name.clone(), val);
+            }
+        }
+    }
+    env
+}
+
+/// Resolve `${VAR}`-style references in config values (environment entries, HTTP
+/// headers) for variables named in `pass_env` only. An entry with a reference that is not
+/// passed (or not set, or an interactive `${input:…}`) is withheld entirely, with a note.
+pub fn resolve_values(
+    what: &str,
+    declared: &BTreeMap<String, String>,
+    pass_env: &[String],
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> (BTreeMap<String, String>, Vec<String>) {
+    let mut out = BTreeMap::new();
+    let mut notes = Vec::new();
     for (key, value) in declared {
         let mut resolved = String::new();
         let mut withheld = Vec::new();
@@ -115,22 +139,12 @@ pub fn build_env(
             }
         }
         if withheld.is_empty() {
-            env.vars.insert(key.clone(), resolved);
+            out.insert(key.clone(), resolved);
         } else {
-            env.notes.push(format!(
-                "environment entry {key} withheld: {}",
-                withheld.join("; ")
-            ));
+            notes.push(format!("{what} {key} withheld: {}", withheld.join("; ")));
         }
     }
-    for name in pass_env {
-        if !env.vars.contains_key(name) && !declared.contains_key(name) {
-            if let Some(val) = lookup(name) {
-                env.vars.insert(name.clone(), val);
-            }
-        }
-    }
-    env
+    (out, notes)
 }
 
 /// What to execute: the program, its arguments, environment and directory, possibly

@@ -199,7 +199,7 @@ impl Conn {
     pub async fn close(self) {
         match self {
             Conn::Stdio(c) => c.close().await,
-            Conn::Http(_) => {}
+            Conn::Http(c) => c.end_session().await,
         }
     }
 }

@@ -785,6 +785,31 @@ fn http_config_headers_are_sent() {
 }
 
 #[test]
+fn http_header_references_need_pass_env() {
+    let server = HttpServer::start("needs_auth");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.json");
+    let url = server.url();
+    let base = [
+        "snapshot",
+        "-o",
+        out.to_str().unwrap(),
+        "--url",
+        &url,
+        "--header",
+        "Authorization: Bearer ${MCPVET_TEST_TOKEN}",
+    ];
+    let env = [("MCPVET_TEST_TOKEN", "let-me-in")];
+    let o = mcpvet(&base, &env);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("401"));
+    let mut passed = base.to_vec();
+    passed.extend(["--pass-env", "MCPVET_TEST_TOKEN"]);
+    let o = mcpvet(&passed, &env);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
 fn http_redirect_to_another_host_is_not_followed() {
     let e = http_probe("redirect_other_host", &[]).unwrap_err();
     assert!(e.contains("redirect to http://localhost"), "{e}");
