@@ -109,18 +109,35 @@ struct Launcher<'a> {
     bwrap: Option<std::path::PathBuf>,
     http_headers: std::collections::BTreeMap<String, String>,
     starts: usize,
+    /// The scratch HOME and TMPDIR, shared by the discover process and the fresh legacy
+    /// one (so an `npx` download is not repeated) and removed when the probe ends.
+    scratch: Option<tempfile::TempDir>,
 }
 
-/// Keeps a stdio server's scratch directory alive as long as its process.
-struct Scratch(#[allow(dead_code)] Option<tempfile::TempDir>);
-
 impl Launcher<'_> {
-    async fn connect(&mut self) -> Result<(Conn, Scratch), String> {
+    fn scratch_dir(&mut self) -> Result<std::path::PathBuf, String> {
+        if let Some(d) = &self.scratch {
+            return Ok(d.path().to_path_buf());
+        }
+        let dir = tempfile::Builder::new()
+            .prefix("mcpvet-probe-")
+            .tempdir()
+            .map_err(|e| format!("cannot create a scratch HOME: {e}"))?;
+        for sub in ["home", "tmp"] {
+            std::fs::create_dir_all(dir.path().join(sub))
+                .map_err(|e| format!("cannot create a scratch HOME: {e}"))?;
+        }
+        let path = dir.path().to_path_buf();
+        self.scratch = Some(dir);
+        Ok(path)
+    }
+
+    async fn connect(&mut self) -> Result<Conn, String> {
         match &self.spec.transport {
             Transport::Http { url, .. } => {
                 let c = super::http::HttpConn::new(url, &self.http_headers, &self.opts.caps)
                     .map_err(|e| e.to_string())?;
-                Ok((Conn::Http(Box::new(c)), Scratch(None)))
+                Ok(Conn::Http(Box::new(c)))
             }
             Transport::Stdio {
                 command, args, cwd, ..
@@ -146,32 +163,21 @@ impl Launcher<'_> {
                         b.push(b"\n[mcpvet: fresh process for the legacy handshake]\n");
                     }
                 }
-                let (plan, scratch): (LaunchPlan, Scratch) = if let Some(bwrap) = &self.bwrap {
+                let scratch = self.scratch_dir()?;
+                let plan: LaunchPlan = if let Some(bwrap) = &self.bwrap {
                     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-                    (
-                        launch::sandbox_plan(
-                            &bwrap.display().to_string(),
-                            command,
-                            args,
-                            &self.env,
-                            cwd.as_deref(),
-                            home.as_deref(),
-                            self.opts,
-                        ),
-                        Scratch(None),
+                    launch::sandbox_plan(
+                        &bwrap.display().to_string(),
+                        command,
+                        args,
+                        &self.env,
+                        cwd.as_deref(),
+                        home.as_deref(),
+                        &scratch,
+                        self.opts,
                     )
                 } else {
-                    let dir = tempfile::Builder::new()
-                        .prefix("mcpvet-probe-")
-                        .tempdir()
-                        .map_err(|e| format!("cannot create a scratch HOME: {e}"))?;
-                    for sub in ["home", "tmp"] {
-                        std::fs::create_dir_all(dir.path().join(sub))
-                            .map_err(|e| format!("cannot create a scratch HOME: {e}"))?;
-                    }
-                    let plan =
-                        launch::plain_plan(command, args, &self.env, cwd.as_deref(), dir.path());
-                    (plan, Scratch(Some(dir)))
+                    launch::plain_plan(command, args, &self.env, cwd.as_deref(), &scratch)
                 };
                 let conn =
                     super::stdio::StdioConn::spawn(&plan, &self.opts.caps, self.stderr.clone())
@@ -182,7 +188,7 @@ impl Launcher<'_> {
                                 format!("cannot start `{command}`: {e}")
                             }
                         })?;
-                Ok((Conn::Stdio(Box::new(conn)), scratch))
+                Ok(Conn::Stdio(Box::new(conn)))
             }
         }
     }
@@ -279,6 +285,7 @@ pub async fn probe_async(
         bwrap,
         http_headers,
         starts: 0,
+        scratch: None,
     };
     let deadline = Instant::now() + opts.timeout;
     let result =
@@ -332,7 +339,7 @@ async fn run(
     deadline: Instant,
 ) -> Result<ServerSnapshot, String> {
     let opts = launcher.opts;
-    let (mut conn, scratch) = launcher.connect().await?;
+    let mut conn = launcher.connect().await?;
     let discover_deadline = deadline.min(Instant::now() + opts.discover_timeout);
     let answer = conn
         .call(
@@ -369,22 +376,17 @@ async fn run(
         }
         DiscoverOutcome::Legacy(reason) => {
             session.note(format!("legacy handshake: {reason}"));
-            let fresh = matches!(conn, Conn::Stdio(_));
-            let (mut conn, scratch2) = if fresh {
+            let mut conn = if matches!(conn, Conn::Stdio(_)) {
                 conn.close().await;
-                drop(scratch);
-                let c = launcher.connect().await?;
-                (c.0, Some(c.1))
+                launcher.connect().await?
             } else {
-                (conn, Some(scratch))
+                conn
             };
             let r = legacy(&mut conn, session, deadline, opts).await;
             conn.close().await;
-            drop(scratch2);
-            return r;
+            r
         }
     };
-    drop(scratch);
     out
 }
 

@@ -192,8 +192,10 @@ fn bwrap_isolation(opts: &ProbeOptions) -> Vec<String> {
 }
 
 /// Plan a launch inside bubblewrap: the whole filesystem read-only, private `/tmp`
-/// (holding HOME at `/tmp/home`), the reviewer's home (and `/root`, `/home`) hidden behind
-/// empty tmpfs mounts, no network unless `--sandbox-net`, killed when mcpvet dies.
+/// (HOME at `/tmp/home` and TMPDIR at `/tmp/tmp`, bound from `scratch`), the reviewer's
+/// home (and `/root`, `/home`) hidden behind empty tmpfs mounts, no network unless
+/// `--sandbox-net`, killed when mcpvet dies.
+#[allow(clippy::too_many_arguments)]
 pub fn sandbox_plan(
     bwrap: &str,
     command: &str,
@@ -201,6 +203,7 @@ pub fn sandbox_plan(
     env: &LaunchEnv,
     cwd: Option<&Path>,
     real_home: Option<&Path>,
+    scratch: &Path,
     opts: &ProbeOptions,
 ) -> LaunchPlan {
     let mut b = bwrap_isolation(opts);
@@ -236,7 +239,13 @@ pub fn sandbox_plan(
             b.push(h.display().to_string());
         }
     }
-    push(&mut b, &["--dir", "/tmp/home", "--dir", "/tmp/tmp"]);
+    for (sub, inside) in [("home", "/tmp/home"), ("tmp", "/tmp/tmp")] {
+        b.extend([
+            "--bind".into(),
+            scratch.join(sub).display().to_string(),
+            inside.to_owned(),
+        ]);
+    }
     // The working directory is visible read-only, unless it would reveal a hidden home.
     let work = match cwd {
         Some(c) if c.is_absolute() && !hidden.iter().any(|h| h.starts_with(c)) => {
@@ -465,7 +474,16 @@ mod tests {
 
         let opts = ProbeOptions::default();
         let home = tempfile::tempdir().unwrap();
-        let p = sandbox_plan("bwrap", "srv", &[], &env, None, Some(home.path()), &opts);
+        let p = sandbox_plan(
+            "bwrap",
+            "srv",
+            &[],
+            &env,
+            None,
+            Some(home.path()),
+            Path::new("/tmp/s"),
+            &opts,
+        );
         let joined = p.args.join(" ");
         assert!(joined.contains("--unshare-all"), "{joined}");
         assert!(!joined.contains("--share-net"), "{joined}");
@@ -474,13 +492,23 @@ mod tests {
             "{joined}"
         );
         assert!(joined.contains("--die-with-parent"), "{joined}");
+        assert!(joined.contains("--bind /tmp/s/home /tmp/home"), "{joined}");
         assert!(joined.ends_with("-- srv"), "{joined}");
         assert_eq!(p.env["HOME"], "/tmp/home");
         let opts = ProbeOptions {
             sandbox_net: true,
             ..ProbeOptions::default()
         };
-        let p = sandbox_plan("bwrap", "srv", &[], &env, None, None, &opts);
+        let p = sandbox_plan(
+            "bwrap",
+            "srv",
+            &[],
+            &env,
+            None,
+            None,
+            Path::new("/s"),
+            &opts,
+        );
         assert!(p.args.contains(&"--share-net".to_owned()));
     }
 

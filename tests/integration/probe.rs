@@ -104,7 +104,7 @@ fn hostile(scenario: &str, pids: &PidFile) -> ServerSpec {
 
 fn opts() -> ProbeOptions {
     ProbeOptions {
-        timeout: Duration::from_secs(8),
+        timeout: Duration::from_secs(5),
         discover_timeout: Duration::from_millis(800),
         caps: Limits {
             max_message_bytes: 1024 * 1024,
