@@ -361,7 +361,7 @@ async fn run(
             return Err(format!("server/discover: {m}"));
         }
     }
-    let out = match classify_discover(answer, opts.discover_timeout) {
+    match classify_discover(answer, opts.discover_timeout) {
         DiscoverOutcome::Modern(result) => {
             let r = modern(&mut conn, result, session, deadline, opts).await;
             conn.close().await;
@@ -386,8 +386,7 @@ async fn run(
             conn.close().await;
             r
         }
-    };
-    out
+    }
 }
 
 async fn modern(
