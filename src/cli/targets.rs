@@ -17,7 +17,7 @@ use crate::snapshot::ServerSnapshot;
 use crate::spec::{ServerSpec, Transport};
 
 /// Targets and probe options.
-#[derive(Debug, Clone, Default, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct TargetArgs {
     /// Host config files (e.g. `.mcp.json`) or snapshot files (JSON with a `tools` array).
     #[arg(value_name = "TARGET")]
@@ -63,6 +63,28 @@ pub struct TargetArgs {
     /// A stdio server to launch: `-- CMD ARGS…`.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
+}
+
+impl Default for TargetArgs {
+    /// The same values as the command line's defaults.
+    fn default() -> Self {
+        Self {
+            targets: Vec::new(),
+            urls: Vec::new(),
+            headers: Vec::new(),
+            name: None,
+            offline: false,
+            snapshot_dir: None,
+            timeout: 120.0,
+            discover_timeout: 5.0,
+            sandbox: false,
+            sandbox_net: false,
+            pass_env: Vec::new(),
+            allow_unpinned: false,
+            jobs: 8,
+            command: Vec::new(),
+        }
+    }
 }
 
 /// One thing to audit: a server to probe (or to find in `--snapshot-dir`), or a snapshot file.
@@ -506,6 +528,16 @@ mod tests {
             name_from_url("https://mcp.example.com/x"),
             "mcp.example.com"
         );
+    }
+
+    #[test]
+    fn default_matches_the_command_line() {
+        let parsed = parse(&[]);
+        let d = TargetArgs::default();
+        assert_eq!(parsed.timeout, d.timeout);
+        assert_eq!(parsed.discover_timeout, d.discover_timeout);
+        assert_eq!(parsed.jobs, d.jobs);
+        assert_eq!(d.probe_options().unwrap(), ProbeOptions::default());
     }
 
     #[test]

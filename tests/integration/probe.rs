@@ -834,3 +834,57 @@ fn http_silence_times_out() {
     let e = http_probe("slow", &[]).unwrap_err();
     assert!(e.contains("--timeout"), "{e}");
 }
+
+#[test]
+fn item_cap_is_enforced() {
+    let pids = PidFile::new();
+    let o = ProbeOptions {
+        caps: Limits {
+            max_items: 3,
+            ..opts().caps
+        },
+        ..opts()
+    };
+    let e = probe(&hostile("modern", &pids), &o)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("more than 3 items"), "{e}");
+    pids.assert_all_gone(1);
+}
+
+#[test]
+fn offline_targets_read_snapshot_files_and_start_nothing() {
+    use mcpvet::cli::targets::{TargetArgs, obtain};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mine.json"),
+        r#"{"serverInfo":{"name":"x","version":"1"},"tools":[{"name":"a"}]}"#,
+    )
+    .unwrap();
+    let file = dir.path().join("other.json");
+    std::fs::write(&file, r#"{"tools":[{"name":"b"},{"name":"c"}]}"#).unwrap();
+    let args = TargetArgs {
+        targets: vec![file.clone()],
+        command: vec!["/nonexistent/server".into()],
+        name: Some("mine".into()),
+        offline: true,
+        snapshot_dir: Some(dir.path().to_path_buf()),
+        ..TargetArgs::default()
+    };
+    let targets = args.resolve().unwrap();
+    assert_eq!(targets.len(), 2);
+    assert_eq!(targets[0].snapshot_file.as_deref(), Some(file.as_path()));
+    let got = obtain(&targets, &args, &|_| panic!("nothing may be probed")).unwrap();
+    let a = got[0].as_ref().unwrap();
+    assert_eq!((a.server.as_str(), a.tools.len()), ("other", 2));
+    let b = got[1].as_ref().unwrap();
+    assert_eq!((b.server.as_str(), b.tools.len()), ("mine", 1));
+    // Without --snapshot-dir an offline server is a clear error.
+    let args = TargetArgs {
+        snapshot_dir: None,
+        ..args
+    };
+    let got = obtain(&args.resolve().unwrap(), &args, &|_| {}).unwrap();
+    let e = got[1].as_ref().unwrap_err().to_string();
+    assert!(e.contains("--snapshot-dir"), "{e}");
+}
