@@ -63,6 +63,12 @@ pub fn run(args: SnapshotArgs, g: Global) -> anyhow::Result<Exit> {
             for n in p.map(|p| p.notes.as_slice()).unwrap_or(&[]) {
                 crate::report::eprint_line(&format!("  note: {n}"));
             }
+            if let Some(err) = p.map(|p| p.stderr.trim()).filter(|e| !e.is_empty()) {
+                crate::report::eprint_line(&format!(
+                    "  server stderr:\n    {}",
+                    err.lines().collect::<Vec<_>>().join("\n    ")
+                ));
+            }
         }
     }
     Ok(Exit::Clean)

@@ -297,6 +297,11 @@ impl HttpConn {
         if is_sse && status.is_success() {
             return self.read_sse(resp, id, method, deadline, session).await;
         }
+        if matches!(status.as_u16(), 401 | 403) {
+            return Err(CallError::Protocol(format!(
+                "HTTP {status}: the server wants credentials (give them with --header, or in the config's headers with --pass-env for ${{VAR}} references)"
+            )));
+        }
         let body = self.read_body(resp, deadline).await?;
         if body.iter().all(u8::is_ascii_whitespace) {
             return Err(CallError::Protocol(format!(
