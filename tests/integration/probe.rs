@@ -186,6 +186,20 @@ fn old_server_that_exits_before_initialize_is_restarted() {
 }
 
 #[test]
+fn modern_server_that_refuses_initialize_is_probed_as_modern() {
+    // The first process misses server/discover; the fresh one refuses initialize with
+    // -32022 naming 2026-07-28, so the probe continues with the modern handshake.
+    let s = run("modern_late", 2).unwrap();
+    assert_eq!(s.era, Some(Era::Modern));
+    assert_eq!(names(&s.tools), ["late"]);
+    let notes = s.probe.unwrap().notes;
+    assert!(
+        notes.iter().any(|n| n.contains("initialize was refused")),
+        "{notes:?}"
+    );
+}
+
+#[test]
 fn discover_silence_falls_back_to_legacy() {
     let start = Instant::now();
     let s = run("ignore_discover", 2).unwrap();
