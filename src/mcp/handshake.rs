@@ -248,6 +248,13 @@ pub async fn probe_async(
                     "--sandbox needs bubblewrap (`bwrap`), which is not on PATH; install it (e.g. `apt-get install bubblewrap`) or drop --sandbox".into(),
                 ));
             };
+            if let Transport::Stdio { command, .. } = &spec.transport {
+                let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+                let hidden = launch::hidden_dirs(home.as_deref());
+                if let Some(why) = launch::hidden_command(command, path.as_deref(), &hidden) {
+                    return Err(fail(format!("--sandbox: {why}")));
+                }
+            }
             launch::bwrap_preflight(&b, opts).await.map_err(|e| {
                 fail(format!(
                     "--sandbox: {e}; refusing to run the server unsandboxed"

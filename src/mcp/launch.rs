@@ -223,16 +223,7 @@ pub fn sandbox_plan(
             "/tmp",
         ],
     );
-    let mut hidden: Vec<PathBuf> = Vec::new();
-    if let Some(h) = real_home.filter(|h| h.is_absolute() && *h != Path::new("/")) {
-        hidden.push(h.to_path_buf());
-    }
-    for p in ["/root", "/home"] {
-        let p = PathBuf::from(p);
-        if p.is_dir() && !hidden.iter().any(|h| h == &p) {
-            hidden.push(p);
-        }
-    }
+    let hidden = hidden_dirs(real_home);
     for h in &hidden {
         if h.exists() {
             b.push("--tmpfs".into());
@@ -266,6 +257,39 @@ pub fn sandbox_plan(
         env: vars,
         cwd: PathBuf::from("/"),
     }
+}
+
+/// The directories the sandbox hides: the reviewer's home, `/root` and `/home`.
+pub fn hidden_dirs(real_home: Option<&Path>) -> Vec<PathBuf> {
+    let mut hidden: Vec<PathBuf> = Vec::new();
+    if let Some(h) = real_home.filter(|h| h.is_absolute() && *h != Path::new("/")) {
+        hidden.push(h.to_path_buf());
+    }
+    for p in ["/root", "/home"] {
+        let p = PathBuf::from(p);
+        if p.is_dir() && !hidden.iter().any(|h| h == &p) {
+            hidden.push(p);
+        }
+    }
+    hidden
+}
+
+/// Why `command` cannot run in the sandbox, if it resolves (through `path_var`) to a
+/// file inside a directory the sandbox hides (e.g. a Node or Python under `~/.nvm`).
+pub fn hidden_command(command: &str, path_var: Option<&str>, hidden: &[PathBuf]) -> Option<String> {
+    let resolved = if command.contains('/') {
+        Some(PathBuf::from(command))
+    } else {
+        std::env::split_paths(path_var.unwrap_or(DEFAULT_PATH))
+            .map(|d| d.join(command))
+            .find(|p| p.is_file())
+    }?;
+    let h = hidden.iter().find(|h| resolved.starts_with(h))?;
+    Some(format!(
+        "`{command}` resolves to {}, inside {}, which the sandbox hides; install it outside your home or give a path outside it",
+        resolved.display(),
+        h.display()
+    ))
 }
 
 /// Find `bwrap` on the reviewer's PATH.
@@ -510,6 +534,20 @@ mod tests {
             &opts,
         );
         assert!(p.args.contains(&"--share-net".to_owned()));
+    }
+
+    #[test]
+    fn commands_inside_hidden_dirs_are_named() {
+        let home = tempfile::tempdir().unwrap();
+        let bin = home.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(bin.join("node"), "").unwrap();
+        let hidden = hidden_dirs(Some(home.path()));
+        let path = bin.display().to_string();
+        let why = hidden_command("node", Some(&path), &hidden).unwrap();
+        assert!(why.contains("which the sandbox hides"), "{why}");
+        assert!(hidden_command("/usr/bin/env", None, &hidden).is_none());
+        assert!(hidden_command("no-such-command", Some(&path), &hidden).is_none());
     }
 
     #[test]
