@@ -172,7 +172,7 @@ fn modern_server_pages_through_an_empty_cursor_with_meta_on_every_request() {
     assert_eq!(s.protocol_version.as_deref(), Some("2026-07-28"));
     assert_eq!(names(&s.tools), ["alpha", "beta", "gamma", "delta"]);
     assert_eq!(names(&s.prompts), ["review"]);
-    assert_eq!(names(&s.resources), ["file:///a"].map(|_| "a"));
+    assert_eq!(names(&s.resources), ["a"]);
     assert_eq!(s.resource_templates.len(), 1);
     assert_eq!(s.instructions.as_deref(), Some("Use alpha first."));
     assert_eq!(s.reported_name(), Some("hostile-modern"));
@@ -901,4 +901,21 @@ fn offline_targets_read_snapshot_files_and_start_nothing() {
     let got = obtain(&args.resolve().unwrap(), &args, &|_| {}).unwrap();
     let e = got[1].as_ref().unwrap_err().to_string();
     assert!(e.contains("--snapshot-dir"), "{e}");
+}
+
+/// The snapshot is the product: pin its exact shape (timings and stderr left out).
+#[test]
+fn snapshot_json_of_a_modern_server() {
+    let mut s = run("modern", 1).unwrap();
+    let notes = s.probe.take().unwrap().notes;
+    assert!(notes.is_empty(), "{notes:?}");
+    insta::assert_snapshot!("modern_server_snapshot", s.to_pretty_json());
+}
+
+#[test]
+fn snapshot_json_of_a_legacy_http_server() {
+    let mut s = http_probe("legacy_sse", &[]).unwrap();
+    let probe = s.probe.take().unwrap();
+    insta::assert_snapshot!("legacy_http_snapshot", s.to_pretty_json());
+    insta::assert_debug_snapshot!("legacy_http_notes", probe.notes);
 }
