@@ -357,16 +357,10 @@ async fn run(
             session,
         )
         .await;
-    // A breach of a cap is never a reason to fall back: it is the server's answer.
+    // A breach of a limit is never a reason to fall back: it is the server's answer.
     if let Err(CallError::Limit(m)) = &answer {
         conn.close().await;
         return Err(format!("server/discover: {m}"));
-    }
-    if let Err(CallError::Protocol(m)) = &answer {
-        if m.contains("deeper than") {
-            conn.close().await;
-            return Err(format!("server/discover: {m}"));
-        }
     }
     match classify_discover(answer, opts.discover_timeout) {
         DiscoverOutcome::Modern(result) => {
@@ -377,7 +371,7 @@ async fn run(
         DiscoverOutcome::Unsupported(list) => {
             conn.close().await;
             Err(format!(
-                "the server only supports protocol versions {} ; mcpvet speaks {MODERN_VERSION} and the legacy revisions",
+                "the server only supports protocol versions {}; mcpvet speaks {MODERN_VERSION} and the legacy revisions",
                 list.join(", ")
             ))
         }

@@ -384,8 +384,8 @@ impl HttpConn {
                 m
             }
             Err(MessageError::TooDeep) => {
-                return Err(CallError::Protocol(
-                    "a message nests JSON deeper than 128 levels".into(),
+                return Err(CallError::Limit(
+                    "a message nests JSON deeper than 128 levels (the nesting limit)".into(),
                 ));
             }
             Err(e) => return Err(CallError::Protocol(e.to_string())),

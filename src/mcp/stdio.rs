@@ -221,8 +221,8 @@ impl StdioConn {
                     m
                 }
                 Err(MessageError::TooDeep) => {
-                    return Err(CallError::Protocol(
-                        "a message nests JSON deeper than 128 levels".into(),
+                    return Err(CallError::Limit(
+                        "a message nests JSON deeper than 128 levels (the nesting limit)".into(),
                     ));
                 }
                 Err(e) => {

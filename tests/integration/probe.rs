@@ -246,7 +246,10 @@ fn huge_single_message_hits_the_message_cap_with_bounded_memory() {
 #[test]
 fn deeply_nested_json_is_an_error() {
     let e = err("deep", 1);
-    assert!(e.contains("deeper than 128"), "{e}");
+    assert!(
+        e.contains("server/discover: a message nests JSON deeper than 128"),
+        "{e}"
+    );
 }
 
 #[test]
