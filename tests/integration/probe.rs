@@ -614,7 +614,8 @@ sys.stderr.write(r.stderr.decode(errors='replace'))\n";
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(code, 3, "{stderr}");
     assert!(stderr.contains("per-message cap of 8 MiB"), "{stderr}");
-    assert!(max_kib < 150 * 1024, "peak RSS {max_kib} KiB");
+    println!("peak RSS of mcpvet and its children: {max_kib} KiB");
+    assert!(max_kib < 64 * 1024, "peak RSS {max_kib} KiB");
     pids.assert_all_gone(1);
 }
 
