@@ -84,7 +84,18 @@ impl HttpConn {
             })?;
             map.insert(name, value);
         }
-        let client = reqwest::Client::builder()
+        let loopback = parsed.host_str().is_some_and(|h| {
+            h.eq_ignore_ascii_case("localhost")
+                || h.trim_matches(['[', ']'])
+                    .parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback())
+        });
+        let mut builder = reqwest::Client::builder();
+        if loopback {
+            // A proxy from the environment must not see (or break) loopback traffic.
+            builder = builder.no_proxy();
+        }
+        let client = builder
             .redirect(redirect_policy())
             .connect_timeout(std::time::Duration::from_secs(15))
             .user_agent(concat!("mcpvet/", env!("CARGO_PKG_VERSION")))
