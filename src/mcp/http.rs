@@ -26,6 +26,9 @@ pub struct HttpConn {
     pub session_id: Option<String>,
     /// Legacy negotiated version, sent as `MCP-Protocol-Version` after `initialize`.
     pub legacy_version: Option<String>,
+    /// The `initialize` params, kept to re-initialize a forgotten session once.
+    init_params: Option<Value>,
+    reinitialized: bool,
 }
 
 /// Why an HTTP connection could not be set up.
@@ -110,6 +113,8 @@ impl HttpConn {
             next_id: 0,
             session_id: None,
             legacy_version: None,
+            init_params: None,
+            reinitialized: false,
         })
     }
 
@@ -261,7 +266,52 @@ impl HttpConn {
     }
 
     /// Send a request and wait for its answer (JSON body or SSE stream) until `deadline`.
+    ///
+    /// A legacy session the server forgot (HTTP 404, or 400 naming the session) is
+    /// re-initialized once with the same `initialize` parameters and the request retried.
     pub async fn call(
+        &mut self,
+        method: &str,
+        params: Value,
+        modern: bool,
+        deadline: Instant,
+        session: &mut Session,
+    ) -> Result<Value, CallError> {
+        if method == "initialize" {
+            self.init_params = Some(params.clone());
+        }
+        let first = self
+            .call_once(method, params.clone(), modern, deadline, session)
+            .await;
+        let expired = matches!(&first, Err(CallError::SessionExpired(_)));
+        if !expired || self.reinitialized {
+            return first.map_err(|e| match e {
+                CallError::SessionExpired(m) => CallError::Protocol(m),
+                other => other,
+            });
+        }
+        self.reinitialized = true;
+        let Some(init) = self.init_params.clone() else {
+            return first;
+        };
+        session.note(format!(
+            "the server forgot the legacy session during {method}; initialized a new one"
+        ));
+        self.session_id = None;
+        self.call_once("initialize", init, false, deadline, session)
+            .await
+            .map_err(|e| CallError::Protocol(format!("re-initializing the session: {e}")))?;
+        self.notify("notifications/initialized", false, deadline)
+            .await?;
+        self.call_once(method, params, modern, deadline, session)
+            .await
+            .map_err(|e| match e {
+                CallError::SessionExpired(m) => CallError::Protocol(m),
+                other => other,
+            })
+    }
+
+    async fn call_once(
         &mut self,
         method: &str,
         params: Value,
@@ -308,6 +358,12 @@ impl HttpConn {
         if is_sse && status.is_success() {
             return self.read_sse(resp, id, method, deadline, session).await;
         }
+        let sent_session = !modern && self.session_id.is_some() && method != "initialize";
+        if sent_session && status.as_u16() == 404 {
+            return Err(CallError::SessionExpired(format!(
+                "HTTP {status} for {method}: the server no longer knows the session"
+            )));
+        }
         if matches!(status.as_u16(), 401 | 403) {
             return Err(CallError::Protocol(format!(
                 "HTTP {status}: the server wants credentials (give them with --header, or in the config's headers with --pass-env for ${{VAR}} references)"
@@ -320,6 +376,15 @@ impl HttpConn {
             )));
         }
         match self.handle_payload(&body, id, deadline, session).await {
+            Ok(Some(Err(CallError::Rpc(e))))
+                if sent_session
+                    && status.as_u16() == 400
+                    && e.message.to_ascii_lowercase().contains("session") =>
+            {
+                Err(CallError::SessionExpired(format!(
+                    "HTTP {status} for {method}: {e}"
+                )))
+            }
             Ok(Some(outcome)) => outcome,
             Ok(None) => Err(CallError::Protocol(format!(
                 "HTTP {status}: the body holds no answer to request {id} ({method})"

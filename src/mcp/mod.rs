@@ -106,13 +106,18 @@ pub enum CallError {
     Limit(String),
     /// The server broke the protocol (garbage, bad shapes, HTTP errors without JSON-RPC).
     Protocol(String),
+    /// An HTTP server forgot the legacy session (handled inside the HTTP transport).
+    SessionExpired(String),
 }
 
 impl std::fmt::Display for CallError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CallError::Rpc(e) => write!(f, "the server answered {e}"),
-            CallError::Closed(s) | CallError::Limit(s) | CallError::Protocol(s) => f.write_str(s),
+            CallError::Closed(s)
+            | CallError::Limit(s)
+            | CallError::Protocol(s)
+            | CallError::SessionExpired(s) => f.write_str(s),
             CallError::Silent => f.write_str("no answer"),
         }
     }

@@ -795,6 +795,22 @@ fn http_legacy_sse_session_priming_event_and_server_ping() {
 }
 
 #[test]
+fn http_forgotten_legacy_session_is_reinitialized_once() {
+    for mode in ["legacy_expiring", "legacy_expiring_400"] {
+        let s = http_probe(mode, &[]).unwrap();
+        assert_eq!(names(&s.tools), ["echo"], "{mode}");
+        assert_eq!(names(&s.prompts), ["p"], "{mode}");
+        let notes = s.probe.unwrap().notes;
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("forgot the legacy session during prompts/list")),
+            "{mode}: {notes:?}"
+        );
+    }
+}
+
+#[test]
 fn http_config_headers_are_sent() {
     let e = http_probe("needs_auth", &[]).unwrap_err();
     assert!(e.contains("401"), "{e}");
