@@ -108,6 +108,8 @@ struct Launcher<'a> {
     env: LaunchEnv,
     bwrap: Option<std::path::PathBuf>,
     http_headers: std::collections::BTreeMap<String, String>,
+    /// The stdio arguments after resolving passed references.
+    args: Vec<String>,
     starts: usize,
     /// The scratch HOME and TMPDIR, shared by the discover process and the fresh legacy
     /// one (so an `npx` download is not repeated) and removed when the probe ends.
@@ -139,9 +141,8 @@ impl Launcher<'_> {
                     .map_err(|e| e.to_string())?;
                 Ok(Conn::Http(Box::new(c)))
             }
-            Transport::Stdio {
-                command, args, cwd, ..
-            } => {
+            Transport::Stdio { command, cwd, .. } => {
+                let args = &self.args.clone();
                 self.starts += 1;
                 // Relative commands and arguments are relative to the config's `cwd`, else
                 // to mcpvet's own working directory.
@@ -229,6 +230,7 @@ pub async fn probe_async(
     let stderr: StderrBuf = Arc::new(Mutex::new(RingBuffer::new(opts.caps.max_stderr_bytes)));
     let mut bwrap = None;
     let mut env = LaunchEnv::default();
+    let mut launch_args: Vec<String> = Vec::new();
     if let Transport::Stdio { env: declared, .. } = &spec.transport {
         if !opts.allow_unpinned {
             if let Some(reason) = crate::launch::unpinned_reason(spec) {
@@ -238,6 +240,14 @@ pub async fn probe_async(
             }
         }
         env = launch::build_env(declared, &opts.pass_env, &|k| std::env::var(k).ok());
+        if let Transport::Stdio { args, .. } = &spec.transport {
+            let (resolved, notes) =
+                launch::resolve_args(args, &opts.pass_env, &|k| std::env::var(k).ok());
+            launch_args = resolved;
+            for n in notes {
+                session.note(n);
+            }
+        }
         for n in &env.notes {
             session.note(n.clone());
         }
@@ -291,6 +301,7 @@ pub async fn probe_async(
         env,
         bwrap,
         http_headers,
+        args: launch_args,
         starts: 0,
         scratch: None,
     };

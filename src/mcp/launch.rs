@@ -147,6 +147,54 @@ pub fn resolve_values(
     (out, notes)
 }
 
+/// Resolve references in command-line arguments: an argument whose references are all
+/// passed (and set) is resolved; any other is kept literally (`${VAR}` reaches the server
+/// as text, never the secret), with a note.
+pub fn resolve_args(
+    args: &[String],
+    pass_env: &[String],
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> (Vec<String>, Vec<String>) {
+    let mut notes = Vec::new();
+    let out = args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let ps = pieces(a);
+            if ps.iter().all(|p| matches!(p, Piece::Text(_))) {
+                return a.clone();
+            }
+            let mut resolved = String::new();
+            for p in &ps {
+                match p {
+                    Piece::Text(t) => resolved.push_str(t),
+                    Piece::Var(v) if pass_env.iter().any(|x| x == v) => match lookup(v) {
+                        Some(val) => resolved.push_str(&val),
+                        None => {
+                            notes.push(format!("argument {i} kept literally: ${{{v}}} is not set"));
+                            return a.clone();
+                        }
+                    },
+                    Piece::Var(v) => {
+                        notes.push(format!(
+                            "argument {i} kept literally: ${{{v}}} is not passed (use --pass-env {v} to pass it)"
+                        ));
+                        return a.clone();
+                    }
+                    Piece::Input(id) => {
+                        notes.push(format!(
+                            "argument {i} kept literally: ${{input:{id}}} is an interactive input"
+                        ));
+                        return a.clone();
+                    }
+                }
+            }
+            resolved
+        })
+        .collect();
+    (out, notes)
+}
+
 /// What to execute: the program, its arguments, environment and directory, possibly
 /// wrapped in bubblewrap.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -478,6 +526,21 @@ mod tests {
             Some("https://eu.example/x")
         );
         assert!(!env.vars.contains_key("ASK"));
+    }
+
+    #[test]
+    fn arguments_are_resolved_only_when_passed() {
+        let args: Vec<String> = ["--token", "${GITHUB_TOKEN}", "--region=$REGION", "x"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        let (out, notes) = resolve_args(&args, &[], &lookup);
+        assert_eq!(out, args);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        let (out, notes) = resolve_args(&args, &["GITHUB_TOKEN".into()], &lookup);
+        assert_eq!(out[1], "ghp_secret");
+        assert_eq!(out[2], "--region=$REGION");
+        assert_eq!(notes.len(), 1);
     }
 
     #[test]
