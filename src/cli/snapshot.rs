@@ -1,15 +1,95 @@
-//! `mcpvet snapshot`.
+//! `mcpvet snapshot`: probe one server and save what it shows the model as a snapshot
+//! file that `mcpvet scan --offline FILE` can audit and `mcpvet lock` can lock.
 
-use anyhow::bail;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
 use clap::Args;
 
 use super::Global;
+use super::targets::{self, TargetArgs};
 use crate::error::Exit;
 
 /// Arguments of `mcpvet snapshot`.
 #[derive(Debug, Args)]
-pub struct SnapshotArgs {}
+pub struct SnapshotArgs {
+    /// Where to write the snapshot (JSON; replaced atomically).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub target: Box<TargetArgs>,
+}
 
-pub fn run(_args: SnapshotArgs, _g: Global) -> anyhow::Result<Exit> {
-    bail!("`mcpvet snapshot` is not built yet")
+pub fn run(args: SnapshotArgs, g: Global) -> anyhow::Result<Exit> {
+    if args.target.offline {
+        bail!("`mcpvet snapshot` probes a live server; --offline makes no sense here");
+    }
+    if args.target.is_empty() {
+        bail!(
+            "nothing to snapshot: give `-- CMD ARGS…`, `--url URL`, or a config file with `--name ENTRY`"
+        );
+    }
+    let resolved = args.target.resolve()?;
+    if let Some(f) = resolved.iter().find_map(|t| t.snapshot_file.as_ref()) {
+        bail!("{} is already a snapshot file", f.display());
+    }
+    let names: Vec<String> = resolved.iter().map(targets::Target::display_name).collect();
+    let target = match resolved.len() {
+        0 => bail!("the config holds no server to snapshot"),
+        1 => &resolved[0],
+        _ => bail!(
+            "`mcpvet snapshot` saves one server; choose one with --name ({})",
+            names.join(", ")
+        ),
+    };
+    let progress = targets::stderr_progress(g);
+    let mut results = targets::obtain(std::slice::from_ref(target), &args.target, &progress)?;
+    let snap = results
+        .pop()
+        .context("no result")?
+        .map_err(|e| e.context("the server could not be probed"))?;
+    write_atomic(&args.output, snap.to_pretty_json().as_bytes())?;
+    if !g.quiet {
+        let p = snap.probe.as_ref();
+        crate::report::eprint_line(&format!(
+            "wrote {}: {} — {} ({} ms)",
+            args.output.display(),
+            snap.server,
+            crate::mcp::summarize(&snap),
+            p.map(|p| p.elapsed_ms).unwrap_or(0)
+        ));
+        if g.verbose {
+            for n in p.map(|p| p.notes.as_slice()).unwrap_or(&[]) {
+                crate::report::eprint_line(&format!("  note: {n}"));
+            }
+            if let Some(err) = p.map(|p| p.stderr.trim()).filter(|e| !e.is_empty()) {
+                crate::report::eprint_line(&format!(
+                    "  server stderr:\n    {}",
+                    err.lines().collect::<Vec<_>>().join("\n    ")
+                ));
+            }
+        }
+    }
+    Ok(Exit::Clean)
+}
+
+/// Write `bytes` to `path` through a temporary file in the same directory and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".mcpvet-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(())
 }

@@ -1,5 +1,28 @@
 //! MCP protocol types and the dual-era client (the probe): the only stage that starts
 //! processes or opens sockets.
+//!
+//! [`probe`] turns one [`ServerSpec`] into a [`ServerSnapshot`]; [`probe_all`] probes many
+//! concurrently. Both are synchronous and build their own tokio runtime. Nothing here
+//! prints: progress is reported through [`ProbeEvent`] callbacks.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::time::Instant;
+
+use crate::snapshot::ServerSnapshot;
+use crate::spec::ServerSpec;
+
+pub mod handshake;
+pub mod http;
+pub mod jsonrpc;
+pub mod launch;
+pub mod limits;
+pub mod sse;
+pub mod stdio;
+
+pub use limits::Limits;
 
 /// A server could not be probed (maps to exit code 3).
 #[derive(Debug, thiserror::Error)]
@@ -7,4 +30,303 @@
 pub struct ProbeFailure {
     pub server: String,
     pub message: String,
+}
+
+impl ProbeFailure {
+    pub fn new(server: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            server: server.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// How to probe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProbeOptions {
+    /// Overall time allowed per server (`--timeout`), generous enough for an npx download.
+    pub timeout: Duration,
+    /// How long `server/discover` may stay unanswered before the server is taken as legacy.
+    pub discover_timeout: Duration,
+    /// Run stdio servers inside bubblewrap (`--sandbox`).
+    pub sandbox: bool,
+    /// Let the sandboxed server use the network (`--sandbox-net`).
+    pub sandbox_net: bool,
+    /// Variables of the reviewer's environment the server may receive (`--pass-env`).
+    pub pass_env: Vec<String>,
+    /// Launch packages that are not pinned to an exact version (`--allow-unpinned`).
+    pub allow_unpinned: bool,
+    /// Byte, page and item caps.
+    pub caps: Limits,
+    /// How many servers are probed at once (`-j`).
+    pub jobs: usize,
+}
+
+impl Default for ProbeOptions {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(120),
+            discover_timeout: Duration::from_secs(5),
+            sandbox: false,
+            sandbox_net: false,
+            pass_env: Vec::new(),
+            allow_unpinned: false,
+            caps: Limits::default(),
+            jobs: 8,
+        }
+    }
+}
+
+/// Progress of [`probe_all`], for a display on stderr.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProbeEvent {
+    /// Probing of `specs[index]` started.
+    Started { index: usize, server: String },
+    /// Probing of `specs[index]` ended; `summary` is e.g. `modern 2026-07-28, 2 tools` or
+    /// the error.
+    Finished {
+        index: usize,
+        server: String,
+        ok: bool,
+        summary: String,
+        elapsed: Duration,
+    },
+}
+
+/// Why one request did not produce a result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallError {
+    /// The server answered with a JSON-RPC error.
+    Rpc(jsonrpc::RpcError),
+    /// The process exited, closed its stdout or the connection failed.
+    Closed(String),
+    /// No answer before the deadline.
+    Silent,
+    /// A byte, message or item cap was exceeded.
+    Limit(String),
+    /// The server broke the protocol (garbage, bad shapes, HTTP errors without JSON-RPC).
+    Protocol(String),
+    /// An HTTP server forgot the legacy session (handled inside the HTTP transport).
+    SessionExpired(String),
+}
+
+impl std::fmt::Display for CallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CallError::Rpc(e) => write!(f, "the server answered {e}"),
+            CallError::Closed(s)
+            | CallError::Limit(s)
+            | CallError::Protocol(s)
+            | CallError::SessionExpired(s) => f.write_str(s),
+            CallError::Silent => f.write_str("no answer"),
+        }
+    }
+}
+
+/// Per-probe bookkeeping shared by the transports: notes and the first answer's time.
+#[derive(Debug)]
+pub struct Session {
+    pub start: Instant,
+    pub first_response: Option<Duration>,
+    pub notes: Vec<String>,
+}
+
+impl Session {
+    pub fn new() -> Self {
+        Self {
+            start: Instant::now(),
+            first_response: None,
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn answered(&mut self) {
+        if self.first_response.is_none() {
+            self.first_response = Some(self.start.elapsed());
+        }
+    }
+
+    pub fn note(&mut self, note: String) {
+        if self.notes.len() < 50 {
+            self.notes.push(note);
+        }
+    }
+
+    pub fn note_once(&mut self, note: &str) {
+        if !self.notes.iter().any(|n| n == note) {
+            self.note(note.to_owned());
+        }
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// One open connection, stdio or HTTP.
+pub enum Conn {
+    Stdio(Box<stdio::StdioConn>),
+    Http(Box<http::HttpConn>),
+}
+
+impl Conn {
+    /// Send a request of the given era and wait for its result.
+    pub async fn call(
+        &mut self,
+        method: &str,
+        params: Value,
+        modern: bool,
+        deadline: Instant,
+        session: &mut Session,
+    ) -> Result<Value, CallError> {
+        match self {
+            Conn::Stdio(c) => c.call(method, params, deadline, session).await,
+            Conn::Http(c) => c.call(method, params, modern, deadline, session).await,
+        }
+    }
+
+    /// Send a notification.
+    pub async fn notify(
+        &mut self,
+        method: &str,
+        modern: bool,
+        deadline: Instant,
+    ) -> Result<(), CallError> {
+        match self {
+            Conn::Stdio(c) => c.notify(method, deadline).await,
+            Conn::Http(c) => c.notify(method, modern, deadline).await,
+        }
+    }
+
+    /// Close it (kills a stdio server's process group).
+    pub async fn close(self) {
+        match self {
+            Conn::Stdio(c) => c.close().await,
+            Conn::Http(c) => c.end_session().await,
+        }
+    }
+}
+
+/// Shared stderr capture for one probe (kept across the legacy fallback's fresh process).
+pub type StderrBuf = Arc<Mutex<limits::RingBuffer>>;
+
+fn runtime(threads: usize) -> Result<tokio::runtime::Runtime, std::io::Error> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads.clamp(1, 4))
+        .enable_all()
+        .build()
+}
+
+/// Probe one server: launch or connect, run the dual-era handshake, read every list.
+pub fn probe(spec: &ServerSpec, opts: &ProbeOptions) -> Result<ServerSnapshot, ProbeFailure> {
+    let rt = runtime(2).map_err(|e| {
+        ProbeFailure::new(&spec.name, format!("cannot start the async runtime: {e}"))
+    })?;
+    rt.block_on(handshake::probe_async(spec, opts))
+}
+
+/// Probe many servers concurrently (at most `opts.jobs` at once); results are in the order
+/// of `specs`. `progress` is called on the calling thread.
+pub fn probe_all(
+    specs: &[ServerSpec],
+    opts: &ProbeOptions,
+    progress: &dyn Fn(ProbeEvent),
+) -> Vec<Result<ServerSnapshot, ProbeFailure>> {
+    if specs.is_empty() {
+        return Vec::new();
+    }
+    let rt = match runtime(2) {
+        Ok(rt) => rt,
+        Err(e) => {
+            return specs
+                .iter()
+                .map(|s| {
+                    Err(ProbeFailure::new(
+                        &s.name,
+                        format!("cannot start the async runtime: {e}"),
+                    ))
+                })
+                .collect();
+        }
+    };
+    rt.block_on(async {
+        let jobs = opts.jobs.max(1);
+        let sem = Arc::new(tokio::sync::Semaphore::new(jobs));
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        for (index, spec) in specs.iter().enumerate() {
+            let sem = sem.clone();
+            let tx = tx.clone();
+            let spec = spec.clone();
+            let opts = opts.clone();
+            tokio::spawn(async move {
+                let _permit = sem.acquire_owned().await;
+                let _ = tx.send((index, None));
+                let started = std::time::Instant::now();
+                let out = handshake::probe_async(&spec, &opts).await;
+                let _ = tx.send((index, Some((out, started.elapsed()))));
+            });
+        }
+        drop(tx);
+        let mut results: Vec<Option<Result<ServerSnapshot, ProbeFailure>>> =
+            specs.iter().map(|_| None).collect();
+        while let Some((index, msg)) = rx.recv().await {
+            let server = specs[index].name.clone();
+            match msg {
+                None => progress(ProbeEvent::Started { index, server }),
+                Some((out, elapsed)) => {
+                    let (ok, summary) = match &out {
+                        Ok(s) => (true, summarize(s)),
+                        Err(e) => (false, e.message.clone()),
+                    };
+                    progress(ProbeEvent::Finished {
+                        index,
+                        server,
+                        ok,
+                        summary,
+                        elapsed,
+                    });
+                    results[index] = Some(out);
+                }
+            }
+        }
+        results
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| {
+                r.unwrap_or_else(|| {
+                    Err(ProbeFailure::new(
+                        &specs[i].name,
+                        "the probe task ended without a result",
+                    ))
+                })
+            })
+            .collect()
+    })
+}
+
+/// A one-line description of a snapshot: `modern 2026-07-28, 2 tools, 1 prompt`.
+pub fn summarize(s: &ServerSnapshot) -> String {
+    let era = s.era.map(|e| e.to_string()).unwrap_or_else(|| "?".into());
+    let version = s.protocol_version.as_deref().unwrap_or("?");
+    let mut parts = vec![format!("{era} {version}"), plural(s.tools.len(), "tool")];
+    if !s.prompts.is_empty() {
+        parts.push(plural(s.prompts.len(), "prompt"));
+    }
+    if !s.resources.is_empty() {
+        parts.push(plural(s.resources.len(), "resource"));
+    }
+    if !s.resource_templates.is_empty() {
+        parts.push(plural(s.resource_templates.len(), "resource template"));
+    }
+    parts.join(", ")
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }

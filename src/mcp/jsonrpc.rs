@@ -1,0 +1,274 @@
+//! JSON-RPC 2.0 message shapes the probe sends and receives, and how incoming messages are
+//! classified (answer, server→client request, notification) and answered.
+
+use serde_json::{Map, Value, json};
+
+/// The modern protocol revision this client speaks.
+pub const MODERN_VERSION: &str = "2026-07-28";
+/// The legacy revision offered in `initialize`.
+pub const LEGACY_VERSION: &str = "2025-11-25";
+
+/// A JSON-RPC error object received from the server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+impl std::fmt::Display for RpcError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "error {} \"{}\"", self.code, self.message)
+    }
+}
+
+/// One message from the server, classified.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Incoming {
+    /// An answer to one of our requests.
+    Response {
+        id: Value,
+        outcome: Result<Value, RpcError>,
+    },
+    /// A request from the server to the client (ping, roots/list, sampling, elicitation…).
+    Request { id: Value, method: String },
+    /// A notification (log message, list_changed, progress…): ignored.
+    Notification { method: String },
+}
+
+/// Why a message could not be classified.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MessageError {
+    #[error("not JSON: {0}")]
+    NotJson(String),
+    #[error("JSON nesting is deeper than the parser's limit of 128 levels")]
+    TooDeep,
+    #[error("not a JSON-RPC 2.0 message: {0}")]
+    NotJsonRpc(String),
+}
+
+/// Parse bytes into a classified message. Invalid UTF-8 is replaced with U+FFFD (as most
+/// MCP clients do) and reported through the returned flag.
+pub fn parse_message(bytes: &[u8]) -> Result<(Vec<Incoming>, bool), MessageError> {
+    let (text, lossy) = match std::str::from_utf8(bytes) {
+        Ok(s) => (std::borrow::Cow::Borrowed(s), false),
+        Err(_) => (String::from_utf8_lossy(bytes), true),
+    };
+    let value: Value = serde_json::from_str(text.trim()).map_err(|e| {
+        if e.to_string().contains("recursion limit") {
+            MessageError::TooDeep
+        } else {
+            MessageError::NotJson(e.to_string())
+        }
+    })?;
+    let out = match value {
+        // A batch (allowed by legacy revisions); classify each element.
+        Value::Array(items) => items
+            .into_iter()
+            .map(classify)
+            .collect::<Result<Vec<_>, _>>()?,
+        other => vec![classify(other)?],
+    };
+    Ok((out, lossy))
+}
+
+fn classify(value: Value) -> Result<Incoming, MessageError> {
+    let Value::Object(mut map) = value else {
+        return Err(MessageError::NotJsonRpc("not an object".into()));
+    };
+    if map.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Err(MessageError::NotJsonRpc(
+            "`jsonrpc` is not \"2.0\"".to_owned(),
+        ));
+    }
+    if let Some(method) = map.get("method").and_then(Value::as_str).map(str::to_owned) {
+        return Ok(match map.remove("id") {
+            Some(id) if !id.is_null() => Incoming::Request { id, method },
+            _ => Incoming::Notification { method },
+        });
+    }
+    let id = map.remove("id").unwrap_or(Value::Null);
+    if let Some(result) = map.remove("result") {
+        return Ok(Incoming::Response {
+            id,
+            outcome: Ok(result),
+        });
+    }
+    if let Some(err) = map.remove("error") {
+        let code = err.get("code").and_then(Value::as_i64).unwrap_or(0);
+        let message = err
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let data = err.get("data").cloned();
+        return Ok(Incoming::Response {
+            id,
+            outcome: Err(RpcError {
+                code,
+                message,
+                data,
+            }),
+        });
+    }
+    Err(MessageError::NotJsonRpc(
+        "neither a request, a notification nor a response".into(),
+    ))
+}
+
+/// The `_meta` every modern request carries.
+pub fn modern_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": client_info(),
+    })
+}
+
+/// `{name: "mcpvet", version}`.
+pub fn client_info() -> Value {
+    json!({"name": "mcpvet", "version": env!("CARGO_PKG_VERSION")})
+}
+
+/// A request object.
+pub fn request(id: u64, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+/// A notification object.
+pub fn notification(method: &str) -> Value {
+    json!({"jsonrpc": "2.0", "method": method})
+}
+
+/// Params for a request of the given era: modern requests always carry `_meta`.
+pub fn params(modern: bool, cursor: Option<&str>) -> Value {
+    let mut m = Map::new();
+    if modern {
+        m.insert("_meta".into(), modern_meta());
+    }
+    if let Some(c) = cursor {
+        m.insert("cursor".into(), Value::String(c.to_owned()));
+    }
+    Value::Object(m)
+}
+
+/// The answer the client gives to a server→client request: `ping` gets an empty result,
+/// `roots/list` an empty list, everything else (sampling, elicitation, …) is refused.
+pub fn answer_server_request(id: &Value, method: &str) -> Value {
+    match method {
+        "ping" => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
+        "roots/list" => json!({"jsonrpc": "2.0", "id": id, "result": {"roots": []}}),
+        _ => json!({"jsonrpc": "2.0", "id": id, "error": {
+            "code": -32601,
+            "message": format!("Method not found: mcpvet does not serve {method} while vetting a server"),
+        }}),
+    }
+}
+
+/// Whether a response id equals the numeric id we sent (servers may echo it as a string).
+pub fn id_matches(id: &Value, want: u64) -> bool {
+    match id {
+        Value::Number(n) => n.as_u64() == Some(want),
+        Value::String(s) => s == &want.to_string(),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_messages() {
+        let (m, lossy) = parse_message(br#"{"jsonrpc":"2.0","id":1,"result":{"a":1}}"#).unwrap();
+        assert!(!lossy);
+        assert_eq!(
+            m,
+            vec![Incoming::Response {
+                id: json!(1),
+                outcome: Ok(json!({"a":1}))
+            }]
+        );
+        let (m, _) =
+            parse_message(br#"{"jsonrpc":"2.0","id":"x","method":"sampling/createMessage"}"#)
+                .unwrap();
+        assert!(
+            matches!(&m[0], Incoming::Request { method, .. } if method == "sampling/createMessage")
+        );
+        let (m, _) =
+            parse_message(br#"{"jsonrpc":"2.0","method":"notifications/message"}"#).unwrap();
+        assert!(matches!(&m[0], Incoming::Notification { .. }));
+        let (m, _) = parse_message(
+            br#"{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"x","data":{"supported":["2026-07-28"]}}}"#,
+        )
+        .unwrap();
+        let Incoming::Response {
+            outcome: Err(e), ..
+        } = &m[0]
+        else {
+            panic!("{m:?}")
+        };
+        assert_eq!(e.code, -32022);
+        assert!(e.data.is_some());
+    }
+
+    #[test]
+    fn rejects_garbage_and_deep_nesting() {
+        assert!(matches!(
+            parse_message(b"hello"),
+            Err(MessageError::NotJson(_))
+        ));
+        assert!(matches!(
+            parse_message(b"[1]"),
+            Err(MessageError::NotJsonRpc(_))
+        ));
+        assert!(matches!(
+            parse_message(br#"{"jsonrpc":"1.0","id":1,"result":{}}"#),
+            Err(MessageError::NotJsonRpc(_))
+        ));
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        assert_eq!(parse_message(deep.as_bytes()), Err(MessageError::TooDeep));
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced_and_flagged() {
+        let mut line = br#"{"jsonrpc":"2.0","id":1,"result":{"s":""#.to_vec();
+        line.extend_from_slice(&[0xff, 0xfe]);
+        line.extend_from_slice(br#""}}"#);
+        let (m, lossy) = parse_message(&line).unwrap();
+        assert!(lossy);
+        let Incoming::Response { outcome: Ok(v), .. } = &m[0] else {
+            panic!()
+        };
+        assert_eq!(v["s"], "\u{fffd}\u{fffd}");
+    }
+
+    #[test]
+    fn answers_server_requests() {
+        assert_eq!(
+            answer_server_request(&json!(1), "ping")["result"],
+            json!({})
+        );
+        assert_eq!(
+            answer_server_request(&json!(1), "roots/list")["result"]["roots"],
+            json!([])
+        );
+        assert_eq!(
+            answer_server_request(&json!(1), "sampling/createMessage")["error"]["code"],
+            -32601
+        );
+        assert!(id_matches(&json!("7"), 7));
+        assert!(!id_matches(&json!(8), 7));
+    }
+
+    #[test]
+    fn modern_params_carry_meta() {
+        let p = params(true, Some(""));
+        assert_eq!(p["cursor"], "");
+        assert_eq!(
+            p["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            MODERN_VERSION
+        );
+        assert!(params(false, None).get("_meta").is_none());
+    }
+}
