@@ -796,7 +796,7 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
             for f in flagged {
                 let label = item_label(f).unwrap_or_default();
                 let ev = f.evidence.clone().unwrap_or_default();
-                if shown.iter().any(|(l, e)| *l == label && *e == ev) {
+                if shown.iter().any(|(l, e)| *l == label && e.contains(ev.as_str())) {
                     continue;
                 }
                 let at = f

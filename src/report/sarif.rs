@@ -193,14 +193,14 @@ fn result(report: &ScanReport, rules: &[RuleMeta], f: &Finding) -> Value {
         "kind": if f.item.is_some() { "member" } else { "module" },
     }]);
     if let Some(o) = origin {
-        let mut loc = artifact(report, &o.file);
+        let mut loc = json!({"artifactLocation": artifact(report, &o.file)});
         loc["region"] = json!({
             "startLine": o.line.max(1),
             "startColumn": o.column.max(1),
         });
         locations.push(json!({"physicalLocation": loc, "logicalLocations": logical}));
     } else if let Some(p) = server.and_then(|s| s.snapshot_path.as_ref()) {
-        let mut loc = artifact(report, p);
+        let mut loc = json!({"artifactLocation": artifact(report, p)});
         loc["region"] = json!({"startLine": 1, "startColumn": 1});
         locations.push(json!({"physicalLocation": loc, "logicalLocations": logical}));
     } else {

@@ -172,24 +172,19 @@ fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
     } else {
         t.force_no_tty();
     }
-    t.set_header(vec![
-        "server",
-        "runs",
-        "pinned",
-        "credentials",
-        "protocol",
-        "tools",
-        "findings",
-        "lock",
-        "result",
-    ]);
+    t.set_header(vec!["server", "runs", "credentials", "protocol", "findings", "lock"]);
     for s in &report.servers {
         let c = report.counts(Some(&s.name));
         let creds = s.credential_names();
-        let tools = match s.item_counts() {
-            Some((t, 0, 0)) => t.to_string(),
-            Some((t, p, r)) => format!("{t} (+{p}p {r}r)"),
-            None => "-".into(),
+        let items = match s.item_counts() {
+            Some((t, 0, 0)) => plural(t, "tool", "tools"),
+            Some((t, p, r)) => format!(
+                "{}, {}, {}",
+                plural(t, "tool", "tools"),
+                plural(p, "prompt", "prompts"),
+                plural(r, "resource", "resources")
+            ),
+            None => String::new(),
         };
         let outcome = match report.outcome(s) {
             ServerOutcome::Passes => st.green("pass"),
@@ -197,7 +192,8 @@ fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
             ServerOutcome::NotProbed => st.yellow("not probed"),
         };
         let pinned = match &s.pinning {
-            Pinning::Unpinned { .. } => st.yellow(&s.pinning.label()),
+            Pinning::Unpinned { .. } => st.yellow("NOT pinned"),
+            Pinning::Pinned { .. } => "pinned".into(),
             other => other.label(),
         };
         let lock = match s.lock {
@@ -205,24 +201,31 @@ fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
             other => other.as_str().to_owned(),
         };
         let era = if s.error.is_some() {
-            "probe failed".into()
+            st.yellow("probe failed")
         } else {
-            s.era_label()
+            format!("{}\n{items}", s.era_label())
         };
+        let counts: Vec<String> = Severity::ALL
+            .iter()
+            .rev()
+            .filter(|x| c[**x as usize] > 0)
+            .map(|x| st.severity(*x, &format!("{} {}", c[*x as usize], x)))
+            .collect();
         t.add_row(vec![
-            Cell::new(&s.name),
-            Cell::new(s.what_runs()),
-            Cell::new(pinned),
+            Cell::new(format!("{}\n{outcome}", s.name)),
+            Cell::new(format!("{}\n{pinned}", s.what_runs())),
             Cell::new(if creds.is_empty() {
                 "-".into()
             } else {
                 creds.join("\n")
             }),
             Cell::new(era),
-            Cell::new(tools),
-            Cell::new(count_words(&c)),
+            Cell::new(if counts.is_empty() {
+                "none".into()
+            } else {
+                counts.join("\n")
+            }),
             Cell::new(lock),
-            Cell::new(outcome),
         ]);
     }
     t.to_string()
