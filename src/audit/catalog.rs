@@ -178,7 +178,11 @@ mod tests {
                 r.id
             );
             assert!(["definition", "launch", "lock", "policy"].contains(&r.family.as_str()));
-            for (field, text) in [("summary", &r.summary), ("why", &r.why), ("example", &r.example)] {
+            for (field, text) in [
+                ("summary", &r.summary),
+                ("why", &r.why),
+                ("example", &r.example),
+            ] {
                 assert!(text.len() > 20, "{} has a short {field}", r.id);
             }
         }

@@ -40,7 +40,10 @@ pub struct ReviewArgs {
 
 pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
     let snapshot = ServerSnapshot::load(&args.target)?;
-    let name = args.server.clone().unwrap_or_else(|| snapshot.server.clone());
+    let name = args
+        .server
+        .clone()
+        .unwrap_or_else(|| snapshot.server.clone());
     let mut server = ServerReport::new(name.clone(), None, Some(snapshot));
     server.snapshot_path = Some(args.target.clone());
     for path in &args.output_samples {
@@ -77,9 +80,8 @@ fn audit(_server: &ServerReport) -> Vec<Finding> {
 fn read_sample(path: &Path, tool: Option<&str>) -> anyhow::Result<OutputSample> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read output sample {}", path.display()))?;
-    let value: serde_json::Value = serde_json::from_str(&text).with_context(|| {
-        format!("output sample {} is not valid JSON", path.display())
-    })?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("output sample {} is not valid JSON", path.display()))?;
     Ok(OutputSample::from_value(
         &value,
         tool,

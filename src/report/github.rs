@@ -59,15 +59,15 @@ fn annotation(report: &ScanReport, f: &Finding) -> String {
         props.push(format!("file={}", escape_property(&path_str(&o.file))));
         props.push(format!("line={}", o.line));
         props.push(format!("col={}", o.column));
-    } else if let Some(p) = report.server(&f.server).and_then(|s| s.snapshot_path.as_ref()) {
+    } else if let Some(p) = report
+        .server(&f.server)
+        .and_then(|s| s.snapshot_path.as_ref())
+    {
         props.push(format!("file={}", escape_property(&path_str(p))));
     }
     props.push(format!(
         "title={}",
-        escape_property(&format!(
-            "mcpvet {} ({}): {}",
-            f.rule, f.severity, f.server
-        ))
+        escape_property(&format!("mcpvet {} ({}): {}", f.rule, f.severity, f.server))
     ));
     let mut msg = f.message.clone();
     if let Some(item) = item_label(f) {

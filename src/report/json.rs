@@ -56,9 +56,16 @@ fn severity_counts(c: &[usize; 5]) -> Value {
 fn server(report: &ScanReport, s: &ServerReport) -> Value {
     let spec = s.spec.as_ref();
     let (transport, credentials) = match spec.map(|x| &x.transport) {
-        Some(Transport::Stdio { command, args, env, cwd }) => (
+        Some(Transport::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        }) => (
             json!({"type": "stdio", "command": command, "args": args, "cwd": cwd}),
-            env.iter().map(|(k, v)| credential(k, v)).collect::<Vec<_>>(),
+            env.iter()
+                .map(|(k, v)| credential(k, v))
+                .collect::<Vec<_>>(),
         ),
         Some(Transport::Http { url, headers }) => (
             json!({"type": "http", "url": url}),

@@ -209,7 +209,10 @@ mod tests {
 
     #[test]
     fn fingerprints_ignore_line_numbers_but_not_identity() {
-        assert_eq!(fingerprint(&f(Severity::High, 3)), fingerprint(&f(Severity::High, 40)));
+        assert_eq!(
+            fingerprint(&f(Severity::High, 3)),
+            fingerprint(&f(Severity::High, 40))
+        );
         let mut other = f(Severity::High, 3);
         other.location.pointer = Some("/tools/1/description".into());
         assert_ne!(fingerprint(&f(Severity::High, 3)), fingerprint(&other));

@@ -10,21 +10,30 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::audit::finding::{Finding, RuleMeta, Severity};
-use crate::spec::{ServerSpec, Transport};
 use crate::snapshot::ServerSnapshot;
+use crate::spec::{ServerSpec, Transport};
 
 /// The tool that wrote the report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolInfo {
     pub name: String,
     pub version: String,
+    /// Where to learn about the tool (SARIF `informationUri`): the package's `repository`
+    /// or `homepage` from Cargo.toml, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub information_uri: Option<String>,
 }
 
 impl Default for ToolInfo {
     fn default() -> Self {
+        let uri = [env!("CARGO_PKG_REPOSITORY"), env!("CARGO_PKG_HOMEPAGE")]
+            .into_iter()
+            .find(|u| !u.is_empty())
+            .map(str::to_owned);
         ToolInfo {
             name: env!("CARGO_PKG_NAME").to_owned(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
+            information_uri: uri,
         }
     }
 }
@@ -201,7 +210,7 @@ impl OutputSample {
             .collect();
         if let Some(sc) = result.get("structuredContent") {
             let compact = sc.to_string();
-            if !parts.iter().any(|p| *p == compact) {
+            if !parts.contains(&compact) {
                 parts.push(compact);
             }
         }
@@ -416,7 +425,11 @@ impl ScanReport {
 
     /// The findings about one server, worst first.
     pub fn findings_for<'a>(&'a self, server: &str) -> Vec<&'a Finding> {
-        let mut v: Vec<&Finding> = self.findings.iter().filter(|f| f.server == server).collect();
+        let mut v: Vec<&Finding> = self
+            .findings
+            .iter()
+            .filter(|f| f.server == server)
+            .collect();
         v.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         v
     }
@@ -455,10 +468,7 @@ impl ScanReport {
         if server.error.is_some() {
             return ServerOutcome::NotProbed;
         }
-        if self
-            .gated()
-            .any(|f| f.server == server.name)
-        {
+        if self.gated().any(|f| f.server == server.name) {
             ServerOutcome::Fails
         } else {
             ServerOutcome::Passes
@@ -530,7 +540,10 @@ mod tests {
             transport: Transport::Stdio {
                 command: command.into(),
                 args: args.iter().map(|s| s.to_string()).collect(),
-                env: BTreeMap::from([("TOKEN".into(), "${ADMIN}".into()), ("K".into(), "abc".into())]),
+                env: BTreeMap::from([
+                    ("TOKEN".into(), "${ADMIN}".into()),
+                    ("K".into(), "abc".into()),
+                ]),
                 cwd: None,
             },
             settings: BTreeMap::new(),
@@ -540,17 +553,35 @@ mod tests {
     #[test]
     fn pinning_is_inferred_from_the_runner_and_reference() {
         let p = |c: &str, a: &[&str]| Pinning::infer(&stdio(c, a));
-        assert!(matches!(p("npx", &["-y", "pkg@latest"]), Pinning::Unpinned { .. }));
+        assert!(matches!(
+            p("npx", &["-y", "pkg@latest"]),
+            Pinning::Unpinned { .. }
+        ));
         assert!(matches!(p("npx", &["-y", "pkg"]), Pinning::Unpinned { .. }));
-        assert!(matches!(p("npx", &["-y", "@scope/pkg@1.2.3"]), Pinning::Pinned { .. }));
-        assert!(matches!(p("npx", &["-y", "@scope/pkg@^1.2.3"]), Pinning::Unpinned { .. }));
-        assert!(matches!(p("uvx", &["mcp-server-time==2026.10.19"]), Pinning::Pinned { .. }));
-        assert!(matches!(p("uvx", &["mcp-server-time"]), Pinning::Unpinned { .. }));
+        assert!(matches!(
+            p("npx", &["-y", "@scope/pkg@1.2.3"]),
+            Pinning::Pinned { .. }
+        ));
+        assert!(matches!(
+            p("npx", &["-y", "@scope/pkg@^1.2.3"]),
+            Pinning::Unpinned { .. }
+        ));
+        assert!(matches!(
+            p("uvx", &["mcp-server-time==2026.10.19"]),
+            Pinning::Pinned { .. }
+        ));
+        assert!(matches!(
+            p("uvx", &["mcp-server-time"]),
+            Pinning::Unpinned { .. }
+        ));
         assert!(matches!(
             p("docker", &["run", "-i", "--rm", "ghcr.io/x/y@sha256:abcd"]),
             Pinning::Pinned { .. }
         ));
-        assert!(matches!(p("docker", &["run", "-i", "img:latest"]), Pinning::Unpinned { .. }));
+        assert!(matches!(
+            p("docker", &["run", "-i", "img:latest"]),
+            Pinning::Unpinned { .. }
+        ));
         assert_eq!(p("ci-insights", &[]), Pinning::LocalCommand);
         assert_eq!(p("/usr/bin/node", &["server.js"]), Pinning::LocalCommand);
     }
@@ -581,7 +612,10 @@ mod tests {
         let s = OutputSample::from_value(&v, None, None).unwrap();
         assert_eq!((s.tool.as_str(), s.text.as_str()), ("t", "{\"a\":1}"));
         let v = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "x"}]}});
-        assert_eq!(OutputSample::from_value(&v, Some("u"), None).unwrap().text, "x");
+        assert_eq!(
+            OutputSample::from_value(&v, Some("u"), None).unwrap().text,
+            "x"
+        );
         let e = OutputSample::from_value(&serde_json::json!({"content": 1}), Some("u"), None)
             .unwrap_err()
             .to_string();

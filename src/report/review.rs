@@ -155,9 +155,8 @@ pub fn decide(server: &ServerReport, findings: &[&Finding], fail_on: Severity) -
         reasons.push(format!(
             "The server could not be probed ({e}), so what it shows the model is unknown."
         ));
-        would_change.push(
-            "Probe it successfully (or review a saved snapshot) before deciding.".to_owned(),
-        );
+        would_change
+            .push("Probe it successfully (or review a saved snapshot) before deciding.".to_owned());
         Decision::Reject
     } else if !gated.is_empty() {
         for f in &gated {
@@ -281,8 +280,7 @@ fn controls(server: &ServerReport, findings: &[&Finding]) -> Vec<RequiredControl
         Pinning::Unknown => push(
             Control::PinVersion,
             ControlStatus::Standard,
-            "The launch command is not known here; pin it where the server is configured."
-                .into(),
+            "The launch command is not known here; pin it where the server is configured.".into(),
         ),
     }
 
@@ -292,7 +290,10 @@ fn controls(server: &ServerReport, findings: &[&Finding]) -> Vec<RequiredControl
         push(
             Control::LeastPrivilegeCredential,
             ControlStatus::Blocking,
-            format!("{} Replace it with a dedicated, least-privilege credential.", sentence(&f.message)),
+            format!(
+                "{} Replace it with a dedicated, least-privilege credential.",
+                sentence(&f.message)
+            ),
         );
     } else if creds.is_empty() {
         push(
@@ -313,7 +314,10 @@ fn controls(server: &ServerReport, findings: &[&Finding]) -> Vec<RequiredControl
     }
 
     // Sandbox.
-    if let Some(f) = first(findings, &["sensitive-file-reference", "shell-execution-tool"]) {
+    if let Some(f) = first(
+        findings,
+        &["sensitive-file-reference", "shell-execution-tool"],
+    ) {
         push(
             Control::Sandbox,
             ControlStatus::Blocking,
@@ -367,7 +371,11 @@ fn controls(server: &ServerReport, findings: &[&Finding]) -> Vec<RequiredControl
     // Confirmation for sensitive calls.
     if let Some(f) = first(
         findings,
-        &["readonly-claim-mismatch", "shell-execution-tool", "auto-trust"],
+        &[
+            "readonly-claim-mismatch",
+            "shell-execution-tool",
+            "auto-trust",
+        ],
     ) {
         push(
             Control::ConfirmSensitiveCalls,
@@ -541,7 +549,8 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
             "**Decision: {}.** {}",
             a.decision.label(),
             match a.decision {
-                Decision::Accept => "The server may be installed with the team's standard controls.",
+                Decision::Accept =>
+                    "The server may be installed with the team's standard controls.",
                 Decision::AcceptWithConditions =>
                     "The server may be installed once the controls marked *required first* are in place.",
                 Decision::Reject => "The server must not be installed as proposed.",
@@ -562,7 +571,10 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
     // Summary table.
     push(&mut md, "| | |");
     push(&mut md, "|---|---|");
-    push(&mut md, &format!("| Runs | {} |", md_cell(&md_code(&s.what_runs()))));
+    push(
+        &mut md,
+        &format!("| Runs | {} |", md_cell(&md_code(&s.what_runs()))),
+    );
     if let Some(spec) = &s.spec {
         let at = spec
             .origin
@@ -571,7 +583,10 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
             .unwrap_or_default();
         push(&mut md, &format!("| Configured in | {}{at} |", spec.host));
     }
-    push(&mut md, &format!("| Pinned | {} |", md_cell(&s.pinning.label())));
+    push(
+        &mut md,
+        &format!("| Pinned | {} |", md_cell(&s.pinning.label())),
+    );
     let creds = s.credential_sources();
     push(
         &mut md,
@@ -580,7 +595,13 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
             if creds.is_empty() {
                 "none".to_owned()
             } else {
-                md_cell(&creds.iter().map(|c| md_code(c)).collect::<Vec<_>>().join(", "))
+                md_cell(
+                    &creds
+                        .iter()
+                        .map(|c| md_code(c))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                )
             }
         ),
     );
@@ -598,7 +619,10 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
                 .to_owned()
             })
             .unwrap_or_else(|| "(no serverInfo)".into());
-        push(&mut md, &format!("| Server | {} — {} |", md_cell(&info), s.era_label()));
+        push(
+            &mut md,
+            &format!("| Server | {} — {} |", md_cell(&info), s.era_label()),
+        );
     }
     if let Some(e) = &s.error {
         push(&mut md, &format!("| Probe | failed: {} |", md_cell(e)));
@@ -663,10 +687,9 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
                 md_code(reference)
             ),
         ),
-        Pinning::Pinned { reference } => push(
-            &mut md,
-            &format!("- Pinned to {}.", md_code(reference)),
-        ),
+        Pinning::Pinned { reference } => {
+            push(&mut md, &format!("- Pinned to {}.", md_code(reference)))
+        }
         Pinning::LocalCommand => push(
             &mut md,
             "- A program already installed on the machine: it is whatever version was installed.",
@@ -681,7 +704,11 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
             &format!(
                 "- It receives {}; it can do whatever those credentials allow, and so can \
                  anything that steers the model.",
-                creds.iter().map(|c| md_code(c)).collect::<Vec<_>>().join(", ")
+                creds
+                    .iter()
+                    .map(|c| md_code(c))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         );
     }
@@ -701,12 +728,23 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
     for f in findings.iter().filter(|f| {
         !matches!(
             f.item.as_ref().map(|i| i.kind),
-            Some(ItemKind::Tool | ItemKind::Prompt | ItemKind::Resource | ItemKind::ResourceTemplate | ItemKind::Instructions)
+            Some(
+                ItemKind::Tool
+                    | ItemKind::Prompt
+                    | ItemKind::Resource
+                    | ItemKind::ResourceTemplate
+                    | ItemKind::Instructions
+            )
         )
     }) {
         push(
             &mut md,
-            &format!("- **{}** ({}): {}", f.rule, f.severity, sentence(&f.message)),
+            &format!(
+                "- **{}** ({}): {}",
+                f.rule,
+                f.severity,
+                sentence(&f.message)
+            ),
         );
     }
     push(&mut md, "");
@@ -790,13 +828,19 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
             .filter(|f| f.item.is_some() && f.evidence.is_some())
             .collect();
         if !flagged.is_empty() {
-            push(&mut md, "Flagged text, as the model reads it (hidden characters made visible):");
+            push(
+                &mut md,
+                "Flagged text, as the model reads it (hidden characters made visible):",
+            );
             push(&mut md, "");
             let mut shown: Vec<(String, String)> = Vec::new();
             for f in flagged {
                 let label = item_label(f).unwrap_or_default();
                 let ev = f.evidence.clone().unwrap_or_default();
-                if shown.iter().any(|(l, e)| *l == label && e.contains(ev.as_str())) {
+                if shown
+                    .iter()
+                    .any(|(l, e)| *l == label && e.contains(ev.as_str()))
+                {
                     continue;
                 }
                 let at = f
@@ -807,7 +851,14 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
                     .unwrap_or_default();
                 push(&mut md, &format!("- {label}{at}:"));
                 push(&mut md, "");
-                push(&mut md, &quote(&ev).lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n"));
+                push(
+                    &mut md,
+                    &quote(&ev)
+                        .lines()
+                        .map(|l| format!("  {l}"))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                );
                 push(&mut md, "");
                 shown.push((label, ev));
             }
@@ -842,7 +893,10 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
         })
         .collect();
     if annotated.is_empty() {
-        push(&mut md, "No tool carries annotations: hosts assume every tool may write, delete and reach the outside world.");
+        push(
+            &mut md,
+            "No tool carries annotations: hosts assume every tool may write, delete and reach the outside world.",
+        );
     } else {
         push(&mut md, "| tool | claims | contradicted by |");
         push(&mut md, "|---|---|---|");
@@ -903,7 +957,10 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
             .unwrap_or_default();
         push(
             &mut md,
-            &format!("Output of {}{from} as the model receives it:", md_code(&sample.tool)),
+            &format!(
+                "Output of {}{from} as the model receives it:",
+                md_code(&sample.tool)
+            ),
         );
         push(&mut md, "");
         push(&mut md, &quote(&sample.text));
@@ -926,7 +983,10 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
     push(&mut md, "## 5. Risks");
     push(&mut md, "");
     if findings.is_empty() {
-        push(&mut md, "mcpvet found no risk in the configuration or the definitions.");
+        push(
+            &mut md,
+            "mcpvet found no risk in the configuration or the definitions.",
+        );
         push(&mut md, "");
     }
     for f in &findings {
@@ -1085,9 +1145,16 @@ mod tests {
     fn gate_decides_reject_below_gate_needs_conditions_clean_accepts() {
         let s = ServerReport::new("s", None, None);
         let high = finding("auto-trust", Severity::High, Control::TreatAsUntrusted);
-        let med = finding("shell-execution-tool", Severity::Medium, Control::ConfirmSensitiveCalls);
+        let med = finding(
+            "shell-execution-tool",
+            Severity::Medium,
+            Control::ConfirmSensitiveCalls,
+        );
         let info = finding("x", Severity::Info, Control::AuditLog);
-        assert_eq!(decide(&s, &[&high, &med], Severity::High).decision, Decision::Reject);
+        assert_eq!(
+            decide(&s, &[&high, &med], Severity::High).decision,
+            Decision::Reject
+        );
         assert_eq!(
             decide(&s, &[&med], Severity::High).decision,
             Decision::AcceptWithConditions
@@ -1097,14 +1164,21 @@ mod tests {
             decide(&s, &[&high], Severity::Critical).decision,
             Decision::AcceptWithConditions
         );
-        assert_eq!(decide(&s, &[&info], Severity::High).decision, Decision::Accept);
+        assert_eq!(
+            decide(&s, &[&info], Severity::High).decision,
+            Decision::Accept
+        );
         assert_eq!(decide(&s, &[], Severity::High).decision, Decision::Accept);
     }
 
     #[test]
     fn rejection_names_what_would_change_it_and_blocks_the_controls() {
         let s = ServerReport::new("s", None, None);
-        let high = finding("readonly-claim-mismatch", Severity::High, Control::TreatAsUntrusted);
+        let high = finding(
+            "readonly-claim-mismatch",
+            Severity::High,
+            Control::TreatAsUntrusted,
+        );
         let a = decide(&s, &[&high], Severity::High);
         assert!(a.would_change.iter().any(|w| w.contains("readOnlyHint")));
         let blocking: Vec<Control> = a
@@ -1128,8 +1202,11 @@ mod tests {
         };
         let a = decide(&s, &[], Severity::High);
         assert_eq!(a.decision, Decision::AcceptWithConditions);
-        assert!(a.controls.iter().any(|c| c.control == Control::PinVersion
-            && c.status == ControlStatus::Blocking));
+        assert!(
+            a.controls
+                .iter()
+                .any(|c| c.control == Control::PinVersion && c.status == ControlStatus::Blocking)
+        );
     }
 
     #[test]

@@ -37,7 +37,6 @@ pub fn render_list(rules: &[RuleMeta], opts: &RenderOptions) -> String {
     out
 }
 
-
 /// One rule's documentation, wrapped for the terminal.
 pub fn render_explain(r: &RuleMeta, opts: &RenderOptions) -> String {
     let st = Style::new(opts.color);
@@ -64,10 +63,10 @@ pub fn render_explain(r: &RuleMeta, opts: &RenderOptions) -> String {
         &format!("Control ({})", r.control.id()),
         r.control.advice(),
     );
-    out.push_str(&format!(
+    out.push_str(
         "\nSilence it for a reviewed case in mcpvet.toml with a reason; change its severity the \
-         same way.\n"
-    ));
+         same way.\n",
+    );
     out
 }
 

@@ -46,6 +46,9 @@ pub fn to_value(report: &ScanReport) -> Value {
         "columnKind": "unicodeCodePoints",
         "results": results,
     });
+    if let Some(uri) = &report.tool.information_uri {
+        run["tool"]["driver"]["informationUri"] = json!(uri);
+    }
     if let Some(root) = report.root.as_deref().filter(|r| r.is_absolute()) {
         run["originalUriBaseIds"] = json!({
             "SRCROOT": {"uri": dir_uri(root)}
@@ -166,7 +169,6 @@ fn rule_descriptor(r: &RuleMeta) -> Value {
     })
 }
 
-
 fn result(report: &ScanReport, rules: &[RuleMeta], f: &Finding) -> Value {
     let rule_index = rules.iter().position(|r| r.id == f.rule).unwrap_or(0);
     let mut msg = format!("[{}] {}", f.server, sentence(&f.message));
@@ -174,10 +176,15 @@ fn result(report: &ScanReport, rules: &[RuleMeta], f: &Finding) -> Value {
         msg.push_str(&format!(" Item: {item}."));
     }
     if let Some(p) = &f.location.pointer {
-        msg.push_str(&format!(" JSON Pointer: {p} (in the server's definitions)."));
+        msg.push_str(&format!(
+            " JSON Pointer: {p} (in the server's definitions)."
+        ));
     }
     if let Some(ev) = &f.evidence {
-        msg.push_str(&format!(" Evidence: \"{}\".", super::text::truncate(ev, 600)));
+        msg.push_str(&format!(
+            " Evidence: \"{}\".",
+            super::text::truncate(ev, 600)
+        ));
     }
     msg.push_str(&format!(" Fix: {}", f.control.advice()));
 

@@ -55,7 +55,10 @@ pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
         out.push_str(&st.bold(&heading));
         out.push('\n');
         if let Some(e) = error {
-            for (i, l) in wrap(&format!("could not be probed: {e}"), width - 4).iter().enumerate() {
+            for (i, l) in wrap(&format!("could not be probed: {e}"), width - 4)
+                .iter()
+                .enumerate()
+            {
                 let l = if i == 0 { st.red(l) } else { l.clone() };
                 out.push_str(&format!("  {l}\n"));
             }
@@ -89,10 +92,7 @@ pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
                     .as_deref()
                     .map(|n| format!(" on {n}"))
                     .unwrap_or_default();
-                out.push_str(&format!(
-                    "  {}{scope} ×{}: {}\n",
-                    s.rule, s.count, s.reason
-                ));
+                out.push_str(&format!("  {}{scope} ×{}: {}\n", s.rule, s.count, s.reason));
             }
         }
         if !report.warnings.is_empty() {
@@ -172,7 +172,14 @@ fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
     } else {
         t.force_no_tty();
     }
-    t.set_header(vec!["server", "runs", "credentials", "protocol", "findings", "lock"]);
+    t.set_header(vec![
+        "server",
+        "runs",
+        "credentials",
+        "protocol",
+        "findings",
+        "lock",
+    ]);
     for s in &report.servers {
         let c = report.counts(Some(&s.name));
         let creds = s.credential_names();
@@ -334,14 +341,21 @@ fn finding_block(
     }
     let fix = f.control.advice();
     for (i, l) in wrap(fix, width - indent.len() - 10).iter().enumerate() {
-        let label = if i == 0 { st.green("fix:") } else { "    ".into() };
+        let label = if i == 0 {
+            st.green("fix:")
+        } else {
+            "    ".into()
+        };
         out.push_str(&format!("{indent}{label}      {l}\n"));
     }
     if opts.verbose {
         if let Some(meta) = report.rule(&f.rule) {
             out.push_str(&format!(
                 "{indent}{}\n",
-                st.dim(&format!("why: mcpvet rules explain {} ({})", meta.id, meta.family))
+                st.dim(&format!(
+                    "why: mcpvet rules explain {} ({})",
+                    meta.id, meta.family
+                ))
             ));
         }
     }

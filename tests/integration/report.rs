@@ -8,6 +8,8 @@
 //! servers. When the config parsers and the audit are merged, `example_scan` should build the
 //! same report through them (and the snapshots be re-accepted after review).
 
+#![allow(clippy::unwrap_used)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -96,8 +98,8 @@ fn specs(rel: &str, host: &str) -> Vec<ServerSpec> {
 
 /// The fixture findings for servers of one config file.
 fn findings(config: &str, specs: &[ServerSpec]) -> Vec<Finding> {
-    let text =
-        std::fs::read_to_string(root().join("tests/fixtures/report/example-findings.json")).unwrap();
+    let text = std::fs::read_to_string(root().join("tests/fixtures/report/example-findings.json"))
+        .unwrap();
     let all: Vec<Value> = serde_json::from_str(&text).unwrap();
     all.into_iter()
         .filter(|v| v["configFile"] == config)
@@ -230,7 +232,12 @@ fn sarif_of_the_example_config() {
         for key in ["id", "name", "shortDescription", "fullDescription", "help"] {
             assert!(rule.get(key).is_some(), "rule lacks {key}: {rule}");
         }
-        assert!(rule["help"]["markdown"].as_str().unwrap().contains("**Why it matters.**"));
+        assert!(
+            rule["help"]["markdown"]
+                .as_str()
+                .unwrap()
+                .contains("**Why it matters.**")
+        );
         let score: f64 = rule["properties"]["security-severity"]
             .as_str()
             .unwrap()
@@ -248,7 +255,12 @@ fn sarif_of_the_example_config() {
         let phys = &r["locations"][0]["physicalLocation"];
         assert_eq!(phys["artifactLocation"]["uri"], "examples/mcp.json");
         assert!(phys["region"]["startLine"].as_u64().unwrap() >= 1);
-        prints.push(r["partialFingerprints"]["mcpvet/v1"].as_str().unwrap().to_owned());
+        prints.push(
+            r["partialFingerprints"]["mcpvet/v1"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
     }
     prints.sort();
     prints.dedup();
@@ -258,11 +270,16 @@ fn sarif_of_the_example_config() {
         .iter()
         .find(|r| r["ruleId"] == "sensitive-file-reference")
         .unwrap();
-    assert!(def["message"]["text"]
-        .as_str()
-        .unwrap()
-        .contains("JSON Pointer: /tools/0/description"));
-    assert_eq!(def["locations"][0]["physicalLocation"]["region"]["startLine"], 15);
+    assert!(
+        def["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("JSON Pointer: /tools/0/description")
+    );
+    assert_eq!(
+        def["locations"][0]["physicalLocation"]["region"]["startLine"],
+        15
+    );
     insta::assert_snapshot!("sarif", out);
 }
 
@@ -343,9 +360,21 @@ fn verdict_line_counts_servers() {
 /// (review file, report, server) for every checked-in review.
 fn reviews() -> Vec<(&'static str, ScanReport, &'static str)> {
     vec![
-        ("examples/reviews/ci-insights.md", example_scan(), "ci-insights"),
-        ("examples/reviews/ci-insights-shell.md", example_scan(), "ci-insights-shell"),
-        ("examples/reviews/example-tracker.md", example_scan(), "example-tracker"),
+        (
+            "examples/reviews/ci-insights.md",
+            example_scan(),
+            "ci-insights",
+        ),
+        (
+            "examples/reviews/ci-insights-shell.md",
+            example_scan(),
+            "ci-insights-shell",
+        ),
+        (
+            "examples/reviews/example-tracker.md",
+            example_scan(),
+            "example-tracker",
+        ),
         (
             "examples/reviews/ci-insights-trusted-output.md",
             trusted_output_scan(),
@@ -473,12 +502,19 @@ fn cli_rules_list_and_explain() {
     let out = mcpvet(&["rules", "explain", "readonly-claim-mismatch"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
-    for h in ["What it checks", "Why it matters", "Example", "Control (treat-as-untrusted)"] {
+    for h in [
+        "What it checks",
+        "Why it matters",
+        "Example",
+        "Control (treat-as-untrusted)",
+    ] {
         assert!(text.contains(h), "{h}");
     }
     let out = mcpvet(&["rules", "explain", "readonly-claim-mismatsh"]);
     assert_eq!(out.status.code(), Some(2), "unknown rule is a usage error");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `readonly-claim-mismatch`"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("did you mean `readonly-claim-mismatch`")
+    );
     let out = mcpvet(&["rules", "--json"]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v.as_array().unwrap().len(), catalog().len());
@@ -496,7 +532,12 @@ fn cli_review_of_a_snapshot_file() {
         "-o",
         target.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let md = std::fs::read_to_string(&target).unwrap();
     assert!(md.starts_with("# Trust review: ci-insights\n"));
     assert!(md.contains("2 tools"));
@@ -530,7 +571,11 @@ fn sarif_validates_with_the_multitool() {
     }
     let dir = tempfile::tempdir().unwrap();
     let good = dir.path().join("example.sarif");
-    std::fs::write(&good, report::render(Format::Sarif, &example_scan(), &plain())).unwrap();
+    std::fs::write(
+        &good,
+        report::render(Format::Sarif, &example_scan(), &plain()),
+    )
+    .unwrap();
     let script = root().join("scripts/sarif-validate.sh");
     let run = |p: &Path| {
         Command::new("bash")
@@ -548,7 +593,13 @@ fn sarif_validates_with_the_multitool() {
         String::from_utf8_lossy(&out.stderr)
     );
     let bad = dir.path().join("bad.sarif");
-    std::fs::write(&bad, r#"{"version":"2.1.0","runs":[{"tool":{"driver":{}},"results":[{}]}]}"#)
-        .unwrap();
-    assert!(!run(&bad).status.success(), "a broken log must fail validation");
+    std::fs::write(
+        &bad,
+        r#"{"version":"2.1.0","runs":[{"tool":{"driver":{}},"results":[{}]}]}"#,
+    )
+    .unwrap();
+    assert!(
+        !run(&bad).status.success(),
+        "a broken log must fail validation"
+    );
 }
