@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 use super::fingerprint;
-use super::model::{ScanReport, ServerOutcome, ServerReport, env_reference};
+use super::model::{ScanReport, ServerOutcome, ServerReport, env_reference, redact_url};
 use crate::audit::finding::{Finding, Severity};
 use crate::spec::Transport;
 
@@ -68,7 +68,7 @@ fn server(report: &ScanReport, s: &ServerReport) -> Value {
                 .collect::<Vec<_>>(),
         ),
         Some(Transport::Http { url, headers }) => (
-            json!({"type": "http", "url": url}),
+            json!({"type": "http", "url": redact_url(url)}),
             headers
                 .iter()
                 .map(|(k, v)| {

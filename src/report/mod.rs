@@ -100,6 +100,19 @@ pub fn render(format: Format, report: &ScanReport, opts: &RenderOptions) -> Stri
     }
 }
 
+/// Render `report` for stdout (colour and width from the terminal for the table) and write
+/// it; returns the exit code the report calls for. The one call `scan`/`check` need.
+pub fn emit(
+    format: Format,
+    report: &ScanReport,
+    verbose: bool,
+    quiet: bool,
+) -> std::io::Result<Exit> {
+    let opts = RenderOptions::for_stdout(verbose, quiet);
+    write_stdout(render(format, report, &opts).as_bytes())?;
+    Ok(exit_for(report))
+}
+
 /// The exit code a report calls for: 1 when a finding reaches the gate, else 3 when a server
 /// could not be probed, else 0. (Usage and config errors, 2, never produce a report.)
 pub fn exit_for(report: &ScanReport) -> Exit {

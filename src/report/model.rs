@@ -277,7 +277,7 @@ impl ServerReport {
                 }
                 s
             }
-            Some(Transport::Http { url, .. }) => url.clone(),
+            Some(Transport::Http { url, .. }) => redact_url(url),
             None => match &self.snapshot_path {
                 Some(p) => format!("(snapshot file {})", p.display()),
                 None => "(unknown)".into(),
@@ -336,6 +336,43 @@ impl ServerReport {
             )
         })
     }
+}
+
+/// A URL fit to show: user info and the values of secret-looking query parameters
+/// (`token`, `key`, `secret`, `password`, `auth`, `sig`) are replaced by `***`.
+pub fn redact_url(url: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let mut out = match base.split_once("://") {
+        Some((scheme, rest)) => {
+            let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+            match host.rsplit_once('@') {
+                Some((_, h)) => format!("{scheme}://***@{h}{path}"),
+                None => base.to_owned(),
+            }
+        }
+        None => base.to_owned(),
+    };
+    if let Some(q) = query {
+        let parts: Vec<String> = q
+            .split('&')
+            .map(|kv| match kv.split_once('=') {
+                Some((k, _))
+                    if ["token", "key", "secret", "password", "auth", "sig"]
+                        .iter()
+                        .any(|w| k.to_ascii_lowercase().contains(w)) =>
+                {
+                    format!("{k}=***")
+                }
+                _ => kv.to_owned(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&parts.join("&"));
+    }
+    out
 }
 
 /// The variable a config value references (`${VAR}`, `${env:VAR}`, `$VAR`), if it is one.
@@ -594,6 +631,18 @@ mod tests {
         assert!(src.contains("TOKEN ← ${ADMIN}"), "{src}");
         assert!(src.contains("K (literal value"), "{src}");
         assert!(!src.contains("abc"), "{src}");
+    }
+
+    #[test]
+    fn urls_lose_their_secrets() {
+        assert_eq!(
+            redact_url("https://u:p@mcp.example.com/v1?api_key=abc&team=x"),
+            "https://***@mcp.example.com/v1?api_key=***&team=x"
+        );
+        assert_eq!(
+            redact_url("http://127.0.0.1:8080/mcp"),
+            "http://127.0.0.1:8080/mcp"
+        );
     }
 
     #[test]

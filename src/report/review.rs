@@ -970,12 +970,33 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
         push(
             &mut md,
             &format!(
-                "**This proposal marks the server's output as trusted** ({}). That removes the \
+                "**This proposal marks the server's output as trusted.** {} Trust removes the \
                  confirmation that stops an instruction planted in the output from becoming a \
                  tool call.",
-                sentence(&f.message).trim_end_matches('.')
+                sentence(&f.message)
             ),
         );
+        push(&mut md, "");
+        push(
+            &mut md,
+            "Stripping text that looks like an instruction does not earn that trust: a filter \
+             knows the phrasings it was written for, while the people who write the data (test \
+             names, issue titles, log lines) can phrase an instruction any way they like, in any \
+             language or encoding. Instead:",
+        );
+        push(&mut md, "");
+        for line in [
+            "- keep the output untrusted: the host passes it to the model as data and never \
+             auto-approves the calls it suggests;",
+            "- keep confirmation on every sensitive tool of every server (deploys, writes, \
+             shells), so an instruction in the output cannot act on its own;",
+            "- return the free text as structured data (`structuredContent` fields) so hosts and \
+             people can see where data starts and ends;",
+            "- where the source system allows it, restrict who can set the text and what it may \
+             contain (e.g. test names matching a pattern).",
+        ] {
+            push(&mut md, line);
+        }
         push(&mut md, "");
     }
 
