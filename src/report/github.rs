@@ -90,9 +90,12 @@ fn annotation(report: &ScanReport, f: &Finding) -> String {
     )
 }
 
-/// Escape a workflow-command message: `%`, CR and LF.
+/// Escape a workflow-command message: `%`, CR and LF (other control characters are made
+/// visible first, so hostile text cannot start a new command or restyle the log).
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
+    let s = s.replace("\r\n", "\n").replace('\r', "\n");
+    super::text::sanitize(&s)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
@@ -108,7 +111,8 @@ mod tests {
 
     #[test]
     fn escapes_follow_the_workflow_command_rules() {
-        assert_eq!(escape_data("50% a\r\nb"), "50%25 a%0D%0Ab");
+        assert_eq!(escape_data("50% a\r\nb"), "50%25 a%0Ab");
+        assert_eq!(escape_data("a\rb\x1b[2K"), "a%0Ab\\u{1B}[2K");
         assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
         assert_eq!(escape_data("::error::x"), "::error::x");
     }

@@ -1140,7 +1140,7 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
     for (ok, text) in items {
         push(&mut md, &format!("- {} {text}", check(ok)));
     }
-    Some(md)
+    Some(super::text::sanitize(&md))
 }
 
 #[cfg(test)]

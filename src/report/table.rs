@@ -6,7 +6,7 @@ use comfy_table::{Cell, ContentArrangement, Table, presets};
 use super::RenderOptions;
 use super::model::{LockState, Pinning, ScanReport, ServerOutcome, ServerReport};
 use super::style::Style;
-use super::text::{plural, wrap};
+use super::text::{plural, sanitize, wrap};
 use crate::audit::finding::{Finding, ItemKind, Severity};
 
 /// Evidence longer than this many wrapped lines is cut unless `--verbose`.
@@ -43,11 +43,12 @@ pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
         any = true;
         out.push('\n');
         let c = report.counts(Some(&server));
+        let shown = sanitize(&server);
         let heading = if findings.is_empty() {
-            server.clone()
+            shown
         } else {
             format!(
-                "{server} — {} ({})",
+                "{shown} — {} ({})",
                 plural(findings.len(), "finding", "findings"),
                 count_words(&c)
             )
@@ -55,7 +56,7 @@ pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
         out.push_str(&st.bold(&heading));
         out.push('\n');
         if let Some(e) = error {
-            for (i, l) in wrap(&format!("could not be probed: {e}"), width - 4)
+            for (i, l) in wrap(&sanitize(&format!("could not be probed: {e}")), width - 4)
                 .iter()
                 .enumerate()
             {
@@ -92,13 +93,16 @@ pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
                     .as_deref()
                     .map(|n| format!(" on {n}"))
                     .unwrap_or_default();
-                out.push_str(&format!("  {}{scope} ×{}: {}\n", s.rule, s.count, s.reason));
+                out.push_str(&sanitize(&format!(
+                    "  {}{scope} ×{}: {}\n",
+                    s.rule, s.count, s.reason
+                )));
             }
         }
         if !report.warnings.is_empty() {
             out.push('\n');
             for w in &report.warnings {
-                for (i, l) in wrap(w, width - 9).iter().enumerate() {
+                for (i, l) in wrap(&sanitize(w), width - 9).iter().enumerate() {
                     let prefix = if i == 0 {
                         st.yellow("warning:")
                     } else {
@@ -210,7 +214,7 @@ fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
         let era = if s.error.is_some() {
             st.yellow("probe failed")
         } else {
-            format!("{}\n{items}", s.era_label())
+            format!("{}\n{items}", sanitize(&s.era_label()))
         };
         let counts: Vec<String> = Severity::ALL
             .iter()
@@ -219,12 +223,12 @@ fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
             .map(|x| st.severity(*x, &format!("{} {}", c[*x as usize], x)))
             .collect();
         t.add_row(vec![
-            Cell::new(format!("{}\n{outcome}", s.name)),
-            Cell::new(format!("{}\n{pinned}", s.what_runs())),
+            Cell::new(format!("{}\n{outcome}", sanitize(&s.name))),
+            Cell::new(format!("{}\n{pinned}", sanitize(&s.what_runs()))),
             Cell::new(if creds.is_empty() {
                 "-".into()
             } else {
-                creds.join("\n")
+                sanitize(&creds.join("\n"))
             }),
             Cell::new(era),
             Cell::new(if counts.is_empty() {
@@ -253,16 +257,16 @@ fn probe_notes(s: &ServerReport, width: usize) -> String {
     if let Some(path) = &s.snapshot_path {
         line.push_str(&format!(", from {}", path.display()));
     }
-    out.push_str(&line);
+    out.push_str(&sanitize(&line));
     out.push('\n');
     for n in &p.notes {
-        for l in wrap(&format!("note: {n}"), width - 4) {
+        for l in wrap(&sanitize(&format!("note: {n}")), width - 4) {
             out.push_str(&format!("  {l}\n"));
         }
     }
     if !p.stderr.is_empty() {
         out.push_str("  server stderr:\n");
-        for l in p.stderr.lines() {
+        for l in sanitize(&p.stderr).lines() {
             out.push_str(&format!("  │ {l}\n"));
         }
     }
@@ -314,15 +318,15 @@ fn finding_block(
     }
     let indent = "           ";
     if !wher.is_empty() {
-        for l in wrap(&wher.join(" · "), width - indent.len()) {
+        for l in wrap(&sanitize(&wher.join(" · ")), width - indent.len()) {
             out.push_str(&format!("{indent}{}\n", st.dim(&l)));
         }
     }
-    for l in wrap(&f.message, width - indent.len()) {
+    for l in wrap(&sanitize(&f.message), width - indent.len()) {
         out.push_str(&format!("{indent}{l}\n"));
     }
     if let Some(ev) = &f.evidence {
-        let lines = wrap(ev, width - indent.len() - 12);
+        let lines = wrap(&sanitize(ev), width - indent.len() - 12);
         let shown = if opts.verbose {
             lines.len()
         } else {

@@ -603,3 +603,22 @@ fn sarif_validates_with_the_multitool() {
         "a broken log must fail validation"
     );
 }
+
+#[test]
+fn hostile_text_cannot_drive_the_terminal_or_the_log() {
+    let mut r = example_scan();
+    r.findings[0].evidence = Some("ok\x1b[2J\x1b[31mfake clean\u{202E}txt.exe".into());
+    r.findings[0].message = "line one\r::error::forged".into();
+    for f in [Format::Table, Format::Github] {
+        let out = report::render(f, &r, &plain());
+        assert!(!out.contains('\x1b'), "{f:?}");
+        assert!(!out.contains('\u{202E}'), "{f:?}");
+        assert!(out.contains("\\u{1B}[2J"), "{f:?}");
+        assert!(
+            !out.lines().any(|l| l.starts_with("::error::forged")),
+            "{f:?}"
+        );
+    }
+    let md = render_review(&r, &r.findings[0].server.clone()).unwrap();
+    assert!(!md.contains('\x1b'));
+}
