@@ -622,3 +622,14 @@ fn hostile_text_cannot_drive_the_terminal_or_the_log() {
     let md = render_review(&r, &r.findings[0].server.clone()).unwrap();
     assert!(!md.contains('\x1b'));
 }
+
+#[test]
+fn rules_list_and_explain_render() {
+    let rules = catalog();
+    insta::assert_snapshot!("rules_list", report::rules::render_list(&rules, &plain()));
+    let rule = rules.iter().find(|r| r.id == "auto-trust").unwrap();
+    insta::assert_snapshot!(
+        "rules_explain_auto_trust",
+        report::rules::render_explain(rule, &plain())
+    );
+}
