@@ -12,6 +12,7 @@
 //! Entry points: [`RuleSet::builtin`], [`RuleSet::extend_from_dir`], [`audit_snapshots`],
 //! [`definition_rules`].
 
+pub mod catalog;
 pub mod checks;
 pub mod engine;
 pub mod finding;

@@ -1,15 +1,65 @@
-//! `mcpvet rules`.
+//! `mcpvet rules` and `mcpvet rules explain ID`: the rule catalog for people (or as JSON).
 
 use anyhow::bail;
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use super::Global;
+use crate::audit::catalog::catalog;
 use crate::error::Exit;
+use crate::report::{self, RenderOptions};
 
 /// Arguments of `mcpvet rules`.
 #[derive(Debug, Args)]
-pub struct RulesArgs {}
+pub struct RulesArgs {
+    #[command(subcommand)]
+    pub command: Option<RulesCommand>,
+    /// Print the catalog as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_args: RulesArgs, _g: Global) -> anyhow::Result<Exit> {
-    bail!("`mcpvet rules` is not built yet")
+#[derive(Debug, Subcommand)]
+pub enum RulesCommand {
+    /// Explain one rule: what it checks, why it matters, an example, the control.
+    Explain {
+        /// The rule id, e.g. `hidden-instructions`.
+        id: String,
+    },
+}
+
+pub fn run(args: RulesArgs, g: Global) -> anyhow::Result<Exit> {
+    let rules = catalog();
+    let opts = RenderOptions::for_stdout(g.verbose, g.quiet);
+    let text = match args.command {
+        None if args.json => {
+            let mut s = serde_json::to_string_pretty(&rules)?;
+            s.push('\n');
+            s
+        }
+        None => report::rules::render_list(&rules, &opts),
+        Some(RulesCommand::Explain { id }) => {
+            let Some(rule) = rules.iter().find(|r| r.id == id) else {
+                let near = report::rules::suggest(&rules, &id);
+                if near.is_empty() {
+                    bail!("unknown rule `{id}` (run `mcpvet rules` to list them)");
+                }
+                bail!(
+                    "unknown rule `{id}`; did you mean {}? (run `mcpvet rules` to list them)",
+                    near.iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                );
+            };
+            if args.json {
+                let mut s = serde_json::to_string_pretty(rule)?;
+                s.push('\n');
+                s
+            } else {
+                report::rules::render_explain(rule, &opts)
+            }
+        }
+    };
+    report::write_stdout(text.as_bytes())?;
+    Ok(Exit::Clean)
 }

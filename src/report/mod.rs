@@ -1,11 +1,153 @@
 //! The report layer: the only code that writes to stdout or stderr.
 //!
-//! Renderers (table, json v1, sarif, github, markdown review) are pure functions that return
-//! strings; the `write_*`/`print_*` helpers here do the actual I/O (a broken pipe is success).
+//! Renderers (table, json v1, sarif, github, markdown review) are pure functions over a
+//! [`model::ScanReport`] that return strings; the `write_*`/`print_*` helpers here do the
+//! actual I/O (a broken pipe is success).
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::io::Write;
+
+use sha2::{Digest, Sha256};
+
+use crate::audit::finding::Finding;
+use crate::error::Exit;
+
+pub mod github;
+pub mod json;
+pub mod model;
+pub mod progress;
+pub mod review;
+pub mod rules;
+pub mod sarif;
+pub mod style;
+pub mod table;
+pub mod text;
+
+pub use model::{LockState, OutputSample, Pinning, ScanReport, ServerReport, Suppressed, ToolInfo};
+
+/// The output formats of `scan`/`check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    /// Summary table and findings for people.
+    #[default]
+    Table,
+    /// JSON v1 (see docs/json-v1.md).
+    Json,
+    /// SARIF 2.1.0 for code scanning.
+    Sarif,
+    /// GitHub Actions annotations.
+    Github,
+}
+
+/// How to render for people.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// ANSI colour (only when stdout is a terminal and `NO_COLOR` is unset: see
+    /// [`style::color_wanted`]).
+    pub color: bool,
+    /// Probe notes, timings, captured stderr, all evidence lines.
+    pub verbose: bool,
+    /// Findings only: no summary table, warnings or verdict.
+    pub quiet: bool,
+    /// Width to lay tables and wrap text to.
+    pub width: u16,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            color: false,
+            verbose: false,
+            quiet: false,
+            width: 100,
+        }
+    }
+}
+
+impl RenderOptions {
+    /// Options for stdout: colour when it is a terminal and `NO_COLOR` is unset; the
+    /// terminal's width (or `COLUMNS`), else 100.
+    pub fn for_stdout(verbose: bool, quiet: bool) -> Self {
+        let tty = style::stdout_is_terminal();
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.parse::<u16>().ok())
+            .or_else(|| if tty { crossterm_width() } else { None })
+            .unwrap_or(100)
+            .clamp(60, 200);
+        RenderOptions {
+            color: style::color_wanted(tty),
+            verbose,
+            quiet,
+            width,
+        }
+    }
+}
+
+/// The terminal's width as comfy-table detects it (stdout must be a terminal).
+fn crossterm_width() -> Option<u16> {
+    comfy_table::Table::new().width()
+}
+
+/// Render a report in one of the machine or people formats.
+pub fn render(format: Format, report: &ScanReport, opts: &RenderOptions) -> String {
+    match format {
+        Format::Table => table::render(report, opts),
+        Format::Json => json::render(report),
+        Format::Sarif => sarif::render(report),
+        Format::Github => github::render(report),
+    }
+}
+
+/// Render `report` for stdout (colour and width from the terminal for the table) and write
+/// it; returns the exit code the report calls for. The one call `scan`/`check` need.
+pub fn emit(
+    format: Format,
+    report: &ScanReport,
+    verbose: bool,
+    quiet: bool,
+) -> std::io::Result<Exit> {
+    let opts = RenderOptions::for_stdout(verbose, quiet);
+    write_stdout(render(format, report, &opts).as_bytes())?;
+    Ok(exit_for(report))
+}
+
+/// The exit code a report calls for: 1 when a finding reaches the gate, else 3 when a server
+/// could not be probed, else 0. (Usage and config errors, 2, never produce a report.)
+pub fn exit_for(report: &ScanReport) -> Exit {
+    if report.gated().next().is_some() {
+        Exit::Findings
+    } else if report.servers.iter().any(|s| s.error.is_some()) {
+        Exit::ProbeFailed
+    } else {
+        Exit::Clean
+    }
+}
+
+/// A stable fingerprint of a finding: SHA-256 over rule, server, item and JSON Pointer (or
+/// the config field's file for config findings) — never line numbers — as 32 hex digits.
+pub fn fingerprint(f: &Finding) -> String {
+    let mut h = Sha256::new();
+    for part in [
+        f.rule.as_str(),
+        f.server.as_str(),
+        &f.item
+            .as_ref()
+            .map(|i| format!("{:?}:{}", i.kind, i.name))
+            .unwrap_or_default(),
+        f.location.pointer.as_deref().unwrap_or(""),
+        &f.location
+            .config
+            .as_ref()
+            .map(|o| o.file.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default(),
+    ] {
+        h.update(part.as_bytes());
+        h.update([0u8]);
+    }
+    hex::encode(&h.finalize()[..16])
+}
 
 /// Write bytes to stdout; a closed pipe (`mcpvet … | head`) is not an error.
 pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
@@ -33,4 +175,85 @@ pub fn print_error(e: &anyhow::Error) {
 /// Print a clap parse error (or help/version) where clap wants it.
 pub fn print_clap(e: &clap::Error) {
     let _ = e.print();
+}
+
+/// Write `contents` to `path` atomically: a temporary file in the same folder, then rename.
+pub fn write_file_atomic(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
+    tmp.write_all(contents)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::finding::{Confidence, Control, ItemKind, ItemRef, Location, Severity};
+    use crate::spec::Origin;
+
+    fn f(sev: Severity, line: u32) -> Finding {
+        Finding {
+            rule: "r".into(),
+            severity: sev,
+            confidence: Confidence::High,
+            server: "s".into(),
+            item: Some(ItemRef {
+                kind: ItemKind::Tool,
+                name: "t".into(),
+            }),
+            location: Location {
+                config: Some(Origin {
+                    file: "a.json".into(),
+                    line,
+                    column: 3,
+                }),
+                pointer: Some("/tools/0/description".into()),
+            },
+            message: "m".into(),
+            evidence: None,
+            control: Control::Reject,
+        }
+    }
+
+    #[test]
+    fn fingerprints_ignore_line_numbers_but_not_identity() {
+        assert_eq!(
+            fingerprint(&f(Severity::High, 3)),
+            fingerprint(&f(Severity::High, 40))
+        );
+        let mut other = f(Severity::High, 3);
+        other.location.pointer = Some("/tools/1/description".into());
+        assert_ne!(fingerprint(&f(Severity::High, 3)), fingerprint(&other));
+        assert_eq!(fingerprint(&other).len(), 32);
+    }
+
+    #[test]
+    fn exit_code_follows_the_gate_then_probe_failures() {
+        let mut r = ScanReport::new(vec![], vec![f(Severity::Medium, 1)], Severity::High);
+        assert_eq!(exit_for(&r), Exit::Clean);
+        r.servers.push(ServerReport {
+            name: "down".into(),
+            error: Some("exited".into()),
+            ..ServerReport::default()
+        });
+        assert_eq!(exit_for(&r), Exit::ProbeFailed);
+        r.findings.push(f(Severity::High, 1));
+        assert_eq!(exit_for(&r), Exit::Findings);
+        r.fail_on = Severity::Critical;
+        assert_eq!(exit_for(&r), Exit::ProbeFailed);
+    }
+
+    #[test]
+    fn atomic_write_replaces_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.md");
+        write_file_atomic(&p, b"one").unwrap();
+        write_file_atomic(&p, b"two").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "two");
+    }
 }

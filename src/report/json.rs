@@ -1,0 +1,137 @@
+//! JSON output, format version 1 (`--format json`), documented in `docs/json-v1.md`.
+//!
+//! The shape is public API: fields may be added in a minor release, never renamed or removed
+//! without bumping `version`. Credential values never appear — only names and the variable a
+//! value references.
+
+use serde_json::{Value, json};
+
+use super::fingerprint;
+use super::model::{ScanReport, ServerOutcome, ServerReport, env_reference, redact_url};
+use crate::audit::finding::{Finding, Severity};
+use crate::spec::Transport;
+
+/// The format version written in the `version` field.
+pub const VERSION: u32 = 1;
+
+/// Render the report as pretty JSON v1 (with a trailing newline).
+pub fn render(report: &ScanReport) -> String {
+    let mut s = serde_json::to_string_pretty(&to_value(report)).unwrap_or_else(|_| "{}".into());
+    s.push('\n');
+    s
+}
+
+/// The JSON v1 document as a value.
+pub fn to_value(report: &ScanReport) -> Value {
+    let c = report.counts(None);
+    let gated = report.gated().count();
+    let exit = super::exit_for(report) as u8;
+    json!({
+        "version": VERSION,
+        "tool": {"name": report.tool.name, "version": report.tool.version},
+        "failOn": report.fail_on,
+        "summary": {
+            "servers": report.servers.len(),
+            "findings": severity_counts(&c),
+            "atOrAboveGate": gated,
+            "suppressed": report.suppressed.iter().map(|s| s.count).sum::<usize>(),
+            "verdict": report.verdict(),
+            "exitCode": exit,
+        },
+        "servers": report.servers.iter().map(|s| server(report, s)).collect::<Vec<_>>(),
+        "findings": report.sorted_findings().into_iter().map(finding).collect::<Vec<_>>(),
+        "suppressed": report.suppressed,
+        "warnings": report.warnings,
+    })
+}
+
+fn severity_counts(c: &[usize; 5]) -> Value {
+    let mut m = serde_json::Map::new();
+    for s in Severity::ALL.iter().rev() {
+        m.insert(s.as_str().into(), json!(c[*s as usize]));
+    }
+    Value::Object(m)
+}
+
+fn server(report: &ScanReport, s: &ServerReport) -> Value {
+    let spec = s.spec.as_ref();
+    let (transport, credentials) = match spec.map(|x| &x.transport) {
+        Some(Transport::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        }) => (
+            json!({"type": "stdio", "command": command, "args": args, "cwd": cwd}),
+            env.iter()
+                .map(|(k, v)| credential(k, v))
+                .collect::<Vec<_>>(),
+        ),
+        Some(Transport::Http { url, headers }) => (
+            json!({"type": "http", "url": redact_url(url)}),
+            headers
+                .iter()
+                .map(|(k, v)| {
+                    let mut c = credential(k, v);
+                    c["kind"] = json!("header");
+                    c
+                })
+                .collect(),
+        ),
+        None => (Value::Null, Vec::new()),
+    };
+    let snap = s.snapshot.as_ref();
+    let outcome = match report.outcome(s) {
+        ServerOutcome::Passes => "pass",
+        ServerOutcome::Fails => "fail",
+        ServerOutcome::NotProbed => "not-probed",
+    };
+    json!({
+        "name": s.name,
+        "host": spec.map(|x| x.host.clone()),
+        "origin": spec.and_then(|x| x.origin.clone()),
+        "runs": s.what_runs(),
+        "transport": transport,
+        "pinning": s.pinning,
+        "credentials": credentials,
+        "settings": spec.map(|x| x.settings.clone()).unwrap_or_default(),
+        "serverInfo": snap.and_then(|x| x.server_info.clone()),
+        "era": snap.and_then(|x| x.era),
+        "protocolVersion": snap.and_then(|x| x.protocol_version.clone()),
+        "counts": {
+            "tools": snap.map_or(0, |x| x.tools.len()),
+            "prompts": snap.map_or(0, |x| x.prompts.len()),
+            "resources": snap.map_or(0, |x| x.resources.len() + x.resource_templates.len()),
+        },
+        "snapshotPath": s.snapshot_path,
+        "lock": s.lock,
+        "error": s.error,
+        "findings": severity_counts(&report.counts(Some(&s.name))),
+        "outcome": outcome,
+    })
+}
+
+fn credential(name: &str, value: &str) -> Value {
+    match env_reference(value) {
+        Some(var) => json!({"name": name, "kind": "env", "from": var, "literal": false}),
+        None => json!({"name": name, "kind": "env", "from": null, "literal": true}),
+    }
+}
+
+fn finding(f: &Finding) -> Value {
+    json!({
+        "rule": f.rule,
+        "severity": f.severity,
+        "confidence": f.confidence,
+        "server": f.server,
+        "item": f.item,
+        "location": {
+            "config": f.location.config,
+            "pointer": f.location.pointer,
+        },
+        "message": f.message,
+        "evidence": f.evidence,
+        "control": {"id": f.control.id(), "advice": f.control.advice()},
+        "fingerprint": fingerprint(f),
+    })
+}

@@ -1,0 +1,108 @@
+//! Rendering of `mcpvet rules` (the list) and `mcpvet rules explain ID` (one rule's doc).
+
+use comfy_table::{ContentArrangement, Table, presets};
+
+use super::RenderOptions;
+use super::style::Style;
+use super::text::wrap;
+use crate::audit::finding::RuleMeta;
+
+/// A table of every rule: id, family, default severity and confidence, what it flags.
+pub fn render_list(rules: &[RuleMeta], opts: &RenderOptions) -> String {
+    let mut t = Table::new();
+    t.load_style(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(opts.width);
+    if opts.color {
+        t.enforce_styling();
+    } else {
+        t.force_no_tty();
+    }
+    t.set_header(vec!["rule", "family", "severity", "confidence", "flags"]);
+    for r in rules {
+        t.add_row(vec![
+            r.id.clone(),
+            r.family.clone(),
+            r.default_severity.to_string(),
+            r.default_confidence.to_string(),
+            super::text::headline(&r.summary).to_owned(),
+        ]);
+    }
+    let mut out = t.to_string();
+    out.push_str(&format!(
+        "\n{} rules. `mcpvet rules explain ID` shows what a rule checks, why it matters, an \
+         example and the control.\n",
+        rules.len()
+    ));
+    out
+}
+
+/// One rule's documentation, wrapped for the terminal.
+pub fn render_explain(r: &RuleMeta, opts: &RenderOptions) -> String {
+    let st = Style::new(opts.color);
+    let width = usize::from(opts.width.max(40)) - 2;
+    let mut out = String::new();
+    out.push_str(&st.bold(&r.id));
+    out.push_str(&format!(
+        "  ({} rule, default severity {}, confidence {})\n",
+        r.family, r.default_severity, r.default_confidence
+    ));
+    let section = |out: &mut String, title: &str, body: &str| {
+        out.push('\n');
+        out.push_str(&st.bold(title));
+        out.push('\n');
+        for l in wrap(body, width) {
+            out.push_str(&format!("  {l}\n"));
+        }
+    };
+    section(&mut out, "What it checks", &r.summary);
+    section(&mut out, "Why it matters", &r.why);
+    section(&mut out, "Example", &r.example);
+    section(
+        &mut out,
+        &format!("Control ({})", r.control.id()),
+        r.control.advice(),
+    );
+    out.push_str(
+        "\nSilence it for a reviewed case in mcpvet.toml with a reason; change its severity the \
+         same way.\n",
+    );
+    out
+}
+
+/// The closest known rule ids to a mistyped one (for the error message).
+pub fn suggest<'a>(rules: &'a [RuleMeta], id: &str) -> Vec<&'a str> {
+    let mut scored: Vec<(usize, &str)> = rules
+        .iter()
+        .map(|r| (distance(&r.id, id), r.id.as_str()))
+        .filter(|(d, rid)| *d <= 3.max(id.len() / 3) || rid.contains(id))
+        .collect();
+    scored.sort();
+    scored.into_iter().take(3).map(|(_, r)| r).collect()
+}
+
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_near_misses() {
+        let rules = crate::audit::catalog::catalog();
+        assert_eq!(suggest(&rules, "auto-trsut").first(), Some(&"auto-trust"));
+        assert!(suggest(&rules, "zzzzzzzzzzzzzzzzzz").is_empty());
+    }
+}

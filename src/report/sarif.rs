@@ -1,0 +1,327 @@
+//! SARIF 2.1.0 output (`--format sarif`) for GitHub code scanning and other SARIF consumers.
+//!
+//! One run; `tool.driver.rules` documents every rule the report carries (plus a minimal
+//! descriptor for any rule a finding uses that the catalog does not know). Results point at the
+//! config entry that launches the server (the exact field when known, else the entry; else the
+//! snapshot file) and name the JSON Pointer of definition findings in the message.
+//! `partialFingerprints` hash rule, server, item and pointer — never line numbers — so alerts
+//! survive edits elsewhere in the file.
+
+use std::path::{Component, Path};
+
+use serde_json::{Value, json};
+
+use super::fingerprint;
+use super::model::ScanReport;
+use super::table::item_label;
+use crate::audit::finding::{Confidence, Finding, RuleMeta, Severity};
+use crate::spec::Origin;
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// Render the report as SARIF 2.1.0 (pretty JSON, trailing newline).
+pub fn render(report: &ScanReport) -> String {
+    let mut s = serde_json::to_string_pretty(&to_value(report)).unwrap_or_else(|_| "{}".into());
+    s.push('\n');
+    s
+}
+
+/// The SARIF log as a value.
+pub fn to_value(report: &ScanReport) -> Value {
+    let rules = rule_list(report);
+    let results: Vec<Value> = report
+        .sorted_findings()
+        .into_iter()
+        .map(|f| result(report, &rules, f))
+        .collect();
+    let mut run = json!({
+        "tool": {
+            "driver": {
+                "name": report.tool.name,
+                "version": report.tool.version,
+                "semanticVersion": report.tool.version,
+                "rules": rules.iter().map(rule_descriptor).collect::<Vec<_>>(),
+            }
+        },
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    });
+    if let Some(uri) = &report.tool.information_uri {
+        run["tool"]["driver"]["informationUri"] = json!(uri);
+    }
+    if let Some(root) = report.root.as_deref().filter(|r| r.is_absolute()) {
+        run["originalUriBaseIds"] = json!({
+            "SRCROOT": {"uri": dir_uri(root)}
+        });
+    }
+    json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [run],
+    })
+}
+
+/// The rules to describe: those the report documents, plus a stub for any rule id a finding
+/// uses that has no documentation, so every `ruleIndex` resolves.
+fn rule_list(report: &ScanReport) -> Vec<RuleMeta> {
+    let mut rules = report.rules.clone();
+    for f in &report.findings {
+        if !rules.iter().any(|r| r.id == f.rule) {
+            rules.push(RuleMeta {
+                id: f.rule.clone(),
+                family: "unknown".into(),
+                summary: format!("Findings of rule {}.", f.rule),
+                why: "This rule has no documentation in this build.".into(),
+                example: String::new(),
+                default_severity: f.severity,
+                default_confidence: f.confidence,
+                control: f.control,
+            });
+        }
+    }
+    rules.sort_by(|a, b| a.id.cmp(&b.id));
+    rules.dedup_by(|a, b| a.id == b.id);
+    rules
+}
+
+/// GitHub's `security-severity`: a score 0.0–10.0 as a string (≥9 critical, ≥7 high, ≥4 medium).
+pub fn security_severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Critical => "9.5",
+        Severity::High => "8.0",
+        Severity::Medium => "5.5",
+        Severity::Low => "3.0",
+        Severity::Info => "1.0",
+    }
+}
+
+/// SARIF `level` for a severity.
+pub fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Critical | Severity::High => "error",
+        Severity::Medium => "warning",
+        Severity::Low | Severity::Info => "note",
+    }
+}
+
+fn precision(c: Confidence) -> &'static str {
+    match c {
+        Confidence::High => "high",
+        Confidence::Medium => "medium",
+        Confidence::Low => "low",
+    }
+}
+
+/// `hidden-instructions` → `HiddenInstructions`.
+fn pascal(id: &str) -> String {
+    id.split(['-', '_'])
+        .map(|w| {
+            let mut c = w.chars();
+            match c.next() {
+                Some(first) => first.to_ascii_uppercase().to_string() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+fn sentence(s: &str) -> String {
+    let t = s.trim();
+    if t.ends_with(['.', '!', '?']) {
+        t.to_owned()
+    } else {
+        format!("{t}.")
+    }
+}
+
+fn rule_descriptor(r: &RuleMeta) -> Value {
+    let mut md = format!(
+        "**{}** ({} rule, default severity {}, confidence {})\n\n{}\n\n**Why it matters.** {}\n\n",
+        r.id, r.family, r.default_severity, r.default_confidence, r.summary, r.why
+    );
+    if !r.example.is_empty() {
+        md.push_str(&format!("**Example.**\n\n```\n{}\n```\n\n", r.example));
+    }
+    md.push_str(&format!(
+        "**Control ({}).** {}\n\nRun `mcpvet rules explain {}` for details.",
+        r.control.id(),
+        r.control.advice(),
+        r.id
+    ));
+    let text = format!(
+        "{} Why it matters: {} Control: {}",
+        sentence(&r.summary),
+        sentence(&r.why),
+        r.control.advice()
+    );
+    json!({
+        "id": r.id,
+        "name": pascal(&r.id),
+        "shortDescription": {"text": sentence(super::text::headline(&r.summary))},
+        "fullDescription": {"text": sentence(&format!("{} {}", r.summary, r.why))},
+        "help": {"text": text, "markdown": md},
+        "defaultConfiguration": {"level": level(r.default_severity)},
+        "properties": {
+            "security-severity": security_severity(r.default_severity),
+            "precision": precision(r.default_confidence),
+            "tags": ["security", "mcp", r.family],
+        },
+    })
+}
+
+fn result(report: &ScanReport, rules: &[RuleMeta], f: &Finding) -> Value {
+    let rule_index = rules.iter().position(|r| r.id == f.rule).unwrap_or(0);
+    let mut msg = format!("[{}] {}", f.server, sentence(&f.message));
+    if let Some(item) = item_label(f) {
+        msg.push_str(&format!(" Item: {item}."));
+    }
+    if let Some(p) = &f.location.pointer {
+        msg.push_str(&format!(
+            " JSON Pointer: {p} (in the server's definitions)."
+        ));
+    }
+    if let Some(ev) = &f.evidence {
+        msg.push_str(&format!(
+            " Evidence: \"{}\".",
+            super::text::truncate(ev, 600)
+        ));
+    }
+    msg.push_str(&format!(" Fix: {}", f.control.advice()));
+
+    let server = report.server(&f.server);
+    let origin: Option<&Origin> = f.location.config.as_ref().or_else(|| {
+        server
+            .and_then(|s| s.spec.as_ref())
+            .and_then(|s| s.origin.as_ref())
+    });
+    let mut locations = Vec::new();
+    let logical = json!([{
+        "fullyQualifiedName": logical_name(f),
+        "kind": if f.item.is_some() { "member" } else { "module" },
+    }]);
+    if let Some(o) = origin {
+        let mut loc = json!({"artifactLocation": artifact(report, &o.file)});
+        loc["region"] = json!({
+            "startLine": o.line.max(1),
+            "startColumn": o.column.max(1),
+        });
+        locations.push(json!({"physicalLocation": loc, "logicalLocations": logical}));
+    } else if let Some(p) = server.and_then(|s| s.snapshot_path.as_ref()) {
+        let mut loc = json!({"artifactLocation": artifact(report, p)});
+        loc["region"] = json!({"startLine": 1, "startColumn": 1});
+        locations.push(json!({"physicalLocation": loc, "logicalLocations": logical}));
+    } else {
+        locations.push(json!({"logicalLocations": logical}));
+    }
+    json!({
+        "ruleId": f.rule,
+        "ruleIndex": rule_index,
+        "level": level(f.severity),
+        "message": {"text": msg},
+        "locations": locations,
+        "partialFingerprints": {"mcpvet/v1": fingerprint(f)},
+        "properties": {
+            "severity": f.severity,
+            "confidence": f.confidence,
+            "security-severity": security_severity(f.severity),
+            "server": f.server,
+            "pointer": f.location.pointer,
+            "control": f.control.id(),
+        },
+    })
+}
+
+fn logical_name(f: &Finding) -> String {
+    match &f.item {
+        Some(i) if !i.name.is_empty() => format!("{}/{}", f.server, i.name),
+        _ => f.server.clone(),
+    }
+}
+
+/// An `artifactLocation` for a path: relative to the report root when it lies inside it
+/// (or is already relative), else an absolute `file://` URI.
+fn artifact(report: &ScanReport, path: &Path) -> Value {
+    if path.is_relative() {
+        return with_base(report, rel_uri(path));
+    }
+    if let Some(root) = &report.root {
+        if let Ok(rel) = path.strip_prefix(root) {
+            return with_base(report, rel_uri(rel));
+        }
+    }
+    json!({"uri": file_uri(path)})
+}
+
+fn with_base(report: &ScanReport, uri: String) -> Value {
+    if report.root.as_deref().is_some_and(Path::is_absolute) {
+        json!({"uri": uri, "uriBaseId": "SRCROOT"})
+    } else {
+        json!({"uri": uri})
+    }
+}
+
+fn rel_uri(p: &Path) -> String {
+    let parts: Vec<String> = p
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(percent(&s.to_string_lossy())),
+            Component::ParentDir => Some("..".into()),
+            _ => None,
+        })
+        .collect();
+    parts.join("/")
+}
+
+fn file_uri(p: &Path) -> String {
+    format!("file:///{}", rel_uri(p))
+}
+
+fn dir_uri(p: &Path) -> String {
+    let mut s = file_uri(p);
+    if !s.ends_with('/') {
+        s.push('/');
+    }
+    s
+}
+
+fn percent(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~@+,=".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn uris_are_relative_inside_the_root_and_encoded() {
+        let mut r = ScanReport::new(vec![], vec![], Severity::High);
+        assert_eq!(
+            artifact(&r, Path::new("examples/my mcp.json"))["uri"],
+            "examples/my%20mcp.json"
+        );
+        r.root = Some(PathBuf::from("/repo"));
+        let a = artifact(&r, Path::new("/repo/.vscode/mcp.json"));
+        assert_eq!(a["uri"], ".vscode/mcp.json");
+        assert_eq!(a["uriBaseId"], "SRCROOT");
+        assert_eq!(
+            artifact(&r, Path::new("/home/u/.claude.json"))["uri"],
+            "file:///home/u/.claude.json"
+        );
+    }
+
+    #[test]
+    fn names_and_scores() {
+        assert_eq!(pascal("hidden-instructions"), "HiddenInstructions");
+        assert_eq!(security_severity(Severity::High), "8.0");
+        assert_eq!(level(Severity::Medium), "warning");
+    }
+}

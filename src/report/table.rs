@@ -1,0 +1,367 @@
+//! The terminal report: a summary table per server, then findings grouped by server (worst
+//! first) with location, evidence and the fix, then warnings and a one-line verdict.
+
+use comfy_table::{Cell, ContentArrangement, Table, presets};
+
+use super::RenderOptions;
+use super::model::{LockState, Pinning, ScanReport, ServerOutcome, ServerReport};
+use super::style::Style;
+use super::text::{plural, sanitize, wrap};
+use crate::audit::finding::{Finding, ItemKind, Severity};
+
+/// Evidence longer than this many wrapped lines is cut unless `--verbose`.
+const EVIDENCE_LINES: usize = 8;
+
+/// Render the terminal report.
+pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
+    let st = Style::new(opts.color);
+    let width = usize::from(opts.width.max(40));
+    let mut out = String::new();
+
+    if !opts.quiet {
+        out.push_str(&st.bold(&format!(
+            "{} {} — {}, gate: --fail-on {}",
+            report.tool.name,
+            report.tool.version,
+            plural(report.servers.len(), "server", "servers"),
+            report.fail_on
+        )));
+        out.push('\n');
+        if !report.servers.is_empty() {
+            out.push_str(&summary_table(report, opts));
+            out.push('\n');
+        }
+    }
+
+    let mut any = false;
+    for server in server_order(report) {
+        let findings = report.findings_for(&server);
+        let error = report.server(&server).and_then(|s| s.error.as_deref());
+        if findings.is_empty() && error.is_none() {
+            continue;
+        }
+        any = true;
+        out.push('\n');
+        let c = report.counts(Some(&server));
+        let shown = sanitize(&server);
+        let heading = if findings.is_empty() {
+            shown
+        } else {
+            format!(
+                "{shown} — {} ({})",
+                plural(findings.len(), "finding", "findings"),
+                count_words(&c)
+            )
+        };
+        out.push_str(&st.bold(&heading));
+        out.push('\n');
+        if let Some(e) = error {
+            for (i, l) in wrap(&sanitize(&format!("could not be probed: {e}")), width - 4)
+                .iter()
+                .enumerate()
+            {
+                let l = if i == 0 { st.red(l) } else { l.clone() };
+                out.push_str(&format!("  {l}\n"));
+            }
+        }
+        if opts.verbose {
+            if let Some(s) = report.server(&server) {
+                out.push_str(&probe_notes(s, width));
+            }
+        }
+        for f in findings {
+            out.push_str(&finding_block(report, f, opts, st, width));
+        }
+    }
+    if !any && !opts.quiet {
+        out.push('\n');
+        out.push_str(&st.green("No findings."));
+        out.push('\n');
+    }
+
+    if !opts.quiet {
+        if !report.suppressed.is_empty() {
+            out.push('\n');
+            let n: usize = report.suppressed.iter().map(|s| s.count).sum();
+            out.push_str(&format!(
+                "{} suppressed by policy:\n",
+                plural(n, "finding", "findings")
+            ));
+            for s in &report.suppressed {
+                let scope = s
+                    .server
+                    .as_deref()
+                    .map(|n| format!(" on {n}"))
+                    .unwrap_or_default();
+                out.push_str(&sanitize(&format!(
+                    "  {}{scope} ×{}: {}\n",
+                    s.rule, s.count, s.reason
+                )));
+            }
+        }
+        if !report.warnings.is_empty() {
+            out.push('\n');
+            for w in &report.warnings {
+                for (i, l) in wrap(&sanitize(w), width - 9).iter().enumerate() {
+                    let prefix = if i == 0 {
+                        st.yellow("warning:")
+                    } else {
+                        "        ".into()
+                    };
+                    out.push_str(&format!("{prefix} {l}\n"));
+                }
+            }
+        }
+        out.push('\n');
+        let verdict = report.verdict();
+        let gated = report.gated().next().is_some();
+        let probe_failed = report.servers.iter().any(|s| s.error.is_some());
+        let line = if gated {
+            st.red(&verdict)
+        } else if probe_failed {
+            st.yellow(&verdict)
+        } else {
+            st.green(&verdict)
+        };
+        out.push_str(&st.bold(&line));
+        out.push('\n');
+    }
+    out
+}
+
+/// Servers in report order, then any server only findings name.
+fn server_order(report: &ScanReport) -> Vec<String> {
+    let mut names: Vec<String> = report.servers.iter().map(|s| s.name.clone()).collect();
+    for f in &report.findings {
+        if !names.contains(&f.server) {
+            names.push(f.server.clone());
+        }
+    }
+    // Worst servers first; ties keep report order.
+    let worst = |n: &String| {
+        report
+            .findings
+            .iter()
+            .filter(|f| &f.server == n)
+            .map(|f| f.severity)
+            .max()
+    };
+    let mut indexed: Vec<(usize, String)> = names.into_iter().enumerate().collect();
+    indexed.sort_by_key(|(i, n)| (std::cmp::Reverse(worst(n)), *i));
+    indexed.into_iter().map(|(_, n)| n).collect()
+}
+
+fn count_words(c: &[usize; 5]) -> String {
+    let parts: Vec<String> = Severity::ALL
+        .iter()
+        .rev()
+        .filter(|s| c[**s as usize] > 0)
+        .map(|s| format!("{} {}", c[*s as usize], s))
+        .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
+    let st = Style::new(opts.color);
+    let mut t = Table::new();
+    t.load_style(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(opts.width);
+    if opts.color {
+        t.enforce_styling();
+    } else {
+        t.force_no_tty();
+    }
+    t.set_header(vec![
+        "server",
+        "runs",
+        "credentials",
+        "protocol",
+        "findings",
+        "lock",
+    ]);
+    for s in &report.servers {
+        let c = report.counts(Some(&s.name));
+        let creds = s.credential_names();
+        let items = match s.item_counts() {
+            Some((t, 0, 0)) => plural(t, "tool", "tools"),
+            Some((t, p, r)) => format!(
+                "{}, {}, {}",
+                plural(t, "tool", "tools"),
+                plural(p, "prompt", "prompts"),
+                plural(r, "resource", "resources")
+            ),
+            None => String::new(),
+        };
+        let outcome = match report.outcome(s) {
+            ServerOutcome::Passes => st.green("pass"),
+            ServerOutcome::Fails => st.red("FAIL"),
+            ServerOutcome::NotProbed => st.yellow("not probed"),
+        };
+        let pinned = match &s.pinning {
+            Pinning::Unpinned { .. } => st.yellow("NOT pinned"),
+            Pinning::Pinned { .. } => "pinned".into(),
+            other => other.label(),
+        };
+        let lock = match s.lock {
+            LockState::Drifted => st.red("drifted"),
+            other => other.as_str().to_owned(),
+        };
+        let era = if s.error.is_some() {
+            st.yellow("probe failed")
+        } else {
+            format!("{}\n{items}", sanitize(&s.era_label()))
+        };
+        let counts: Vec<String> = Severity::ALL
+            .iter()
+            .rev()
+            .filter(|x| c[**x as usize] > 0)
+            .map(|x| st.severity(*x, &format!("{} {}", c[*x as usize], x)))
+            .collect();
+        t.add_row(vec![
+            Cell::new(format!("{}\n{outcome}", sanitize(&s.name))),
+            Cell::new(format!("{}\n{pinned}", sanitize(&s.what_runs()))),
+            Cell::new(if creds.is_empty() {
+                "-".into()
+            } else {
+                sanitize(&creds.join("\n"))
+            }),
+            Cell::new(era),
+            Cell::new(if counts.is_empty() {
+                "none".into()
+            } else {
+                counts.join("\n")
+            }),
+            Cell::new(lock),
+        ]);
+    }
+    t.to_string()
+}
+
+fn probe_notes(s: &ServerReport, width: usize) -> String {
+    let mut out = String::new();
+    let Some(p) = s.snapshot.as_ref().and_then(|x| x.probe.as_ref()) else {
+        return out;
+    };
+    let mut line = format!("  probe: {}", p.transport);
+    if p.elapsed_ms > 0 {
+        line.push_str(&format!(", {} ms", p.elapsed_ms));
+    }
+    if let Some(first) = p.first_response_ms {
+        line.push_str(&format!(" (first answer after {first} ms)"));
+    }
+    if let Some(path) = &s.snapshot_path {
+        line.push_str(&format!(", from {}", path.display()));
+    }
+    out.push_str(&sanitize(&line));
+    out.push('\n');
+    for n in &p.notes {
+        for l in wrap(&sanitize(&format!("note: {n}")), width - 4) {
+            out.push_str(&format!("  {l}\n"));
+        }
+    }
+    if !p.stderr.is_empty() {
+        out.push_str("  server stderr:\n");
+        for l in sanitize(&p.stderr).lines() {
+            out.push_str(&format!("  │ {l}\n"));
+        }
+    }
+    out
+}
+
+/// `tool search_issues`, `instructions`, …
+pub(crate) fn item_label(f: &Finding) -> Option<String> {
+    f.item.as_ref().map(|i| {
+        let kind = match i.kind {
+            ItemKind::Tool => "tool",
+            ItemKind::Prompt => "prompt",
+            ItemKind::Resource => "resource",
+            ItemKind::ResourceTemplate => "resource template",
+            ItemKind::Instructions => "instructions",
+        };
+        if i.name.is_empty() || i.kind == ItemKind::Instructions {
+            kind.to_owned()
+        } else {
+            format!("{kind} {}", i.name)
+        }
+    })
+}
+
+fn finding_block(
+    report: &ScanReport,
+    f: &Finding,
+    opts: &RenderOptions,
+    st: Style,
+    width: usize,
+) -> String {
+    let mut out = String::new();
+    let sev = f.severity.as_str().to_uppercase();
+    out.push_str(&format!(
+        "\n  {} {}  {}\n",
+        st.severity(f.severity, &format!("{sev:<8}")),
+        st.bold(&f.rule),
+        st.dim(&format!("confidence {}", f.confidence))
+    ));
+    let mut wher = Vec::new();
+    if let Some(item) = item_label(f) {
+        wher.push(item);
+    }
+    if let Some(o) = &f.location.config {
+        wher.push(o.to_string());
+    }
+    if let Some(p) = &f.location.pointer {
+        wher.push(p.clone());
+    }
+    let indent = "           ";
+    if !wher.is_empty() {
+        for l in wrap(&sanitize(&wher.join(" · ")), width - indent.len()) {
+            out.push_str(&format!("{indent}{}\n", st.dim(&l)));
+        }
+    }
+    for l in wrap(&sanitize(&f.message), width - indent.len()) {
+        out.push_str(&format!("{indent}{l}\n"));
+    }
+    if let Some(ev) = &f.evidence {
+        let lines = wrap(&sanitize(ev), width - indent.len() - 12);
+        let shown = if opts.verbose {
+            lines.len()
+        } else {
+            lines.len().min(EVIDENCE_LINES)
+        };
+        for (i, l) in lines.iter().take(shown).enumerate() {
+            let label = if i == 0 { "evidence: " } else { "          " };
+            out.push_str(&format!("{indent}{label}│ {l}\n"));
+        }
+        if shown < lines.len() {
+            out.push_str(&format!(
+                "{indent}          │ … {} more (use -v to see all)\n",
+                plural(lines.len() - shown, "line", "lines")
+            ));
+        }
+    }
+    let fix = f.control.advice();
+    for (i, l) in wrap(fix, width - indent.len() - 10).iter().enumerate() {
+        let label = if i == 0 {
+            st.green("fix:")
+        } else {
+            "    ".into()
+        };
+        out.push_str(&format!("{indent}{label}      {l}\n"));
+    }
+    if opts.verbose {
+        if let Some(meta) = report.rule(&f.rule) {
+            out.push_str(&format!(
+                "{indent}{}\n",
+                st.dim(&format!(
+                    "why: mcpvet rules explain {} ({})",
+                    meta.id, meta.family
+                ))
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,126 @@
+//! Small text helpers shared by the renderers: word wrapping and truncation.
+
+/// Wrap `text` to lines of at most `width` characters, breaking at spaces where possible and
+/// hard-breaking words that are longer than a line. Existing newlines are kept.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(8);
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        let mut len = 0usize;
+        for word in para.split(' ') {
+            let wlen = word.chars().count();
+            if len > 0 && len + 1 + wlen <= width {
+                line.push(' ');
+                line.push_str(word);
+                len += 1 + wlen;
+                continue;
+            }
+            if len > 0 {
+                out.push(std::mem::take(&mut line));
+            }
+            // Hard-break a word longer than the line.
+            let mut chars: Vec<char> = word.chars().collect();
+            while chars.len() > width {
+                let rest = chars.split_off(width);
+                out.push(chars.into_iter().collect());
+                chars = rest;
+            }
+            line = chars.iter().collect();
+            len = chars.len();
+        }
+        out.push(line);
+    }
+    out
+}
+
+/// Make text from a server or a config safe to show on a terminal or in a log: control
+/// characters (except newline), bidirectional overrides, zero-width characters and Unicode
+/// tag characters become visible `\u{…}` escapes, so hostile text cannot move the cursor,
+/// recolour the terminal, reorder a line or hide a message. Tabs become spaces.
+pub fn sanitize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let cp = c as u32;
+        let hidden = (c.is_control() && c != '\n' && c != '\t')
+            || (0x200B..=0x200F).contains(&cp)
+            || (0x202A..=0x202E).contains(&cp)
+            || (0x2060..=0x2069).contains(&cp)
+            || cp == 0xFEFF
+            || cp == 0x00AD
+            || (0xE0000..=0xE007F).contains(&cp);
+        if c == '\t' {
+            out.push(' ');
+        } else if hidden {
+            out.push_str(&format!("\\u{{{cp:X}}}"));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Shorten `text` to at most `max` characters, ending with `…` when cut.
+pub fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
+    s.push('…');
+    s
+}
+
+/// The headline of a rule summary: the text before the first `: ` that is outside backticks
+/// (when that leaves a reasonable phrase), else the whole summary.
+pub fn headline(s: &str) -> &str {
+    let mut in_code = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            '`' => in_code = !in_code,
+            ':' if !in_code && i > 20 && s[i + 1..].starts_with(' ') => return &s[..i],
+            _ => {}
+        }
+    }
+    s
+}
+
+/// `1 finding` / `3 findings`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_at_spaces_and_hard_breaks_long_words() {
+        assert_eq!(wrap("aaa bbb ccc", 8), vec!["aaa bbb", "ccc"]);
+        assert_eq!(wrap("abcdefghijkl", 8), vec!["abcdefgh", "ijkl"]);
+        assert_eq!(wrap("a\nb", 8), vec!["a", "b"]);
+        assert_eq!(wrap("", 8), vec![""]);
+    }
+
+    #[test]
+    fn headline_skips_colons_in_code() {
+        assert_eq!(
+            headline("A tool annotated `readOnlyHint: true` whose name shows: writes"),
+            "A tool annotated `readOnlyHint: true` whose name shows"
+        );
+        assert_eq!(headline("short: x"), "short: x");
+    }
+
+    #[test]
+    fn sanitize_makes_terminal_tricks_visible() {
+        assert_eq!(sanitize("a\x1b[31mb"), "a\\u{1B}[31mb");
+        assert_eq!(sanitize("x\u{202E}y\u{E0041}"), "x\\u{202E}y\\u{E0041}");
+        assert_eq!(sanitize("line\nnext\ttab"), "line\nnext tab");
+        assert_eq!(sanitize("héllo — ok"), "héllo — ok");
+    }
+
+    #[test]
+    fn truncates_with_an_ellipsis() {
+        assert_eq!(truncate("abcdef", 4), "abc…");
+        assert_eq!(truncate("abc", 4), "abc");
+    }
+}
