@@ -6,7 +6,7 @@
 //!
 //! 1. path `/mcp` or `/` (else 404, no JSON-RPC body);
 //! 2. DNS-rebinding guard: a present `Origin` must be a loopback origin (`localhost`,
-//!    `127.0.0.1`, `[::1]`, any scheme and port) or one of `HttpOptions::allowed_origins`,
+//!    `127.0.0.0/8`, `[::1]`, any scheme and port) or one of `HttpOptions::allowed_origins`,
 //!    and when the server listens on loopback a present `Host` must name a loopback host
 //!    (else 403);
 //! 3. method POST (GET, DELETE and others get 405 with `Allow: POST`);
@@ -354,9 +354,18 @@ fn strip_port(authority: &str) -> &str {
     }
 }
 
+/// `localhost`, or a loopback IP literal (`127.0.0.0/8`, `[::1]`).
 fn is_loopback_host(host: &str) -> bool {
-    let host = host.to_ascii_lowercase();
-    host == "localhost" || host == "127.0.0.1" || host == "[::1]"
+    if host.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    let literal = host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(host);
+    literal
+        .parse::<std::net::IpAddr>()
+        .is_ok_and(|ip| ip.is_loopback())
 }
 
 fn check_headers(headers: &HeaderMap, request: &Request<'_>) -> Result<(), String> {
@@ -450,6 +459,11 @@ mod tests {
         ));
         assert!(!is_loopback_host(strip_port("evil.example.com:80")));
         assert!(is_loopback_host(strip_port("LOCALHOST:80")));
+        assert!(is_loopback_host(strip_port("127.0.0.2:80")));
+        assert!(is_loopback_host(strip_port("[::1]:80")));
+        assert!(!is_loopback_host(strip_port("::1")));
+        assert!(!is_loopback_host(strip_port("10.0.0.1:80")));
+        assert!(!is_loopback_host(strip_port("127.0.0.1.nip.io")));
     }
 
     #[test]

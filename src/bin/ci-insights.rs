@@ -12,11 +12,17 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 use mcpvet::baseline::{DataFile, HttpOptions, ServerConfig, serve_http, serve_stdio};
+use mcpvet::error::Exit;
 use mcpvet::report::eprint_line;
 
 /// The read-only CI-insights MCP server (protocol 2026-07-28), stdio by default.
 #[derive(Debug, Parser)]
-#[command(name = "ci-insights", version, about, long_about = None)]
+#[command(
+    name = "ci-insights",
+    version,
+    about = "ci-insights: the read-only CI-insights MCP server (protocol 2026-07-28), stdio by default.",
+    long_about = None
+)]
 struct Args {
     /// Serve Streamable HTTP on this address instead of stdio (e.g. 127.0.0.1:8080; port 0
     /// picks a free port). The endpoint is /mcp.
@@ -47,7 +53,7 @@ fn main() -> ExitCode {
         Err(e) => {
             mcpvet::report::print_clap(&e);
             return if e.use_stderr() {
-                ExitCode::from(2)
+                Exit::Usage.into()
             } else {
                 ExitCode::SUCCESS
             };
@@ -57,7 +63,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             mcpvet::report::print_error(&e);
-            ExitCode::from(2)
+            Exit::Usage.into()
         }
     }
 }

@@ -1782,3 +1782,29 @@ fn http_binary_refuses_a_public_bind() {
     assert!(stderr.contains("--allow-remote"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn example_data_file_loads() {
+    let data = mcpvet::baseline::DataFile::load(&fixture("data-example.json")).unwrap();
+    let server = ServerConfig::contract().with_data(data);
+    let m = call(
+        json!(1),
+        "get_build_status",
+        json!({"pipeline": "api", "build": 414}),
+    );
+    assert_eq!(
+        handle_mcp_request(&m, &server),
+        Some(tool_success(
+            json!(1),
+            json!({"pipeline": "api", "build": 414, "status": "failed", "minutes": 17})
+        ))
+    );
+    let m = call(json!(2), "list_flaky_tests", json!({"pipeline": "api"}));
+    assert_eq!(
+        handle_mcp_request(&m, &server),
+        Some(tool_success(
+            json!(2),
+            json!({"pipeline": "api", "tests": []})
+        ))
+    );
+}
