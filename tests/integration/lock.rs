@@ -623,6 +623,10 @@ fn launch_spec_is_locked_without_secrets_and_pin_mismatch_needs_no_snapshot() {
     );
     assert!(launch_spec_findings(&spec, &lock).is_empty());
     assert!(drift_findings(Some(&spec), Some(&lock), &fixture(), true).is_empty());
+    // Re-locking from a snapshot file (no spec) keeps the approved launch.
+    let again = approve(dir.path(), &fixture(), None, &[], &opts()).unwrap();
+    assert!(matches!(again, LockOutcome::Unchanged { .. }), "{again:?}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 
     let moved = stdio_spec("@acme/ci-insights@latest");
     let f = launch_spec_findings(&moved, &lock);
