@@ -727,3 +727,36 @@ fn written_locks_are_shareable_and_belong_to_their_server() {
     );
     assert!(Lockfile::read_for(dir.path(), "absent").unwrap().is_none());
 }
+
+#[test]
+fn locks_with_any_numbers_verify_after_a_round_trip_and_line_ending_changes() {
+    // Doubles whose shortest form a best-effort parser may read back one ulp off.
+    let mut state: u64 = 0x1234_5678_9ABC_DEF1;
+    let mut numbers = Vec::new();
+    for _ in 0..2000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let x = f64::from_bits(state);
+        if x.is_finite() {
+            numbers.push(json!(x));
+        }
+    }
+    numbers.push(json!(u64::MAX));
+    numbers.push(json!(i64::MIN));
+    numbers.push(json!(9_007_199_254_740_993u64));
+    let mut v = fixture_value();
+    v["tools"][0]["inputSchema"]["properties"]["build"]["examples"] = Value::Array(numbers);
+    let dir = tempfile::tempdir().unwrap();
+    let path = lock_of(&snapshot_from(&v))
+        .write_atomic(dir.path())
+        .unwrap();
+    let lock = Lockfile::read(&path).expect("verifies after a round trip");
+    assert!(diff(&lock, &snapshot_from(&v)).is_empty());
+    // Hashes cover content, not bytes: CRLF line endings (git autocrlf) still verify.
+    let crlf = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace('\n', "\r\n");
+    std::fs::write(&path, crlf).unwrap();
+    assert!(Lockfile::read(&path).is_ok());
+}
