@@ -165,10 +165,16 @@ fn shortest_digits(x: f64) -> (String, i32) {
     if digits.len() < 16 {
         return (digits, n);
     }
+    let k = digits.len();
+    // Cheap filter: on a tie the exact value is k+1 digits ending in 5, so its correctly
+    // rounded k+2-digit form ends in "50".
+    let (probe, _) = split_sci(&format!("{x:.*e}", k + 1));
+    if !probe.ends_with("50") {
+        return (digits, n);
+    }
     // The exact decimal expansion of a double has at most 767 significant digits.
     let (exact, en) = split_sci(&format!("{x:.800e}"));
     let exact = exact.trim_end_matches('0');
-    let k = digits.len();
     if exact.len() != k + 1 || !exact.ends_with('5') {
         return (digits, n);
     }

@@ -586,6 +586,34 @@ mod tests {
         );
     }
 
+    fn arb_json() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-3i64..3).prop_map(|i| json!(i)),
+            prop_oneof![Just(1.0f64), Just(0.5), Just(-0.0)].prop_map(|f| json!(f)),
+            "[ a\t]{0,3}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::btree_map("[ab]", inner, 0..3)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// The field walk finds a change exactly when the canonical forms (the hashes) differ.
+        #[test]
+        fn walk_agrees_with_hashing(a in arb_json(), b in arb_json()) {
+            let mut out = Vec::new();
+            walk("", Some(&a), Some(&b), &mut out);
+            proptest::prop_assert_eq!(out.is_empty(), canonical_json(&a) == canonical_json(&b));
+        }
+    }
+
     #[test]
     fn walk_names_leaf_pointers() {
         let mut out = Vec::new();

@@ -202,6 +202,19 @@ fn item_findings(
     }
 }
 
+/// [`drift_findings`] for a server whose lock, if any, lives in `dir`
+/// (`dir/<server>.lock.json`). An unreadable or tampered lock is an error, never ignored.
+pub fn drift_findings_in(
+    dir: &std::path::Path,
+    spec: Option<&ServerSpec>,
+    snapshot: &ServerSnapshot,
+    require_lock: bool,
+) -> Result<Vec<Finding>, super::LockError> {
+    let server = spec.map_or(snapshot.server.as_str(), |s| s.name.as_str());
+    let lock = Lockfile::read_for(dir, server)?;
+    Ok(drift_findings(spec, lock.as_ref(), snapshot, require_lock))
+}
+
 /// `pin-mismatch`: the spec's normalised launch differs from the locked one. Needs no
 /// snapshot (the static `check` command uses it). A lock made from a snapshot file records
 /// no launch spec, so it yields nothing.

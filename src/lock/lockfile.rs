@@ -462,6 +462,15 @@ impl Lockfile {
         hash_value(&self.value_without(&["sha256"]))
     }
 
+    /// Replace the launch spec and recompute the hashes that cover it.
+    pub fn with_launch(mut self, launch: Option<LaunchSpec>) -> Lockfile {
+        self.launch_sha256 = launch.as_ref().map(LaunchSpec::sha256);
+        self.launch = launch;
+        self.content_sha256 = self.compute_content_sha256();
+        self.sha256 = self.compute_sha256();
+        self
+    }
+
     /// Replace the approval and recompute the aggregate hash.
     pub fn with_approval(mut self, approval: Approval) -> Lockfile {
         self.approval = approval;
@@ -767,6 +776,12 @@ pub fn approve(
     } else {
         None
     };
+    // Locking from a snapshot file says nothing about the launch: keep the approved one.
+    if let (None, Some(e)) = (spec, existing.as_ref()) {
+        if e.launch.is_some() {
+            candidate = candidate.with_launch(e.launch.clone());
+        }
+    }
     let same_content = existing
         .as_ref()
         .filter(|e| e.content_sha256 == candidate.content_sha256);

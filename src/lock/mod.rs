@@ -15,7 +15,7 @@ pub mod lockfile;
 pub use canon::{canonical_json, hash_value, sha256_hex};
 pub use cloak::cloak_findings;
 pub use diff::{ChangeKind, FieldChange, ItemChange, LockDiff, diff, diff_with_spec};
-pub use drift::{drift_findings, launch_spec_findings, rule_meta};
+pub use drift::{drift_findings, drift_findings_in, launch_spec_findings, rule_meta};
 pub use lockfile::{
     AcceptedFinding, Approval, ApproveOptions, LOCKFILE_VERSION, LaunchSpec, LockError,
     LockOutcome, LockedItem, Lockfile, approve, path_for,
