@@ -13,6 +13,7 @@ pub mod check;
 pub mod diff;
 pub mod init;
 pub mod lock;
+pub mod pipeline;
 pub mod review;
 pub mod rules;
 pub mod scan;
