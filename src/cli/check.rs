@@ -175,14 +175,13 @@ pub fn build(args: &CheckArgs, cwd: &Path) -> anyhow::Result<CheckReport> {
             cwd.join(&args.lockfiles)
         },
     };
-    let (mut findings, warnings, policy_fail_on) = match &policy_path {
-        Some(p) => {
-            let policy = Policy::load(p)?;
-            let outcome = policy.evaluate(&specs, findings, &locked);
-            (outcome.findings, outcome.warnings, outcome.fail_on)
-        }
-        None => (findings, Vec::new(), Severity::High),
+    let policy = match &policy_path {
+        Some(p) => Policy::load(p)?,
+        None => Policy::empty(),
     };
+    let outcome = policy.evaluate(&specs, findings, &locked);
+    let (mut findings, warnings, policy_fail_on) =
+        (outcome.findings, outcome.warnings, outcome.fail_on);
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Ok(CheckReport {
         sources,

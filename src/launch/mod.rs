@@ -117,21 +117,31 @@ pub fn redact_field(name: Option<&str>, value: &str) -> String {
     secrets::redact_query(value)
 }
 
+/// How argument `i` names its value: `--token=V`, `--token V`, or `KEY=V` (as in docker
+/// `-e KEY=V` or `env KEY=V`). Returns (name, text before the value, value).
+pub fn arg_field(args: &[String], i: usize) -> (Option<String>, String, String) {
+    let a = args.get(i).cloned().unwrap_or_default();
+    if let Some((k, v)) = a.split_once('=') {
+        let is_key = k.starts_with('-')
+            || (!k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        if is_key && !k.contains("://") {
+            return (Some(k.to_string()), format!("{k}="), v.to_string());
+        }
+    }
+    if i > 0 && args[i - 1].starts_with('-') && !args[i - 1].contains('=') {
+        return (Some(args[i - 1].clone()), String::new(), a);
+    }
+    (None, String::new(), a)
+}
+
 /// The command line as one redacted string, for evidence.
 pub fn argv_evidence(spec: &ServerSpec) -> String {
     match &spec.transport {
         Transport::Stdio { command, args, .. } => {
             let mut s = redact_field(None, command);
-            for (i, a) in args.iter().enumerate() {
-                let shown = if let Some((flag, v)) =
-                    a.split_once('=').filter(|(f, _)| f.starts_with('-'))
-                {
-                    format!("{flag}={}", redact_field(Some(flag), v))
-                } else if i > 0 && args[i - 1].starts_with('-') && !args[i - 1].contains('=') {
-                    redact_field(Some(&args[i - 1]), a)
-                } else {
-                    redact_field(None, a)
-                };
+            for i in 0..args.len() {
+                let (name, prefix, value) = arg_field(args, i);
+                let shown = format!("{prefix}{}", redact_field(name.as_deref(), &value));
                 s.push(' ');
                 if shown.is_empty() || shown.contains(char::is_whitespace) {
                     s.push_str(&format!("{shown:?}"));

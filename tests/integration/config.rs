@@ -514,6 +514,9 @@ fn check_exit_codes_and_policy_errors() {
         out.contains("pin-mismatch") && out.contains("npm:ci-insights@0.0.9"),
         "{out}"
     );
+    let (code, out, _) = mcpvet(&["check", "--no-policy"], dir.path());
+    assert_eq!(code, 1, "lockfiles are checked without a policy too: {out}");
+    assert!(out.contains("pin-mismatch"), "{out}");
     let (code, _, err) = mcpvet(&["check", "--host", "nope", ".mcp.json"], dir.path());
     assert_eq!(code, 2);
     assert!(err.contains("unknown host format"), "{err}");
