@@ -452,4 +452,65 @@ mod tests {
         assert!(unpinned_reason(&stdio("docker", &["run", "img:1"], &[])).is_some());
         assert_eq!(unpinned_reason(&stdio("node", &["s.js"], &[])), None);
     }
+
+    use proptest::prelude::*;
+
+    fn token() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop_oneof![
+                Just("-y"),
+                Just("--from"),
+                Just("--with"),
+                Just("-p"),
+                Just("--package"),
+                Just("run"),
+                Just("exec"),
+                Just("dlx"),
+                Just("tool"),
+                Just("-c"),
+                Just("/c"),
+                Just("-v"),
+                Just("-e"),
+                Just("--mount"),
+                Just("--network"),
+                Just("host"),
+                Just("/:/h"),
+                Just("--"),
+                Just("="),
+                Just("@"),
+                Just("pkg@"),
+                Just("@s/p@1.0.0"),
+                Just("git+https://h/a@"),
+                Just("github:a#"),
+                Just("C:"),
+                Just("x=y"),
+                Just("--token"),
+                Just("http://"),
+                Just("é"),
+                Just(""),
+            ]
+            .prop_map(str::to_string),
+            ".{0,12}",
+        ]
+    }
+
+    proptest! {
+        /// Any command line gives findings, never a panic, and evidence never holds a token
+        /// that the secret patterns recognise.
+        #[test]
+        fn launch_rules_survive_any_command_line(
+            command in prop_oneof![Just("npx"), Just("uvx"), Just("docker"), Just("cmd"), Just("env"),
+                                   Just("bash"), Just("go"), Just("deno"), Just("npm"), Just("uv"), Just("pipx")],
+            args in prop::collection::vec(token(), 0..8),
+        ) {
+            let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+            let spec = stdio(command, &argv, &[("T", "x")]);
+            for f in audit_spec(&spec) {
+                let ev = f.evidence.unwrap_or_default();
+                prop_assert!(secrets::find_secrets(&ev).iter().all(|m| ev[m.start..m.end].contains('…')));
+            }
+            let _ = unpinned_reason(&spec);
+            let _ = package_identity(&spec);
+        }
+    }
 }
