@@ -538,6 +538,22 @@ fn discover_flag_reports_where_configs_came_from() {
         out.contains(".codex/config.toml (codex, project scope): t"),
         "{out}"
     );
+    // A broken user-scope file found by --discover is skipped with a warning, not fatal.
+    std::fs::write(dir.path().join(".claude.json"), "{ broken").expect("write");
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).expect("mkdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
+        .args(["check", "--discover", "--no-policy"])
+        .current_dir(&sub)
+        .env("HOME", dir.path())
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("warning: skipped") && stdout.contains(".claude.json:1:3:"),
+        "{stdout}"
+    );
 }
 
 #[test]
