@@ -308,6 +308,12 @@ fn detect(path: &Path, root: &Node) -> Option<HostFormat> {
     if root.get("packages").is_some() || root.get("remotes").is_some() {
         return Some(HostFormat::Registry);
     }
+    if root
+        .path(&["experimental", "modelContextProtocolServers"])
+        .is_some()
+    {
+        return Some(HostFormat::Continue);
+    }
     match root.get("mcpServers").map(|n| &n.value) {
         Some(tree::Value::Arr(_)) => Some(HostFormat::Continue),
         Some(_) if in_dir(".continue") => Some(HostFormat::Continue),

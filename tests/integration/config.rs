@@ -77,6 +77,7 @@ const FIXTURES: &[(&str, HostFormat)] = &[
         "continue-block/.continue/mcpServers/playwright.yaml",
         HostFormat::Continue,
     ),
+    ("continue-json/.continue/config.json", HostFormat::Continue),
     ("junie/.junie/mcp/mcp.json", HostFormat::Junie),
     ("registry/server.json", HostFormat::Registry),
     ("mcpb/manifest.json", HostFormat::Mcpb),
