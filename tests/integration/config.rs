@@ -558,6 +558,29 @@ fn discover_flag_reports_where_configs_came_from() {
 }
 
 #[test]
+fn claude_project_settings_that_skip_approval_are_auto_trust() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::create_dir(dir.path().join(".git")).expect("git");
+    std::fs::create_dir(dir.path().join(".claude")).expect("mkdir");
+    std::fs::write(
+        dir.path().join(".mcp.json"),
+        r#"{"mcpServers": {"ci": {"command": "ci-insights"}}}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join(".claude/settings.json"),
+        "{\n  \"enableAllProjectMcpServers\": true\n}\n",
+    )
+    .expect("write");
+    let (code, out, _) = mcpvet(&["check"], dir.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("auto-trust") && out.contains(".claude/settings.json:2:33"),
+        "{out}"
+    );
+}
+
+#[test]
 fn init_writes_a_valid_template_and_refuses_to_overwrite() {
     let dir = tempfile::tempdir().expect("tmp");
     let (code, _, err) = mcpvet(&["init"], dir.path());
