@@ -41,7 +41,7 @@ pub struct CheckArgs {
     /// The team policy (default: `mcpvet.toml` at the repository root, if any).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// Ignore any `mcpvet.toml` (launch rules only).
+    /// Ignore any `mcpvet.toml` (launch rules and lockfile pins only).
     #[arg(long, conflicts_with = "policy")]
     pub no_policy: bool,
     /// Folder of approved lockfiles (`<server>.lock.json`).
