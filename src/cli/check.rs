@@ -41,7 +41,7 @@ pub struct CheckArgs {
     /// The team policy (default: `mcpvet.toml` at the repository root, if any).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// Ignore any `mcpvet.toml` (launch rules only).
+    /// Ignore any `mcpvet.toml` (launch rules and lockfile pins only).
     #[arg(long, conflicts_with = "policy")]
     pub no_policy: bool,
     /// Folder of approved lockfiles (`<server>.lock.json`).
@@ -63,6 +63,10 @@ pub struct Source {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<Scope>,
     pub servers: Vec<String>,
+    /// A user-scope file found by `--discover` that could not be read (project files and
+    /// files named on the command line are errors instead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// Everything `check` found, ready to render.
@@ -148,7 +152,21 @@ pub fn build(args: &CheckArgs, cwd: &Path) -> anyhow::Result<CheckReport> {
         let parsed = match host {
             Some(h) => config::load_path_as(&path, h),
             None => config::load_path(&path),
-        }?;
+        };
+        let parsed = match (parsed, scope) {
+            (Ok(p), _) => p,
+            (Err(e), Some(Scope::User)) => {
+                sources.push(Source {
+                    path: path.clone(),
+                    host: host.map_or("unknown".into(), |h| h.id().to_string()),
+                    scope,
+                    servers: Vec::new(),
+                    error: Some(e.to_string()),
+                });
+                continue;
+            }
+            (Err(e), _) => return Err(e.into()),
+        };
         sources.push(Source {
             path: path.clone(),
             host: host.map_or_else(
@@ -157,6 +175,7 @@ pub fn build(args: &CheckArgs, cwd: &Path) -> anyhow::Result<CheckReport> {
             ),
             scope,
             servers: parsed.iter().map(|s| s.name.clone()).collect(),
+            error: None,
         });
         specs.extend(parsed);
     }
@@ -175,14 +194,13 @@ pub fn build(args: &CheckArgs, cwd: &Path) -> anyhow::Result<CheckReport> {
             cwd.join(&args.lockfiles)
         },
     };
-    let (mut findings, warnings, policy_fail_on) = match &policy_path {
-        Some(p) => {
-            let policy = Policy::load(p)?;
-            let outcome = policy.evaluate(&specs, findings, &locked);
-            (outcome.findings, outcome.warnings, outcome.fail_on)
-        }
-        None => (findings, Vec::new(), Severity::High),
+    let policy = match &policy_path {
+        Some(p) => Policy::load(p)?,
+        None => Policy::empty(),
     };
+    let outcome = policy.evaluate(&specs, findings, &locked);
+    let (mut findings, warnings, policy_fail_on) =
+        (outcome.findings, outcome.warnings, outcome.fail_on);
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Ok(CheckReport {
         sources,
@@ -293,7 +311,9 @@ pub fn render_plain(report: &CheckReport, g: Global) -> String {
                 "  {} ({}{scope}): {}\n",
                 src.path.display(),
                 src.host,
-                if src.servers.is_empty() {
+                if src.error.is_some() {
+                    "not read (see warnings)".to_string()
+                } else if src.servers.is_empty() {
                     "no servers".to_string()
                 } else {
                     src.servers.join(", ")
@@ -323,6 +343,13 @@ pub fn render_plain(report: &CheckReport, g: Global) -> String {
     }
     for w in &report.warnings {
         s.push_str(&format!("warning: {w}\n"));
+    }
+    for (src, e) in report
+        .sources
+        .iter()
+        .filter_map(|x| x.error.as_ref().map(|e| (x, e)))
+    {
+        s.push_str(&format!("warning: skipped {}: {e}\n", src.path.display()));
     }
     let failing = report.failing();
     s.push_str(&format!(
@@ -365,6 +392,17 @@ pub fn render_github(report: &CheckReport) -> String {
             f.rule,
             f.server.replace([',', ':'], " "),
             github_escape(&launch::redact_secrets(&f.message))
+        ));
+    }
+    for (src, e) in report
+        .sources
+        .iter()
+        .filter_map(|x| x.error.as_ref().map(|e| (x, e)))
+    {
+        s.push_str(&format!(
+            "::warning::skipped {}: {}\n",
+            src.path.display(),
+            github_escape(e)
         ));
     }
     for w in &report.warnings {

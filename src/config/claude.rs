@@ -1,5 +1,10 @@
 //! Claude Desktop (`claude_desktop_config.json`) and Claude Code (`.mcp.json`, `~/.claude.json`
 //! with its user-scope `mcpServers` and per-project local scopes under `projects`).
+//!
+//! For a project `.mcp.json`, the project's `.claude/settings.json` and
+//! `.claude/settings.local.json` are read too: `enableAllProjectMcpServers: true` and
+//! `enabledMcpjsonServers: [name…]` approve servers without the per-user prompt, and are kept
+//! on the specs as settings located in the settings file.
 
 use std::path::Path;
 
@@ -33,6 +38,9 @@ pub fn parse_code(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigErr
     for s in &mut specs {
         s.settings.insert("scope".into(), scope.into());
     }
+    if scope == "project" {
+        apply_project_approvals(path, &mut specs);
+    }
     if let Some(projects) = root.get("projects").and_then(Node::members) {
         for project in projects {
             let Some(map) = project.value.get("mcpServers") else {
@@ -49,4 +57,48 @@ pub fn parse_code(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigErr
         }
     }
     Ok(specs)
+}
+
+/// Copy the project's Claude Code approval settings onto the `.mcp.json` specs.
+fn apply_project_approvals(mcp_json: &Path, specs: &mut [ServerSpec]) {
+    let Some(dir) = mcp_json.parent() else {
+        return;
+    };
+    for name in ["settings.json", "settings.local.json"] {
+        let file = dir.join(".claude").join(name);
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let Ok(root) = super::jsonc::parse(&text) else {
+            continue;
+        };
+        if let Some(m) = root
+            .member("enableAllProjectMcpServers")
+            .filter(|m| m.value.as_bool() == Some(true))
+        {
+            for s in specs.iter_mut() {
+                s.settings
+                    .insert("enableAllProjectMcpServers".into(), true.into());
+                s.locations.insert(
+                    "/enableAllProjectMcpServers".into(),
+                    m.value.pos.origin(&file),
+                );
+            }
+        }
+        for item in root
+            .get("enabledMcpjsonServers")
+            .and_then(Node::items)
+            .unwrap_or_default()
+        {
+            if let Some(s) = specs
+                .iter_mut()
+                .find(|s| item.as_str() == Some(s.name.as_str()))
+            {
+                s.settings
+                    .insert("enabledMcpjsonServers".into(), true.into());
+                s.locations
+                    .insert("/enabledMcpjsonServers".into(), item.pos.origin(&file));
+            }
+        }
+    }
 }

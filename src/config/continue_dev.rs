@@ -1,6 +1,7 @@
 //! Continue: `config.yaml` (`mcpServers:` a list of `{name, command, args, env, type, url}`)
 //! and block files under `.continue/mcpServers/` (YAML with the same list, or JSON in the
-//! Claude-style map shape).
+//! Claude-style map shape), plus the older `config.json`
+//! (`experimental.modelContextProtocolServers: [{transport: {type, command, args, env, url}}]`).
 
 use std::path::Path;
 
@@ -11,11 +12,19 @@ use crate::spec::ServerSpec;
 const SETTINGS: &[&str] = &["type", "connectionTimeout"];
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
+    let mut specs = legacy_json(path, root)?;
     let Some(servers) = root.get("mcpServers") else {
-        return Ok(Vec::new());
+        return Ok(specs);
     };
     if servers.members().is_some() {
-        return entry::server_map(path, "continue", servers, "mcpServers", SETTINGS);
+        specs.extend(entry::server_map(
+            path,
+            "continue",
+            servers,
+            "mcpServers",
+            SETTINGS,
+        )?);
+        return Ok(specs);
     }
     let Some(items) = servers.items() else {
         return Err(ConfigError::Parse {
@@ -28,7 +37,6 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
             ),
         });
     };
-    let mut specs = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let name = item
             .get("name")
@@ -38,6 +46,27 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
         if let Some(h) = item.path(&["requestOptions", "headers"]) {
             b.set_map(h, "requestOptions.headers", "headers")?;
         }
+        specs.push(b.build()?);
+    }
+    Ok(specs)
+}
+
+/// The older `config.json` form: each server's launch lives under `transport`.
+fn legacy_json(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
+    let Some(items) = root
+        .path(&["experimental", "modelContextProtocolServers"])
+        .and_then(Node::items)
+    else {
+        return Ok(Vec::new());
+    };
+    let mut specs = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let name = item.get("name").and_then(Node::as_str).map_or_else(
+            || format!("modelContextProtocolServers[{i}]"),
+            str::to_string,
+        );
+        let transport = item.get("transport").unwrap_or(item);
+        let b = entry::read_entry(path, "continue", &name, item.pos, transport, &["type"])?;
         specs.push(b.build()?);
     }
     Ok(specs)

@@ -74,6 +74,7 @@ fn user_candidates(home: &Path) -> Vec<(PathBuf, HostFormat)> {
     c.push((home.join(".codex/config.toml"), Codex));
     c.push((home.join(".gemini/settings.json"), Gemini));
     c.push((home.join(".continue/config.yaml"), Continue));
+    c.push((home.join(".continue/config.json"), Continue));
     c.extend(dir_files(&home.join(".continue/mcpServers"), Continue));
     c.push((home.join(".junie/mcp/mcp.json"), Junie));
     c

@@ -308,6 +308,12 @@ fn detect(path: &Path, root: &Node) -> Option<HostFormat> {
     if root.get("packages").is_some() || root.get("remotes").is_some() {
         return Some(HostFormat::Registry);
     }
+    if root
+        .path(&["experimental", "modelContextProtocolServers"])
+        .is_some()
+    {
+        return Some(HostFormat::Continue);
+    }
     match root.get("mcpServers").map(|n| &n.value) {
         Some(tree::Value::Arr(_)) => Some(HostFormat::Continue),
         Some(_) if in_dir(".continue") => Some(HostFormat::Continue),
@@ -357,5 +363,73 @@ mod tests {
         );
         let none = jsonc::parse(r#"{"editor.fontSize": 12}"#).expect("json");
         assert_eq!(detect(&PathBuf::from("/x/settings.json"), &none), None);
+    }
+
+    use proptest::prelude::*;
+
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            any::<i32>().prop_map(serde_json::Value::from),
+            prop_oneof![
+                Just("command"),
+                Just("args"),
+                Just("env"),
+                Just("url"),
+                Just("x"),
+                Just("${T}")
+            ]
+            .prop_map(|s| serde_json::Value::String(s.to_string())),
+        ];
+        leaf.prop_recursive(4, 40, 5, |inner| {
+            let key = prop_oneof![
+                Just("command"),
+                Just("args"),
+                Just("env"),
+                Just("url"),
+                Just("headers"),
+                Just("httpUrl"),
+                Just("servers"),
+                Just("mcpServers"),
+                Just("context_servers"),
+                Just("mcp_servers"),
+                Just("packages"),
+                Just("remotes"),
+                Just("server"),
+                Just("mcp_config"),
+                Just("source"),
+                Just("settings"),
+                Just("path"),
+                Just("name"),
+                Just("projects"),
+                Just("trust"),
+            ]
+            .prop_map(str::to_string);
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+                prop::collection::vec((key, inner), 0..5)
+                    .prop_map(|kv| serde_json::Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Any document shape, read as any host format, gives specs or an error, never a panic.
+        #[test]
+        fn every_host_parser_survives_any_shape(v in json_value()) {
+            let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+            let root = jsonc::parse(&text).map_err(|e| TestCaseError::fail(e.message))?;
+            for format in HostFormat::ALL {
+                let _ = parse_as(&PathBuf::from("f.json"), &root, format);
+            }
+            let _ = detect(&PathBuf::from("f.json"), &root);
+        }
+
+        #[test]
+        fn yaml_and_toml_readers_never_panic(text in ".{0,120}") {
+            let _ = yaml_tree::parse(&text);
+            let _ = toml_tree::parse(&text);
+        }
     }
 }

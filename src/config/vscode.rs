@@ -32,7 +32,9 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
         .filter(|i| i.get("password").and_then(Node::as_bool) == Some(true))
         .filter_map(|i| i.get("id").and_then(Node::as_str).map(str::to_string))
         .collect();
-    let auto_approve = root.get("chat.tools.autoApprove").and_then(Node::as_bool) == Some(true);
+    let auto_approve = root
+        .member("chat.tools.autoApprove")
+        .filter(|m| m.value.as_bool() == Some(true));
     for spec in &mut specs {
         if !secret_inputs.is_empty() {
             spec.settings.insert(
@@ -40,9 +42,11 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
                 serde_json::Value::from(secret_inputs.clone()),
             );
         }
-        if auto_approve {
+        if let Some(m) = auto_approve {
             spec.settings
                 .insert("chat.tools.autoApprove".into(), true.into());
+            spec.locations
+                .insert("/chat.tools.autoApprove".into(), m.value.pos.origin(path));
         }
     }
     Ok(specs)

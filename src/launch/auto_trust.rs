@@ -8,7 +8,7 @@ use crate::spec::ServerSpec;
 pub fn meta() -> RuleMeta {
     m(
         "auto-trust",
-        "Host settings skip the confirmation for this server's tool calls (Gemini trust, Cline alwaysAllow/autoApprove, VS Code autoApprove).",
+        "Host settings skip the confirmation for this server or its tool calls (Gemini trust, Cline alwaysAllow/autoApprove, VS Code autoApprove, Claude Code enableAllProjectMcpServers).",
         "Confirmation is the last control between a poisoned tool description and an action; auto-approval removes it for every call.",
         r#"{"mcpServers": {"x": {"command": "…", "trust": true}}}"#,
         Severity::High,
@@ -27,6 +27,24 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                 "`trust: true` makes the host run every tool of this server without asking".into(), Some("trust: true".into()))),
             ("chat.tools.autoApprove", serde_json::Value::Bool(true)) => out.push(finding(spec, &meta, Severity::High, Confidence::High, &pointer,
                 "`chat.tools.autoApprove` runs every tool call without asking, including this server's".into(), Some("chat.tools.autoApprove: true".into()))),
+            ("enableAllProjectMcpServers", serde_json::Value::Bool(true)) => out.push(finding(
+                spec,
+                &meta,
+                Severity::High,
+                Confidence::High,
+                &pointer,
+                "`enableAllProjectMcpServers: true` approves every server of the project's .mcp.json for everyone who opens the repository, without the per-user prompt".into(),
+                Some("enableAllProjectMcpServers: true".into()),
+            )),
+            ("enabledMcpjsonServers", serde_json::Value::Bool(true)) => out.push(finding(
+                spec,
+                &meta,
+                Severity::Medium,
+                Confidence::High,
+                &pointer,
+                "the project's Claude settings pre-approve this server (`enabledMcpjsonServers`), so nobody is asked before it starts".into(),
+                Some(format!("enabledMcpjsonServers: [\"{}\"]", spec.name)),
+            )),
             ("alwaysAllow" | "autoApprove", serde_json::Value::Bool(true)) => out.push(finding(spec, &meta, Severity::High, Confidence::High, &pointer,
                 format!("`{key}: true` approves every tool of this server without asking"), Some(format!("{key}: true")))),
             ("alwaysAllow" | "autoApprove", serde_json::Value::Array(tools)) if !tools.is_empty() => {

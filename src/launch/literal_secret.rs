@@ -28,17 +28,9 @@ fn fields(spec: &ServerSpec) -> Vec<(String, String, String, Option<String>)> {
             command, args, env, ..
         } => {
             out.push(("/command".into(), "command".into(), command.clone(), None));
-            for (i, a) in args.iter().enumerate() {
-                // A value after `--token` / in `--api-key=…` is credential-named.
-                let (named, value) = if let Some((flag, v)) =
-                    a.split_once('=').filter(|(f, _)| f.starts_with('-'))
-                {
-                    (Some(flag.to_string()), v.to_string())
-                } else if i > 0 && args[i - 1].starts_with('-') && !args[i - 1].contains('=') {
-                    (Some(args[i - 1].clone()), a.clone())
-                } else {
-                    (None, a.clone())
-                };
+            for i in 0..args.len() {
+                // `--token=V`, `--token V` and `KEY=V` name their value.
+                let (named, _, value) = super::arg_field(args, i);
                 let named = named.filter(|f| is_credential_name(f));
                 out.push((format!("/args/{i}"), format!("args[{i}]"), value, named));
             }
@@ -222,6 +214,20 @@ mod tests {
         let e = check(&stdio("srv", &["--access-token=Zq81mXk20pLw93Rt"], &[]));
         assert_eq!(e.len(), 1);
         assert!(check(&stdio("srv", &["--access-token=sentry-user-token"], &[])).is_empty());
+        let d = check(&stdio(
+            "docker",
+            &["run", "-e", "API_KEY=Zq81mXk20pLw93Rt", "img"],
+            &[],
+        ));
+        assert_eq!(d.len(), 1);
+        assert!(
+            !super::super::argv_evidence(&stdio(
+                "docker",
+                &["run", "-e", "API_KEY=Zq81mXk20pLw93Rt", "img"],
+                &[]
+            ))
+            .contains("Zq81")
+        );
         let q = check(&http(
             "https://h.example.test/mcp?api_key=Zq81mXk20pLw93Rt&x=1",
             &[],

@@ -117,21 +117,31 @@ pub fn redact_field(name: Option<&str>, value: &str) -> String {
     secrets::redact_query(value)
 }
 
+/// How argument `i` names its value: `--token=V`, `--token V`, or `KEY=V` (as in docker
+/// `-e KEY=V` or `env KEY=V`). Returns (name, text before the value, value).
+pub fn arg_field(args: &[String], i: usize) -> (Option<String>, String, String) {
+    let a = args.get(i).cloned().unwrap_or_default();
+    if let Some((k, v)) = a.split_once('=') {
+        let is_key = k.starts_with('-')
+            || (!k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        if is_key && !k.contains("://") {
+            return (Some(k.to_string()), format!("{k}="), v.to_string());
+        }
+    }
+    if i > 0 && args[i - 1].starts_with('-') && !args[i - 1].contains('=') {
+        return (Some(args[i - 1].clone()), String::new(), a);
+    }
+    (None, String::new(), a)
+}
+
 /// The command line as one redacted string, for evidence.
 pub fn argv_evidence(spec: &ServerSpec) -> String {
     match &spec.transport {
         Transport::Stdio { command, args, .. } => {
             let mut s = redact_field(None, command);
-            for (i, a) in args.iter().enumerate() {
-                let shown = if let Some((flag, v)) =
-                    a.split_once('=').filter(|(f, _)| f.starts_with('-'))
-                {
-                    format!("{flag}={}", redact_field(Some(flag), v))
-                } else if i > 0 && args[i - 1].starts_with('-') && !args[i - 1].contains('=') {
-                    redact_field(Some(&args[i - 1]), a)
-                } else {
-                    redact_field(None, a)
-                };
+            for i in 0..args.len() {
+                let (name, prefix, value) = arg_field(args, i);
+                let shown = format!("{prefix}{}", redact_field(name.as_deref(), &value));
                 s.push(' ');
                 if shown.is_empty() || shown.contains(char::is_whitespace) {
                     s.push_str(&format!("{shown:?}"));
@@ -441,5 +451,66 @@ mod tests {
         );
         assert!(unpinned_reason(&stdio("docker", &["run", "img:1"], &[])).is_some());
         assert_eq!(unpinned_reason(&stdio("node", &["s.js"], &[])), None);
+    }
+
+    use proptest::prelude::*;
+
+    fn token() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop_oneof![
+                Just("-y"),
+                Just("--from"),
+                Just("--with"),
+                Just("-p"),
+                Just("--package"),
+                Just("run"),
+                Just("exec"),
+                Just("dlx"),
+                Just("tool"),
+                Just("-c"),
+                Just("/c"),
+                Just("-v"),
+                Just("-e"),
+                Just("--mount"),
+                Just("--network"),
+                Just("host"),
+                Just("/:/h"),
+                Just("--"),
+                Just("="),
+                Just("@"),
+                Just("pkg@"),
+                Just("@s/p@1.0.0"),
+                Just("git+https://h/a@"),
+                Just("github:a#"),
+                Just("C:"),
+                Just("x=y"),
+                Just("--token"),
+                Just("http://"),
+                Just("é"),
+                Just(""),
+            ]
+            .prop_map(str::to_string),
+            ".{0,12}",
+        ]
+    }
+
+    proptest! {
+        /// Any command line gives findings, never a panic, and evidence never holds a token
+        /// that the secret patterns recognise.
+        #[test]
+        fn launch_rules_survive_any_command_line(
+            command in prop_oneof![Just("npx"), Just("uvx"), Just("docker"), Just("cmd"), Just("env"),
+                                   Just("bash"), Just("go"), Just("deno"), Just("npm"), Just("uv"), Just("pipx")],
+            args in prop::collection::vec(token(), 0..8),
+        ) {
+            let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+            let spec = stdio(command, &argv, &[("T", "x")]);
+            for f in audit_spec(&spec) {
+                let ev = f.evidence.unwrap_or_default();
+                prop_assert!(secrets::find_secrets(&ev).iter().all(|m| ev[m.start..m.end].contains('…')));
+            }
+            let _ = unpinned_reason(&spec);
+            let _ = package_identity(&spec);
+        }
     }
 }

@@ -199,6 +199,21 @@ impl<F: Fn(&str) -> bool + ?Sized> LockLookup for F {
 const IDENTITY_PREFIXES: &[&str] = &["npm:", "pypi:", "oci:", "go:", "jsr:", "git:", "url:"];
 
 impl Policy {
+    /// The policy in force when there is no `mcpvet.toml`: no allowlist, nothing required,
+    /// fail on high. Evaluating it still checks pins against the lockfiles.
+    pub fn empty() -> Policy {
+        Policy {
+            path: PathBuf::new(),
+            fail_on: Severity::High,
+            require_pinned: false,
+            require_lock: false,
+            allow: Vec::new(),
+            deny: Vec::new(),
+            remap: Vec::new(),
+            ignore: Vec::new(),
+        }
+    }
+
     /// Read and validate a policy file.
     pub fn load(path: &Path) -> Result<Policy, PolicyError> {
         let text = std::fs::read_to_string(path).map_err(|source| PolicyError::Io {

@@ -77,6 +77,7 @@ const FIXTURES: &[(&str, HostFormat)] = &[
         "continue-block/.continue/mcpServers/playwright.yaml",
         HostFormat::Continue,
     ),
+    ("continue-json/.continue/config.json", HostFormat::Continue),
     ("junie/.junie/mcp/mcp.json", HostFormat::Junie),
     ("registry/server.json", HostFormat::Registry),
     ("mcpb/manifest.json", HostFormat::Mcpb),
@@ -514,6 +515,9 @@ fn check_exit_codes_and_policy_errors() {
         out.contains("pin-mismatch") && out.contains("npm:ci-insights@0.0.9"),
         "{out}"
     );
+    let (code, out, _) = mcpvet(&["check", "--no-policy"], dir.path());
+    assert_eq!(code, 1, "lockfiles are checked without a policy too: {out}");
+    assert!(out.contains("pin-mismatch"), "{out}");
     let (code, _, err) = mcpvet(&["check", "--host", "nope", ".mcp.json"], dir.path());
     assert_eq!(code, 2);
     assert!(err.contains("unknown host format"), "{err}");
@@ -533,6 +537,45 @@ fn discover_flag_reports_where_configs_came_from() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains(".codex/config.toml (codex, project scope): t"),
+        "{out}"
+    );
+    // A broken user-scope file found by --discover is skipped with a warning, not fatal.
+    std::fs::write(dir.path().join(".claude.json"), "{ broken").expect("write");
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).expect("mkdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
+        .args(["check", "--discover", "--no-policy"])
+        .current_dir(&sub)
+        .env("HOME", dir.path())
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("warning: skipped") && stdout.contains(".claude.json:1:3:"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn claude_project_settings_that_skip_approval_are_auto_trust() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::create_dir(dir.path().join(".git")).expect("git");
+    std::fs::create_dir(dir.path().join(".claude")).expect("mkdir");
+    std::fs::write(
+        dir.path().join(".mcp.json"),
+        r#"{"mcpServers": {"ci": {"command": "ci-insights"}}}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join(".claude/settings.json"),
+        "{\n  \"enableAllProjectMcpServers\": true\n}\n",
+    )
+    .expect("write");
+    let (code, out, _) = mcpvet(&["check"], dir.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("auto-trust") && out.contains(".claude/settings.json:2:33"),
         "{out}"
     );
 }
