@@ -154,6 +154,7 @@ fn server(report: &ScanReport, s: &ServerReport) -> Value {
         "error": s.error,
         "findings": severity_counts(&report.counts(Some(&s.name))),
         "outcome": outcome,
+        "decision": super::review::assess(report, &s.name).map(|a| a.decision),
     })
 }
 
