@@ -4,11 +4,13 @@
 //! without bumping `version`. Credential values never appear — only names and the variable a
 //! value references.
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::fingerprint;
 use super::model::{ScanReport, ServerOutcome, ServerReport, env_reference, redact_url};
-use crate::audit::finding::{Finding, Severity};
+use crate::audit::finding::{Confidence, Finding, ItemRef, Severity};
+use crate::spec::Origin;
 use crate::spec::Transport;
 
 /// The format version written in the `version` field.
@@ -16,33 +18,77 @@ pub const VERSION: u32 = 1;
 
 /// Render the report as pretty JSON v1 (with a trailing newline).
 pub fn render(report: &ScanReport) -> String {
-    let mut s = serde_json::to_string_pretty(&to_value(report)).unwrap_or_else(|_| "{}".into());
+    let mut s = serde_json::to_string_pretty(&document(report)).unwrap_or_else(|_| "{}".into());
     s.push('\n');
     s
 }
 
 /// The JSON v1 document as a value.
 pub fn to_value(report: &ScanReport) -> Value {
+    serde_json::to_value(document(report)).unwrap_or(Value::Null)
+}
+
+/// The document: small parts as values, findings (the bulk) as typed records.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Document<'a> {
+    version: u32,
+    tool: Value,
+    fail_on: Severity,
+    summary: Value,
+    servers: Vec<Value>,
+    findings: Vec<FindingRecord<'a>>,
+    suppressed: &'a [super::model::Suppressed],
+    warnings: &'a [String],
+}
+
+#[derive(Serialize)]
+struct FindingRecord<'a> {
+    rule: &'a str,
+    severity: Severity,
+    confidence: Confidence,
+    server: &'a str,
+    item: Option<&'a ItemRef>,
+    location: LocationRecord<'a>,
+    message: &'a str,
+    evidence: Option<&'a str>,
+    control: ControlRecord,
+    fingerprint: String,
+}
+
+#[derive(Serialize)]
+struct LocationRecord<'a> {
+    config: Option<&'a Origin>,
+    pointer: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct ControlRecord {
+    id: &'static str,
+    advice: &'static str,
+}
+
+fn document(report: &ScanReport) -> Document<'_> {
     let c = report.counts(None);
     let gated = report.gated().count();
     let exit = super::exit_for(report) as u8;
-    json!({
-        "version": VERSION,
-        "tool": {"name": report.tool.name, "version": report.tool.version},
-        "failOn": report.fail_on,
-        "summary": {
+    Document {
+        version: VERSION,
+        tool: json!({"name": report.tool.name, "version": report.tool.version}),
+        fail_on: report.fail_on,
+        summary: json!({
             "servers": report.servers.len(),
             "findings": severity_counts(&c),
             "atOrAboveGate": gated,
             "suppressed": report.suppressed.iter().map(|s| s.count).sum::<usize>(),
             "verdict": report.verdict(),
             "exitCode": exit,
-        },
-        "servers": report.servers.iter().map(|s| server(report, s)).collect::<Vec<_>>(),
-        "findings": report.sorted_findings().into_iter().map(finding).collect::<Vec<_>>(),
-        "suppressed": report.suppressed,
-        "warnings": report.warnings,
-    })
+        }),
+        servers: report.servers.iter().map(|s| server(report, s)).collect(),
+        findings: report.sorted_findings().into_iter().map(finding).collect(),
+        suppressed: &report.suppressed,
+        warnings: &report.warnings,
+    }
 }
 
 fn severity_counts(c: &[usize; 5]) -> Value {
@@ -108,6 +154,7 @@ fn server(report: &ScanReport, s: &ServerReport) -> Value {
         "error": s.error,
         "findings": severity_counts(&report.counts(Some(&s.name))),
         "outcome": outcome,
+        "decision": super::review::assess(report, &s.name).map(|a| a.decision),
     })
 }
 
@@ -118,20 +165,23 @@ fn credential(name: &str, value: &str) -> Value {
     }
 }
 
-fn finding(f: &Finding) -> Value {
-    json!({
-        "rule": f.rule,
-        "severity": f.severity,
-        "confidence": f.confidence,
-        "server": f.server,
-        "item": f.item,
-        "location": {
-            "config": f.location.config,
-            "pointer": f.location.pointer,
+fn finding(f: &Finding) -> FindingRecord<'_> {
+    FindingRecord {
+        rule: &f.rule,
+        severity: f.severity,
+        confidence: f.confidence,
+        server: &f.server,
+        item: f.item.as_ref(),
+        location: LocationRecord {
+            config: f.location.config.as_ref(),
+            pointer: f.location.pointer.as_deref(),
         },
-        "message": f.message,
-        "evidence": f.evidence,
-        "control": {"id": f.control.id(), "advice": f.control.advice()},
-        "fingerprint": fingerprint(f),
-    })
+        message: &f.message,
+        evidence: f.evidence.as_deref(),
+        control: ControlRecord {
+            id: f.control.id(),
+            advice: f.control.advice(),
+        },
+        fingerprint: fingerprint(f),
+    }
 }

@@ -112,11 +112,7 @@ impl Pinning {
                 if !runner {
                     return Pinning::LocalCommand;
                 }
-                let skip = ["run", "dlx", "exec", "--rm", "-i", "-y", "--yes"];
-                let Some(reference) = args
-                    .iter()
-                    .find(|a| !a.starts_with('-') && !skip.contains(&a.as_str()))
-                else {
+                let Some(reference) = package_reference(prog, args) else {
                     return Pinning::Unknown;
                 };
                 if is_exact_reference(reference) {
@@ -133,7 +129,81 @@ impl Pinning {
     }
 }
 
+/// The package or image a runner's arguments name: the value of `--package`/`-p` (npx) or
+/// `--from` (uvx), else the first argument that is neither a flag, a flag's value nor a
+/// runner subcommand.
+fn package_reference<'a>(prog: &str, args: &'a [String]) -> Option<&'a String> {
+    let container = matches!(prog, "docker" | "podman");
+    // Flags whose value is a separate argument.
+    let valued: &[&str] = if container {
+        &[
+            "-e",
+            "--env",
+            "-v",
+            "--volume",
+            "--name",
+            "--network",
+            "--net",
+            "-p",
+            "--publish",
+            "--mount",
+            "--env-file",
+            "-w",
+            "--workdir",
+            "-u",
+            "--user",
+            "--entrypoint",
+            "--platform",
+            "-l",
+            "--label",
+            "--add-host",
+            "--cap-add",
+            "--cap-drop",
+        ]
+    } else {
+        &["--with", "--python", "--index-url", "--cache-dir", "--spec"]
+    };
+    let named: &[&str] = if container {
+        &[]
+    } else {
+        &["-p", "--package", "--from"]
+    };
+    let subcommands = ["run", "dlx", "exec", "x"];
+    let mut it = args.iter();
+    let mut first = None;
+    while let Some(a) = it.next() {
+        if let Some((flag, value)) = a.split_once('=') {
+            // `--package=pkg@1`: the whole argument is kept so the label shows what the
+            // config says; `is_exact_reference` reads the part after `=`.
+            if named.contains(&flag) && !value.is_empty() {
+                return Some(a);
+            }
+            if flag.starts_with('-') {
+                continue;
+            }
+        }
+        if named.contains(&a.as_str()) {
+            return it.next();
+        }
+        if valued.contains(&a.as_str()) {
+            it.next();
+            continue;
+        }
+        if a.starts_with('-') || subcommands.contains(&a.as_str()) {
+            continue;
+        }
+        if first.is_none() {
+            first = Some(a);
+        }
+    }
+    first
+}
+
 fn is_exact_reference(r: &str) -> bool {
+    let r = r
+        .split_once('=')
+        .filter(|(f, _)| f.starts_with('-'))
+        .map_or(r, |(_, v)| v);
     if r.contains("@sha256:") {
         return true;
     }
@@ -617,6 +687,25 @@ mod tests {
         ));
         assert!(matches!(
             p("docker", &["run", "-i", "img:latest"]),
+            Pinning::Unpinned { .. }
+        ));
+        assert!(matches!(
+            p(
+                "docker",
+                &["run", "-i", "--rm", "-e", "TOKEN", "ghcr.io/x/y:1.2.3"]
+            ),
+            Pinning::Pinned { .. }
+        ));
+        assert!(matches!(
+            p("npx", &["-y", "-p", "pkg@1.2.3", "pkg-cmd"]),
+            Pinning::Pinned { .. }
+        ));
+        assert!(matches!(
+            p("npx", &["-y", "--package=pkg@1.2.3", "cmd"]),
+            Pinning::Pinned { .. }
+        ));
+        assert!(matches!(
+            p("uvx", &["--from", "pkg", "cmd"]),
             Pinning::Unpinned { .. }
         ));
         assert_eq!(p("ci-insights", &[]), Pinning::LocalCommand);

@@ -216,6 +216,12 @@ pub fn decide(server: &ServerReport, findings: &[&Finding], fail_on: Severity) -
     }
 }
 
+/// [`decide`] for a server of the report by name (findings and gate from the report).
+pub fn assess(report: &ScanReport, server: &str) -> Option<Assessment> {
+    let s = report.server(server)?;
+    Some(decide(s, &report.findings_for(server), report.fail_on))
+}
+
 fn controls(server: &ServerReport, findings: &[&Finding]) -> Vec<RequiredControl> {
     let mut out = Vec::new();
     let mut push = |control: Control, status: ControlStatus, detail: String| {

@@ -9,6 +9,7 @@
 
 use std::path::{Component, Path};
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::fingerprint;
@@ -21,44 +22,140 @@ const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /// Render the report as SARIF 2.1.0 (pretty JSON, trailing newline).
 pub fn render(report: &ScanReport) -> String {
-    let mut s = serde_json::to_string_pretty(&to_value(report)).unwrap_or_else(|_| "{}".into());
+    let mut s = serde_json::to_string_pretty(&log(report)).unwrap_or_else(|_| "{}".into());
     s.push('\n');
     s
 }
 
 /// The SARIF log as a value.
 pub fn to_value(report: &ScanReport) -> Value {
+    serde_json::to_value(log(report)).unwrap_or(Value::Null)
+}
+
+// Typed results (the bulk of a large log) serialize without building a value tree.
+
+#[derive(Serialize)]
+struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [Run<'a>; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run<'a> {
+    tool: Value,
+    column_kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    original_uri_base_ids: Option<Value>,
+    results: Vec<SarifResult<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult<'a> {
+    rule_id: &'a str,
+    rule_index: usize,
+    level: &'static str,
+    message: Message,
+    locations: [ResultLocation; 1],
+    partial_fingerprints: Fingerprints,
+    properties: ResultProperties<'a>,
+}
+
+#[derive(Serialize)]
+struct Message {
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultLocation {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    physical_location: Option<PhysicalLocation>,
+    logical_locations: [LogicalLocation; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: Artifact,
+    region: Region,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Artifact {
+    uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: u32,
+    start_column: u32,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LogicalLocation {
+    fully_qualified_name: String,
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct Fingerprints {
+    #[serde(rename = "mcpvet/v1")]
+    v1: String,
+}
+
+#[derive(Serialize)]
+struct ResultProperties<'a> {
+    severity: Severity,
+    confidence: Confidence,
+    #[serde(rename = "security-severity")]
+    security_severity: &'static str,
+    server: &'a str,
+    pointer: Option<&'a str>,
+    control: &'static str,
+}
+
+fn log(report: &ScanReport) -> Log<'_> {
     let rules = rule_list(report);
-    let results: Vec<Value> = report
+    let results: Vec<SarifResult<'_>> = report
         .sorted_findings()
         .into_iter()
         .map(|f| result(report, &rules, f))
         .collect();
-    let mut run = json!({
-        "tool": {
-            "driver": {
-                "name": report.tool.name,
-                "version": report.tool.version,
-                "semanticVersion": report.tool.version,
-                "rules": rules.iter().map(rule_descriptor).collect::<Vec<_>>(),
-            }
-        },
-        "columnKind": "unicodeCodePoints",
-        "results": results,
+    let mut tool = json!({
+        "driver": {
+            "name": report.tool.name,
+            "version": report.tool.version,
+            "semanticVersion": report.tool.version,
+            "rules": rules.iter().map(rule_descriptor).collect::<Vec<_>>(),
+        }
     });
     if let Some(uri) = &report.tool.information_uri {
-        run["tool"]["driver"]["informationUri"] = json!(uri);
+        tool["driver"]["informationUri"] = json!(uri);
     }
-    if let Some(root) = report.root.as_deref().filter(|r| r.is_absolute()) {
-        run["originalUriBaseIds"] = json!({
-            "SRCROOT": {"uri": dir_uri(root)}
-        });
+    let original_uri_base_ids = report
+        .root
+        .as_deref()
+        .filter(|r| r.is_absolute())
+        .map(|root| json!({"SRCROOT": {"uri": dir_uri(root)}}));
+    Log {
+        schema: SCHEMA,
+        version: "2.1.0",
+        runs: [Run {
+            tool,
+            column_kind: "unicodeCodePoints",
+            original_uri_base_ids,
+            results,
+        }],
     }
-    json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [run],
-    })
 }
 
 /// The rules to describe: those the report documents, plus a stub for any rule id a finding
@@ -169,7 +266,7 @@ fn rule_descriptor(r: &RuleMeta) -> Value {
     })
 }
 
-fn result(report: &ScanReport, rules: &[RuleMeta], f: &Finding) -> Value {
+fn result<'a>(report: &'a ScanReport, rules: &[RuleMeta], f: &'a Finding) -> SarifResult<'a> {
     let rule_index = rules.iter().position(|r| r.id == f.rule).unwrap_or(0);
     let mut msg = format!("[{}] {}", f.server, sentence(&f.message));
     if let Some(item) = item_label(f) {
@@ -194,41 +291,47 @@ fn result(report: &ScanReport, rules: &[RuleMeta], f: &Finding) -> Value {
             .and_then(|s| s.spec.as_ref())
             .and_then(|s| s.origin.as_ref())
     });
-    let mut locations = Vec::new();
-    let logical = json!([{
-        "fullyQualifiedName": logical_name(f),
-        "kind": if f.item.is_some() { "member" } else { "module" },
-    }]);
-    if let Some(o) = origin {
-        let mut loc = json!({"artifactLocation": artifact(report, &o.file)});
-        loc["region"] = json!({
-            "startLine": o.line.max(1),
-            "startColumn": o.column.max(1),
-        });
-        locations.push(json!({"physicalLocation": loc, "logicalLocations": logical}));
-    } else if let Some(p) = server.and_then(|s| s.snapshot_path.as_ref()) {
-        let mut loc = json!({"artifactLocation": artifact(report, p)});
-        loc["region"] = json!({"startLine": 1, "startColumn": 1});
-        locations.push(json!({"physicalLocation": loc, "logicalLocations": logical}));
+    let physical_location = if let Some(o) = origin {
+        Some(PhysicalLocation {
+            artifact_location: artifact(report, &o.file),
+            region: Region {
+                start_line: o.line.max(1),
+                start_column: o.column.max(1),
+            },
+        })
     } else {
-        locations.push(json!({"logicalLocations": logical}));
-    }
-    json!({
-        "ruleId": f.rule,
-        "ruleIndex": rule_index,
-        "level": level(f.severity),
-        "message": {"text": msg},
-        "locations": locations,
-        "partialFingerprints": {"mcpvet/v1": fingerprint(f)},
-        "properties": {
-            "severity": f.severity,
-            "confidence": f.confidence,
-            "security-severity": security_severity(f.severity),
-            "server": f.server,
-            "pointer": f.location.pointer,
-            "control": f.control.id(),
+        server
+            .and_then(|s| s.snapshot_path.as_ref())
+            .map(|p| PhysicalLocation {
+                artifact_location: artifact(report, p),
+                region: Region {
+                    start_line: 1,
+                    start_column: 1,
+                },
+            })
+    };
+    SarifResult {
+        rule_id: &f.rule,
+        rule_index,
+        level: level(f.severity),
+        message: Message { text: msg },
+        locations: [ResultLocation {
+            physical_location,
+            logical_locations: [LogicalLocation {
+                fully_qualified_name: logical_name(f),
+                kind: if f.item.is_some() { "member" } else { "module" },
+            }],
+        }],
+        partial_fingerprints: Fingerprints { v1: fingerprint(f) },
+        properties: ResultProperties {
+            severity: f.severity,
+            confidence: f.confidence,
+            security_severity: security_severity(f.severity),
+            server: &f.server,
+            pointer: f.location.pointer.as_deref(),
+            control: f.control.id(),
         },
-    })
+    }
 }
 
 fn logical_name(f: &Finding) -> String {
@@ -240,23 +343,27 @@ fn logical_name(f: &Finding) -> String {
 
 /// An `artifactLocation` for a path: relative to the report root when it lies inside it
 /// (or is already relative), else an absolute `file://` URI.
-fn artifact(report: &ScanReport, path: &Path) -> Value {
+fn artifact(report: &ScanReport, path: &Path) -> Artifact {
+    let base = report
+        .root
+        .as_deref()
+        .is_some_and(Path::is_absolute)
+        .then_some("SRCROOT");
     if path.is_relative() {
-        return with_base(report, rel_uri(path));
+        return Artifact {
+            uri: rel_uri(path),
+            uri_base_id: base,
+        };
     }
-    if let Some(root) = &report.root {
-        if let Ok(rel) = path.strip_prefix(root) {
-            return with_base(report, rel_uri(rel));
-        }
+    if let Some(rel) = report.root.as_ref().and_then(|r| path.strip_prefix(r).ok()) {
+        return Artifact {
+            uri: rel_uri(rel),
+            uri_base_id: base,
+        };
     }
-    json!({"uri": file_uri(path)})
-}
-
-fn with_base(report: &ScanReport, uri: String) -> Value {
-    if report.root.as_deref().is_some_and(Path::is_absolute) {
-        json!({"uri": uri, "uriBaseId": "SRCROOT"})
-    } else {
-        json!({"uri": uri})
+    Artifact {
+        uri: file_uri(path),
+        uri_base_id: None,
     }
 }
 
@@ -305,17 +412,16 @@ mod tests {
     fn uris_are_relative_inside_the_root_and_encoded() {
         let mut r = ScanReport::new(vec![], vec![], Severity::High);
         assert_eq!(
-            artifact(&r, Path::new("examples/my mcp.json"))["uri"],
+            artifact(&r, Path::new("examples/my mcp.json")).uri,
             "examples/my%20mcp.json"
         );
         r.root = Some(PathBuf::from("/repo"));
         let a = artifact(&r, Path::new("/repo/.vscode/mcp.json"));
-        assert_eq!(a["uri"], ".vscode/mcp.json");
-        assert_eq!(a["uriBaseId"], "SRCROOT");
-        assert_eq!(
-            artifact(&r, Path::new("/home/u/.claude.json"))["uri"],
-            "file:///home/u/.claude.json"
-        );
+        assert_eq!(a.uri, ".vscode/mcp.json");
+        assert_eq!(a.uri_base_id, Some("SRCROOT"));
+        let a = artifact(&r, Path::new("/home/u/.claude.json"));
+        assert_eq!(a.uri, "file:///home/u/.claude.json");
+        assert_eq!(a.uri_base_id, None);
     }
 
     #[test]
