@@ -8,15 +8,16 @@ use clap::Args;
 use serde::Serialize;
 
 use super::Global;
+use super::targets::TargetArgs;
 use crate::error::Exit;
 use crate::lock::{LockDiff, Lockfile, diff_with_spec, path_for};
 
 /// Arguments of `mcpvet diff`.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
-    /// Snapshot files to compare with their locks.
-    #[arg(required = true, value_name = "TARGET")]
-    pub targets: Vec<PathBuf>,
+    /// What to compare: config files, snapshot files, `--url URL` or `-- CMD ARGS…`.
+    #[command(flatten)]
+    pub targets: TargetArgs,
     /// Directory holding the lockfiles.
     #[arg(long, value_name = "DIR", default_value = "lockfiles")]
     pub lock_dir: PathBuf,
@@ -37,7 +38,7 @@ pub struct DiffEntry {
 }
 
 pub fn run(args: DiffArgs, g: Global) -> anyhow::Result<Exit> {
-    let servers = super::lock::obtain(&args.targets)?;
+    let servers = super::lock::obtain(&args.targets, g)?;
     let mut entries = Vec::new();
     for (spec, snap) in &servers {
         let name = spec

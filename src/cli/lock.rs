@@ -10,6 +10,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 
 use super::Global;
+use super::targets::TargetArgs;
 use crate::audit::finding::{Finding, Severity};
 use crate::error::Exit;
 use crate::lock::lockfile::{is_rfc3339, rfc3339_from_unix};
@@ -20,9 +21,12 @@ use crate::spec::ServerSpec;
 /// Arguments of `mcpvet lock`.
 #[derive(Debug, Args)]
 pub struct LockArgs {
-    /// Snapshot files to approve (written by `mcpvet snapshot`, or a saved tools/list result).
-    #[arg(required = true, value_name = "TARGET")]
-    pub targets: Vec<PathBuf>,
+    /// What to approve: config files, snapshot files, `--url URL` or `-- CMD ARGS…`.
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    /// Extra pattern rules for the gate: a folder of `*.toml` rule files (repeatable).
+    #[arg(long = "rules", value_name = "DIR")]
+    pub rules_dirs: Vec<PathBuf>,
     /// Directory holding the lockfiles.
     #[arg(long, value_name = "DIR", default_value = "lockfiles")]
     pub lock_dir: PathBuf,
@@ -46,28 +50,59 @@ pub struct LockArgs {
     pub force: bool,
 }
 
-/// The servers to approve, each with its spec when it came from a config or command line.
-///
-/// In this build the targets are snapshot files; the probe adds live targets
-/// (`-- CMD…`, `--url`, config files) by replacing this function.
-pub fn obtain(targets: &[PathBuf]) -> anyhow::Result<Vec<(Option<ServerSpec>, ServerSnapshot)>> {
-    targets
-        .iter()
-        .map(|p| Ok((None, ServerSnapshot::load(p)?)))
-        .collect()
+/// The servers to approve, each with its spec when it came from a config or command line:
+/// live servers are probed (concurrently), snapshot files are read. A server that cannot be
+/// probed stops the command (exit 3): nothing is approved that was not seen.
+pub fn obtain(
+    targets: &TargetArgs,
+    g: Global,
+) -> anyhow::Result<Vec<(Option<ServerSpec>, ServerSnapshot)>> {
+    let subjects = super::pipeline::gather(targets, g)?;
+    let mut out = Vec::with_capacity(subjects.len());
+    for s in subjects {
+        let name = s.name();
+        match (s.snapshot, s.error) {
+            (Some(mut snap), _) => {
+                if let Some(spec) = &s.spec {
+                    snap.server = spec.name.clone();
+                }
+                out.push((s.spec, snap));
+            }
+            (None, error) => {
+                return Err(anyhow::Error::new(crate::mcp::ProbeFailure::new(
+                    name,
+                    error.unwrap_or_else(|| "no snapshot".into()),
+                )));
+            }
+        }
+    }
+    Ok(out)
 }
 
-/// The findings that gate an approval.
-///
-/// The audit rules live in `crate::audit`; until they are connected here this returns no
-/// findings, so only `--fail-on`/`--accept` handling in [`crate::lock::approve`] applies.
-pub fn gate_findings(_servers: &[(Option<ServerSpec>, ServerSnapshot)]) -> Vec<Finding> {
-    Vec::new()
+/// The findings that gate an approval: the launch rules over each spec and the definition
+/// audit over all snapshots together (so cross-server checks see every server).
+pub fn gate_findings(
+    servers: &[(Option<ServerSpec>, ServerSnapshot)],
+    rules_dirs: &[PathBuf],
+) -> anyhow::Result<Vec<Finding>> {
+    let judge = super::pipeline::JudgeArgs {
+        rules_dirs: rules_dirs.to_vec(),
+        ..Default::default()
+    };
+    let rules = super::pipeline::rule_set(&judge)?;
+    let mut findings: Vec<Finding> = servers
+        .iter()
+        .filter_map(|(spec, _)| spec.as_ref())
+        .flat_map(crate::launch::audit_spec)
+        .collect();
+    let snaps: Vec<ServerSnapshot> = servers.iter().map(|(_, s)| s.clone()).collect();
+    findings.extend(crate::audit::audit_snapshots(&snaps, &rules));
+    Ok(findings)
 }
 
 pub fn run(args: LockArgs, g: Global) -> anyhow::Result<Exit> {
-    let servers = obtain(&args.targets)?;
-    let findings = gate_findings(&servers);
+    let servers = obtain(&args.targets, g)?;
+    let findings = gate_findings(&servers, &args.rules_dirs)?;
     lock_servers(&args, g, &servers, &findings)
 }
 

@@ -66,11 +66,7 @@ impl Subject {
             .as_ref()
             .map(|s| s.name.clone())
             .or_else(|| self.snapshot.as_ref().map(|s| s.server.clone()))
-            .or_else(|| {
-                self.snapshot_path
-                    .as_ref()
-                    .map(|p| p.display().to_string())
-            })
+            .or_else(|| self.snapshot_path.as_ref().map(|p| p.display().to_string()))
             .unwrap_or_else(|| "unnamed".into())
     }
 }
@@ -263,9 +259,10 @@ pub fn judge(
                     .iter()
                     .filter(|f| {
                         f.rule == ig.rule
-                            && ig.server.as_deref().is_none_or(|s| {
-                                crate::policy::glob::matches(s, &f.server)
-                            })
+                            && ig
+                                .server
+                                .as_deref()
+                                .is_none_or(|s| crate::policy::glob::matches(s, &f.server))
                     })
                     .count();
                 if count > 0 {

@@ -1,6 +1,7 @@
-//! `mcpvet review`: a markdown trust review of one server, from a saved snapshot.
+//! `mcpvet review`: a markdown trust review of a proposed server — from a config entry, a
+//! live server or a saved snapshot — judged by the same pipeline as `scan`.
 //!
-//! Builds a [`ScanReport`] for the server and hands it to [`report::review::render_review`].
+//! Builds the report and hands it to [`report::review::render_review`].
 //! Exit code: 1 when the decision is driven by a finding at the gate (as `scan`), else 0.
 
 use std::path::{Path, PathBuf};
@@ -9,19 +10,21 @@ use anyhow::{Context, bail};
 use clap::Args;
 
 use super::Global;
-use crate::audit::catalog::catalog;
-use crate::audit::finding::{Finding, Severity};
+use super::pipeline::{self, JudgeArgs};
+use super::targets::TargetArgs;
 use crate::error::Exit;
-use crate::report::{self, OutputSample, ScanReport, ServerReport};
-use crate::snapshot::ServerSnapshot;
+use crate::report::{self, OutputSample};
 
 /// Arguments of `mcpvet review`.
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
-    /// A saved snapshot of the server (`mcpvet snapshot -o FILE`, or a `tools/list` result).
-    pub target: PathBuf,
-    /// The server's name in the review (defaults to the snapshot's).
-    #[arg(long)]
+    /// What to review: config files, snapshot files, `--url URL` or `-- CMD ARGS…`.
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+    /// The server to review when the targets hold several (default: every one).
+    #[arg(long, value_name = "NAME")]
     pub server: Option<String>,
     /// A saved `tools/call` result to show as the output the model reads (repeatable):
     /// `{"tool": NAME, "result": {...}}` or a JSON-RPC response with `--output-tool`.
@@ -33,30 +36,52 @@ pub struct ReviewArgs {
     /// Write the review to FILE (atomically) instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Findings at or above this severity reject the server.
-    #[arg(long, default_value = "high", value_name = "SEVERITY")]
-    pub fail_on: Severity,
 }
 
 pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
-    let snapshot = ServerSnapshot::load(&args.target)?;
-    let name = args
-        .server
-        .clone()
-        .unwrap_or_else(|| snapshot.server.clone());
-    let mut server = ServerReport::new(name.clone(), None, Some(snapshot));
-    server.snapshot_path = Some(args.target.clone());
-    for path in &args.output_samples {
-        server
-            .output_samples
-            .push(read_sample(path, args.output_tool.as_deref())?);
-    }
-    let findings = audit(&server);
-    let mut report = ScanReport::new(vec![server], findings, args.fail_on);
-    report.rules = catalog();
-    let Some(md) = report::review::render_review(&report, &name) else {
-        bail!("no server named `{name}` in {}", args.target.display());
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    let subjects = pipeline::gather(&args.targets, g)?;
+    let mut report = pipeline::judge(subjects, &args.judge, &cwd, Vec::new())?;
+    let names: Vec<String> = match &args.server {
+        Some(n) => {
+            if !report.servers.iter().any(|s| &s.name == n) {
+                let have: Vec<&str> = report.servers.iter().map(|s| s.name.as_str()).collect();
+                bail!(
+                    "no server named `{n}` among the targets (they hold: {})",
+                    have.join(", ")
+                );
+            }
+            vec![n.clone()]
+        }
+        None => report.servers.iter().map(|s| s.name.clone()).collect(),
     };
+    if !args.output_samples.is_empty() {
+        let [name] = names.as_slice() else {
+            bail!("--output-sample needs one server: pass --server NAME");
+        };
+        let mut samples = Vec::new();
+        for path in &args.output_samples {
+            samples.push(read_sample(path, args.output_tool.as_deref())?);
+        }
+        if let Some(server) = report.servers.iter_mut().find(|s| &s.name == name) {
+            server.output_samples = samples;
+        }
+    }
+    if args.output.is_some() && names.len() > 1 {
+        bail!(
+            "-o writes one review, but the targets hold {} servers: pass --server NAME",
+            names.len()
+        );
+    }
+    let mut md = String::new();
+    for name in &names {
+        if let Some(one) = report::review::render_review(&report, name) {
+            if !md.is_empty() {
+                md.push_str("\n---\n\n");
+            }
+            md.push_str(&one);
+        }
+    }
     match &args.output {
         Some(path) => {
             report::write_file_atomic(path, md.as_bytes())
@@ -67,14 +92,9 @@ pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
         }
         None => report::write_stdout(md.as_bytes())?,
     }
+    report.servers.retain(|s| names.contains(&s.name));
+    report.findings.retain(|f| names.contains(&f.server));
     Ok(report::exit_for(&report))
-}
-
-/// The findings for a snapshot-only review: the definition audit's, once it is wired in here
-/// (the rule families are built on other branches; this build carries their documentation
-/// only, so it reports no finding of its own).
-fn audit(_server: &ServerReport) -> Vec<Finding> {
-    Vec::new()
 }
 
 fn read_sample(path: &Path, tool: Option<&str>) -> anyhow::Result<OutputSample> {

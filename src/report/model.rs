@@ -501,6 +501,9 @@ pub struct ScanReport {
     /// Non-fatal problems (unmatched policy entries, skipped servers, …).
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// What was read, for people: e.g. `.mcp.json (claude-code, project scope): a, b`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
     /// The gate: a finding at or above this severity fails the run.
     pub fail_on: Severity,
     /// Documentation of the rules (all of them, or at least those the findings use).
@@ -520,6 +523,7 @@ impl ScanReport {
             findings,
             suppressed: Vec::new(),
             warnings: Vec::new(),
+            sources: Vec::new(),
             fail_on,
             rules: Vec::new(),
             root: None,

@@ -27,6 +27,9 @@ pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
             report.fail_on
         )));
         out.push('\n');
+        for src in &report.sources {
+            out.push_str(&format!("  read {}\n", sanitize(src)));
+        }
         if !report.servers.is_empty() {
             out.push_str(&summary_table(report, opts));
             out.push('\n');
