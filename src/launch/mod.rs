@@ -134,14 +134,23 @@ pub fn arg_field(args: &[String], i: usize) -> (Option<String>, String, String) 
     (None, String::new(), a)
 }
 
+/// Each argument with any secret it carries redacted (`--token V`, `--token=V`, `KEY=V`,
+/// known token formats, credential query parameters).
+pub fn redacted_args(args: &[String]) -> Vec<String> {
+    (0..args.len())
+        .map(|i| {
+            let (name, prefix, value) = arg_field(args, i);
+            format!("{prefix}{}", redact_field(name.as_deref(), &value))
+        })
+        .collect()
+}
+
 /// The command line as one redacted string, for evidence.
 pub fn argv_evidence(spec: &ServerSpec) -> String {
     match &spec.transport {
         Transport::Stdio { command, args, .. } => {
             let mut s = redact_field(None, command);
-            for i in 0..args.len() {
-                let (name, prefix, value) = arg_field(args, i);
-                let shown = format!("{prefix}{}", redact_field(name.as_deref(), &value));
+            for shown in redacted_args(args) {
                 s.push(' ');
                 if shown.is_empty() || shown.contains(char::is_whitespace) {
                     s.push_str(&format!("{shown:?}"));

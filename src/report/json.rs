@@ -108,13 +108,13 @@ fn server(report: &ScanReport, s: &ServerReport) -> Value {
             env,
             cwd,
         }) => (
-            json!({"type": "stdio", "command": command, "args": args, "cwd": cwd}),
+            json!({"type": "stdio", "command": crate::launch::redact_field(None, command), "args": crate::launch::redacted_args(args), "cwd": cwd}),
             env.iter()
                 .map(|(k, v)| credential(k, v))
                 .collect::<Vec<_>>(),
         ),
         Some(Transport::Http { url, headers }) => (
-            json!({"type": "http", "url": redact_url(url)}),
+            json!({"type": "http", "url": crate::launch::redact_field(None, &redact_url(url))}),
             headers
                 .iter()
                 .map(|(k, v)| {

@@ -92,135 +92,21 @@ impl Pinning {
         }
     }
 
-    /// Best-effort classification of a launch spec, used when the launch audit did not supply
-    /// one. Package runners (`npx`, `uvx`, `pipx run`, `bunx`, `docker run`) are pinned only
-    /// with an exact version or digest; anything else is a local command.
+    /// Classify a launch spec with the launch audit's own analysis (the same one that
+    /// raises `unpinned-package`, `unpinned-image` and `unpinned-git`).
     pub fn infer(spec: &ServerSpec) -> Pinning {
-        match &spec.transport {
-            Transport::Http { .. } => Pinning::Remote,
-            Transport::Stdio { command, args, .. } => {
-                let prog = command
-                    .rsplit(['/', '\\'])
-                    .next()
-                    .unwrap_or(command)
-                    .trim_end_matches(".cmd")
-                    .trim_end_matches(".exe");
-                let runner = matches!(
-                    prog,
-                    "npx" | "bunx" | "pnpx" | "uvx" | "pipx" | "docker" | "podman"
-                ) || (prog == "pnpm" && args.first().is_some_and(|a| a == "dlx"));
-                if !runner {
-                    return Pinning::LocalCommand;
-                }
-                let Some(reference) = package_reference(prog, args) else {
-                    return Pinning::Unknown;
-                };
-                if is_exact_reference(reference) {
-                    Pinning::Pinned {
-                        reference: reference.clone(),
-                    }
-                } else {
-                    Pinning::Unpinned {
-                        reference: reference.clone(),
-                    }
-                }
-            }
+        if matches!(spec.transport, Transport::Http { .. }) {
+            return Pinning::Remote;
+        }
+        let identity = crate::launch::package_identity(spec);
+        match (crate::launch::unpinned_reason(spec), identity) {
+            (Some(reason), id) => Pinning::Unpinned {
+                reference: id.unwrap_or(reason),
+            },
+            (None, Some(id)) => Pinning::Pinned { reference: id },
+            (None, None) => Pinning::LocalCommand,
         }
     }
-}
-
-/// The package or image a runner's arguments name: the value of `--package`/`-p` (npx) or
-/// `--from` (uvx), else the first argument that is neither a flag, a flag's value nor a
-/// runner subcommand.
-fn package_reference<'a>(prog: &str, args: &'a [String]) -> Option<&'a String> {
-    let container = matches!(prog, "docker" | "podman");
-    // Flags whose value is a separate argument.
-    let valued: &[&str] = if container {
-        &[
-            "-e",
-            "--env",
-            "-v",
-            "--volume",
-            "--name",
-            "--network",
-            "--net",
-            "-p",
-            "--publish",
-            "--mount",
-            "--env-file",
-            "-w",
-            "--workdir",
-            "-u",
-            "--user",
-            "--entrypoint",
-            "--platform",
-            "-l",
-            "--label",
-            "--add-host",
-            "--cap-add",
-            "--cap-drop",
-        ]
-    } else {
-        &["--with", "--python", "--index-url", "--cache-dir", "--spec"]
-    };
-    let named: &[&str] = if container {
-        &[]
-    } else {
-        &["-p", "--package", "--from"]
-    };
-    let subcommands = ["run", "dlx", "exec", "x"];
-    let mut it = args.iter();
-    let mut first = None;
-    while let Some(a) = it.next() {
-        if let Some((flag, value)) = a.split_once('=') {
-            // `--package=pkg@1`: the whole argument is kept so the label shows what the
-            // config says; `is_exact_reference` reads the part after `=`.
-            if named.contains(&flag) && !value.is_empty() {
-                return Some(a);
-            }
-            if flag.starts_with('-') {
-                continue;
-            }
-        }
-        if named.contains(&a.as_str()) {
-            return it.next();
-        }
-        if valued.contains(&a.as_str()) {
-            it.next();
-            continue;
-        }
-        if a.starts_with('-') || subcommands.contains(&a.as_str()) {
-            continue;
-        }
-        if first.is_none() {
-            first = Some(a);
-        }
-    }
-    first
-}
-
-fn is_exact_reference(r: &str) -> bool {
-    let r = r
-        .split_once('=')
-        .filter(|(f, _)| f.starts_with('-'))
-        .map_or(r, |(_, v)| v);
-    if r.contains("@sha256:") {
-        return true;
-    }
-    let version = if let Some((_, v)) = r.split_once("==") {
-        v
-    } else if let Some(idx) = r.rfind('@').filter(|&i| i > 0) {
-        &r[idx + 1..]
-    } else if let Some((_, tag)) = r.rsplit_once(':').filter(|(n, _)| !n.contains("//")) {
-        tag
-    } else {
-        return false;
-    };
-    let mut parts = version.split('.');
-    let numeric = |p: Option<&str>| {
-        p.is_some_and(|p| !p.is_empty() && p.chars().next().is_some_and(|c| c.is_ascii_digit()))
-    };
-    numeric(parts.next()) && numeric(parts.next()) && numeric(parts.next())
 }
 
 /// A tool result the reviewer saved (e.g. `tools/call` output) to show what text the server
@@ -337,17 +223,10 @@ impl ServerReport {
     }
 
     /// The exact command line (or URL) that runs, untruncated.
+    /// The command line or URL, with secrets redacted.
     pub fn what_runs(&self) -> String {
-        match self.spec.as_ref().map(|s| &s.transport) {
-            Some(Transport::Stdio { command, args, .. }) => {
-                let mut s = shell_word(command);
-                for a in args {
-                    s.push(' ');
-                    s.push_str(&shell_word(a));
-                }
-                s
-            }
-            Some(Transport::Http { url, .. }) => redact_url(url),
+        match &self.spec {
+            Some(spec) => crate::launch::argv_evidence(spec),
             None => match &self.snapshot_path {
                 Some(p) => format!("(snapshot file {})", p.display()),
                 None => "(unknown)".into(),
@@ -355,7 +234,6 @@ impl ServerReport {
         }
     }
 
-    /// Names (never values) of the environment variables and headers the config passes.
     pub fn credential_names(&self) -> Vec<String> {
         match self.spec.as_ref().map(|s| &s.transport) {
             Some(Transport::Stdio { env, .. }) => env.keys().cloned().collect(),
@@ -459,17 +337,6 @@ pub fn env_reference(v: &str) -> Option<&str> {
     let inner = v.strip_prefix('$')?;
     (!inner.is_empty() && inner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
         .then_some(inner)
-}
-
-fn shell_word(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./@:=+,%^~${}".contains(c))
-    {
-        s.to_owned()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
 }
 
 /// A finding that policy suppressed, with the reason the policy gave.

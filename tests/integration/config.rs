@@ -499,20 +499,44 @@ fn check_exit_codes_and_policy_errors() {
     let (code, out, _) = mcpvet(&["check"], dir.path());
     assert_eq!(code, 1);
     assert!(out.contains("unlocked-server"), "{out}");
+    // A real lock of the configured launch satisfies require-lock.
+    let lock_for = |args: &[&str]| {
+        let spec = mcpvet::spec::ServerSpec {
+            name: "ci".into(),
+            host: "claude-code".into(),
+            origin: None,
+            locations: Default::default(),
+            transport: mcpvet::spec::Transport::Stdio {
+                command: "npx".into(),
+                args: args.iter().map(|a| a.to_string()).collect(),
+                env: Default::default(),
+                cwd: None,
+            },
+            settings: Default::default(),
+        };
+        let snap = mcpvet::snapshot::ServerSnapshot {
+            server: "ci".into(),
+            tools: vec![serde_json::json!({"name": "t", "inputSchema": {"type": "object"}})],
+            ..Default::default()
+        };
+        mcpvet::lock::Lockfile::from_snapshot(
+            &snap,
+            Some(&spec),
+            mcpvet::lock::Approval::new("test", "2026-11-30T00:00:00Z"),
+        )
+        .write_atomic(dir.path().join("lockfiles"))
+        .expect("lock written");
+    };
     std::fs::create_dir(dir.path().join("lockfiles")).expect("mkdir");
-    std::fs::write(dir.path().join("lockfiles/ci.lock.json"), "{}").expect("write");
+    lock_for(&["-y", "ci-insights@0.1.0"]);
     let (code, out, _) = mcpvet(&["check", "--fail-on", "medium"], dir.path());
     assert_eq!(code, 0, "{out}");
     // A lockfile that approved another version: pin-mismatch.
-    std::fs::write(
-        dir.path().join("lockfiles/ci.lock.json"),
-        r#"{"spec": {"name": "ci", "host": "cli", "transport": {"type": "stdio", "command": "npx", "args": ["-y", "ci-insights@0.0.9"]}}}"#,
-    )
-    .expect("write");
+    lock_for(&["-y", "ci-insights@0.0.9"]);
     let (code, out, _) = mcpvet(&["check"], dir.path());
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("pin-mismatch") && out.contains("npm:ci-insights@0.0.9"),
+        out.contains("pin-mismatch") && out.contains("ci-insights@0.0.9"),
         "{out}"
     );
     let (code, out, _) = mcpvet(&["check", "--no-policy"], dir.path());
