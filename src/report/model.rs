@@ -553,7 +553,15 @@ mod tests {
             Pinning::Unpinned { .. }
         ));
         assert!(matches!(
-            p("docker", &["run", "-i", "--rm", "ghcr.io/x/y@sha256:abcd"]),
+            p(
+                "docker",
+                &[
+                    "run",
+                    "-i",
+                    "--rm",
+                    "ghcr.io/x/y@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+                ]
+            ),
             Pinning::Pinned { .. }
         ));
         assert!(matches!(
@@ -565,7 +573,8 @@ mod tests {
                 "docker",
                 &["run", "-i", "--rm", "-e", "TOKEN", "ghcr.io/x/y:1.2.3"]
             ),
-            Pinning::Pinned { .. }
+            // A tag can be moved: only a digest pins an image.
+            Pinning::Unpinned { .. }
         ));
         assert!(matches!(
             p("npx", &["-y", "-p", "pkg@1.2.3", "pkg-cmd"]),
@@ -635,6 +644,6 @@ mod tests {
     #[test]
     fn what_runs_quotes_words_that_need_it() {
         let r = ServerReport::new("s", Some(stdio("npx", &["-y", "a b", "it's"])), None);
-        assert_eq!(r.what_runs(), "npx -y 'a b' 'it'\\''s'");
+        assert_eq!(r.what_runs(), "npx -y \"a b\" it's");
     }
 }

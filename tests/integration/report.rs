@@ -10,131 +10,46 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use mcpvet::audit::catalog::catalog;
-use mcpvet::audit::finding::{Finding, Severity};
+use mcpvet::audit::finding::Severity;
+use mcpvet::cli::pipeline::{self, JudgeArgs, Subject};
 use mcpvet::error::Exit;
 use mcpvet::report::review::{Decision, decide, render_review};
-use mcpvet::report::{
-    self, Format, LockState, OutputSample, RenderOptions, ScanReport, ServerReport,
-};
+use mcpvet::report::{self, Format, OutputSample, RenderOptions, ScanReport};
 use mcpvet::snapshot::ServerSnapshot;
-use mcpvet::spec::{Origin, ServerSpec, Transport};
+
 use serde_json::Value;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The 1-based position of the first `needle` at or after line `from` (0-based).
-fn find(text: &str, needle: &str, from: usize) -> Option<(usize, u32, u32)> {
-    text.lines().enumerate().skip(from).find_map(|(i, l)| {
-        l.find(needle)
-            .map(|c| (i, (i + 1) as u32, (l[..c].chars().count() + 1) as u32))
-    })
-}
-
-/// Host config → specs with origins, for the tests (the real parsers live in `config`).
-fn specs(rel: &str, host: &str) -> Vec<ServerSpec> {
-    let text = std::fs::read_to_string(root().join(rel)).unwrap();
-    let v: Value = serde_json::from_str(&text).unwrap();
-    let origin = |line: u32, column: u32| Origin {
-        file: PathBuf::from(rel),
-        line,
-        column,
-    };
-    let mut out = Vec::new();
-    for (name, entry) in v["mcpServers"].as_object().unwrap() {
-        let (start, line, col) = find(&text, &format!("\"{name}\": {{"), 0).unwrap();
-        let mut locations = BTreeMap::new();
-        let mut at = |ptr: String, needle: String| {
-            if let Some((_, l, c)) = find(&text, &needle, start) {
-                locations.insert(ptr, origin(l, c));
-            }
-        };
-        at("/command".into(), "\"command\"".into());
-        let args: Vec<String> = entry["args"]
-            .as_array()
-            .map(|a| a.iter().map(|x| x.as_str().unwrap().to_owned()).collect())
-            .unwrap_or_default();
-        for (i, a) in args.iter().enumerate() {
-            at(format!("/args/{i}"), format!("\"{a}\""));
-        }
-        let env: BTreeMap<String, String> = entry["env"]
-            .as_object()
-            .map(|m| {
-                m.iter()
-                    .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_owned()))
-                    .collect()
-            })
-            .unwrap_or_default();
-        for k in env.keys() {
-            at(format!("/env/{k}"), format!("\"{k}\""));
-        }
-        let mut settings = BTreeMap::new();
-        if let Some(t) = entry.get("trust") {
-            at("/trust".into(), "\"trust\"".into());
-            settings.insert("trust".to_owned(), t.clone());
-        }
-        out.push(ServerSpec {
-            name: name.clone(),
-            host: host.into(),
-            origin: Some(origin(line, col)),
-            locations,
-            transport: Transport::Stdio {
-                command: entry["command"].as_str().unwrap().into(),
-                args,
-                env,
-                cwd: None,
-            },
-            settings,
-        });
-    }
-    out
-}
-
-/// The fixture findings for servers of one config file.
-fn findings(config: &str, specs: &[ServerSpec]) -> Vec<Finding> {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/report/example-findings.json"))
-        .unwrap();
-    let all: Vec<Value> = serde_json::from_str(&text).unwrap();
-    all.into_iter()
-        .filter(|v| v["configFile"] == config)
-        .map(|mut v| {
-            let field = v["configField"].as_str().unwrap().to_owned();
-            let obj = v.as_object_mut().unwrap();
-            obj.remove("configFile");
-            obj.remove("configField");
-            let mut f: Finding = serde_json::from_value(v).unwrap();
-            if !field.is_empty() {
-                let spec = specs.iter().find(|s| s.name == f.server).unwrap();
-                f.location.config = spec.origin_of(&field).cloned();
-            }
-            f
-        })
-        .collect()
-}
-
-fn report_for(config: &str, host: &str) -> ScanReport {
-    let specs = specs(config, host);
-    let findings = findings(config, &specs);
-    let servers = specs
-        .iter()
+/// The example config through the real pipeline, as `scan --offline CONFIG --snapshot-dir
+/// examples/snapshots` runs it: config parser, launch rules, definition audit, lockfiles.
+fn report_for(config: &str, _host: &str) -> ScanReport {
+    let specs = mcpvet::config::load_path(Path::new(config)).unwrap();
+    let subjects = specs
+        .into_iter()
         .map(|spec| {
             let snap_rel = format!("examples/snapshots/{}.json", spec.name);
-            let snap = ServerSnapshot::load(&root().join(&snap_rel)).unwrap();
-            let mut s = ServerReport::new(spec.name.clone(), Some(spec.clone()), Some(snap));
-            s.snapshot_path = Some(PathBuf::from(snap_rel));
-            s.lock = LockState::Unlocked;
-            s
+            let mut snap = ServerSnapshot::load(&root().join(&snap_rel)).unwrap();
+            snap.server = spec.name.clone();
+            Subject {
+                spec: Some(spec),
+                snapshot: Some(snap),
+                snapshot_path: None,
+                error: None,
+            }
         })
         .collect();
-    let mut r = ScanReport::new(servers, findings, Severity::High);
-    r.rules = catalog();
-    r
+    let judge = JudgeArgs {
+        no_policy: true,
+        ..JudgeArgs::default()
+    };
+    pipeline::judge(subjects, &judge, &root(), Vec::new()).unwrap()
 }
 
 /// `mcpvet scan --offline examples/mcp.json --snapshot-dir examples/snapshots`.
@@ -502,13 +417,18 @@ fn cli_rules_list_and_explain() {
     let out = mcpvet(&["rules", "explain", "readonly-claim-mismatch"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
+    let meta = catalog()
+        .into_iter()
+        .find(|r| r.id == "readonly-claim-mismatch")
+        .unwrap();
+    let control = format!("Control ({})", meta.control.id());
     for h in [
         "What it checks",
         "Why it matters",
         "Example",
-        "Control (treat-as-untrusted)",
+        control.as_str(),
     ] {
-        assert!(text.contains(h), "{h}");
+        assert!(text.contains(h), "{h}\n{text}");
     }
     let out = mcpvet(&["rules", "explain", "readonly-claim-mismatsh"]);
     assert_eq!(out.status.code(), Some(2), "unknown rule is a usage error");
