@@ -47,8 +47,8 @@ fn load(path: &Path) -> Result<Vec<Record>, String> {
         if line.trim().is_empty() {
             continue;
         }
-        let v: Value = serde_json::from_str(line)
-            .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        let v: Value =
+            serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
         let (Some(label), Some(tool)) = (v.get("label").and_then(Value::as_str), v.get("tool"))
         else {
             continue;
@@ -225,15 +225,25 @@ fn main() {
                     });
                     out(&format!(
                         "  {} [{}] {}: {}\n",
-                        if r.label == "malicious" { "MISS" } else { "FALSE ALARM" },
+                        if r.label == "malicious" {
+                            "MISS"
+                        } else {
+                            "FALSE ALARM"
+                        },
                         r.category,
                         r.id,
                         what
                     ));
                 }
             }
-            let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
-            let what = if label == "malicious" { "recall" } else { "false-positive rate" };
+            let name = path
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            let what = if label == "malicious" {
+                "recall"
+            } else {
+                "false-positive rate"
+            };
             out(&format!(
                 "{name}: {what} {:.1}% ({}/{}) [{} findings in {:.1} ms]\n",
                 file_tally.pct(),
@@ -242,7 +252,14 @@ fn main() {
                 findings.len(),
                 elapsed.as_secs_f64() * 1000.0
             ));
-            let key = (mode, if label == "malicious" { "malicious" } else { "benign" });
+            let key = (
+                mode,
+                if label == "malicious" {
+                    "malicious"
+                } else {
+                    "benign"
+                },
+            );
             let o = overall.entry(key).or_default();
             o.total += file_tally.total;
             o.flagged += file_tally.flagged;
@@ -259,7 +276,11 @@ fn main() {
     }
     out("\nsummary:\n");
     for ((mode, label), t) in &overall {
-        let what = if *label == "malicious" { "recall" } else { "false-positive rate" };
+        let what = if *label == "malicious" {
+            "recall"
+        } else {
+            "false-positive rate"
+        };
         out(&format!(
             "  {mode:10} {label:9} {what} {:.1}% ({}/{})\n",
             t.pct(),
@@ -268,7 +289,9 @@ fn main() {
         ));
     }
     if check {
-        let recall = overall.get(&("in-scan", "malicious")).map_or(0.0, Tally::pct);
+        let recall = overall
+            .get(&("in-scan", "malicious"))
+            .map_or(0.0, Tally::pct);
         let fpr = overall.get(&("in-scan", "benign")).map_or(0.0, Tally::pct);
         if recall < 97.0 || fpr > 2.0 {
             mcpvet::report::eprint_line(&format!(

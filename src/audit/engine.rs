@@ -161,11 +161,7 @@ fn control_map(rules: &RuleSet) -> HashMap<String, Control> {
 
 /// Is `name` written like a tool identifier (not a plain English word)?
 pub fn identifier_like(name: &str) -> bool {
-    name.contains(['_', '-', '.'])
-        || name
-            .chars()
-            .skip(1)
-            .any(|c| c.is_ascii_uppercase())
+    name.contains(['_', '-', '.']) || name.chars().skip(1).any(|c| c.is_ascii_uppercase())
 }
 
 fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
@@ -199,9 +195,17 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                     .trim_start_matches(['\'', '"', '`'])
                     .trim_start()
                     .to_ascii_lowercase();
-                let param_like = ["parameter", "argument", "field", "option", "flag", "value", "as "]
-                    .iter()
-                    .any(|w| after.starts_with(w));
+                let param_like = [
+                    "parameter",
+                    "argument",
+                    "field",
+                    "option",
+                    "flag",
+                    "value",
+                    "as ",
+                ]
+                .iter()
+                .any(|w| after.starts_with(w));
                 let is_property = item
                     .value
                     .is_some_and(|v| walk::property_names(v).contains(&tool));

@@ -198,7 +198,11 @@ impl RuleSet {
             check_id(&r.id).map_err(|p| err(&r.id, "id", p))?;
             let key = format!("rule:{}", r.id);
             if let Some(other) = self.origin.get(&key) {
-                return Err(err(&r.id, "id", format!("duplicate rule id (first in {other})")));
+                return Err(err(
+                    &r.id,
+                    "id",
+                    format!("duplicate rule id (first in {other})"),
+                ));
             }
             if crate::audit::checks::CODED_RULES.contains(&r.id.as_str()) {
                 return Err(err(
@@ -233,7 +237,11 @@ impl RuleSet {
                     ),
                 )
             })?;
-            for (field, v) in [("summary", &r.summary), ("why", &r.why), ("example", &r.example)] {
+            for (field, v) in [
+                ("summary", &r.summary),
+                ("why", &r.why),
+                ("example", &r.example),
+            ] {
                 if v.trim().is_empty() {
                     return Err(err(&r.id, field, "must not be empty".into()));
                 }
@@ -254,10 +262,18 @@ impl RuleSet {
             check_id(&p.id).map_err(|e| err(&p.id, "id", e))?;
             let key = format!("pattern:{}", p.id);
             if let Some(other) = self.origin.get(&key) {
-                return Err(err(&p.id, "id", format!("duplicate pattern id (first in {other})")));
+                return Err(err(
+                    &p.id,
+                    "id",
+                    format!("duplicate pattern id (first in {other})"),
+                ));
             }
             if !(1..=4).contains(&p.weight) {
-                return Err(err(&p.id, "weight", format!("{} is not in 1..=4", p.weight)));
+                return Err(err(
+                    &p.id,
+                    "weight",
+                    format!("{} is not in 1..=4", p.weight),
+                ));
             }
             if p.message.trim().is_empty() {
                 return Err(err(&p.id, "message", "must not be empty".into()));
@@ -280,7 +296,11 @@ impl RuleSet {
                 })?);
             }
             if p.must_match.is_empty() {
-                return Err(err(&p.id, "must_match", "needs at least one example".into()));
+                return Err(err(
+                    &p.id,
+                    "must_match",
+                    "needs at least one example".into(),
+                ));
             }
             if p.must_not_match.is_empty() {
                 return Err(err(
@@ -420,7 +440,11 @@ mod tests {
         let rs = RuleSet::builtin().unwrap();
         assert!(rs.patterns().len() > 20);
         for p in rs.patterns() {
-            assert!(!p.must_match.is_empty() && !p.must_not_match.is_empty(), "{}", p.id);
+            assert!(
+                !p.must_match.is_empty() && !p.must_not_match.is_empty(),
+                "{}",
+                p.id
+            );
         }
     }
 
@@ -466,11 +490,18 @@ must_not_match = ["a blue bird"]
 "#,
         );
         rs.extend_from_dir(d.path()).unwrap();
-        assert!(rs.patterns().iter().any(|p| p.id == "team-codename-bluebird"));
+        assert!(
+            rs.patterns()
+                .iter()
+                .any(|p| p.id == "team-codename-bluebird")
+        );
 
         // Same file again: duplicate ids.
         let e = rs.extend_from_dir(d.path()).unwrap_err().to_string();
-        assert!(e.contains("team.toml") && e.contains("team-codename"), "{e}");
+        assert!(
+            e.contains("team.toml") && e.contains("team-codename"),
+            "{e}"
+        );
         assert!(e.contains("duplicate"), "{e}");
 
         let d = tmpdir_with(

@@ -158,8 +158,7 @@ impl Prepared {
             let f = fold(c);
             if f.is_whitespace() {
                 if !last_space {
-                    p.map
-                        .push((p.norm.len() as u32, p.display.len() as u32));
+                    p.map.push((p.norm.len() as u32, p.display.len() as u32));
                     p.norm.push(' ');
                     last_space = true;
                 }
@@ -191,7 +190,8 @@ impl Prepared {
         } else {
             *last_space = false;
         }
-        self.map.push((self.norm.len() as u32, self.display.len() as u32));
+        self.map
+            .push((self.norm.len() as u32, self.display.len() as u32));
         self.norm.push(c);
     }
 

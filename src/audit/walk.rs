@@ -155,13 +155,7 @@ pub fn walk(snap: &ServerSnapshot) -> (Vec<Item<'_>>, Vec<Field<'_>>) {
     (items, fields)
 }
 
-fn walk_item<'a>(
-    v: &'a Value,
-    item: usize,
-    base: &str,
-    kind: ItemKind,
-    out: &mut Vec<Field<'a>>,
-) {
+fn walk_item<'a>(v: &'a Value, item: usize, base: &str, kind: ItemKind, out: &mut Vec<Field<'a>>) {
     let Value::Object(map) = v else {
         if let Value::String(s) = v {
             out.push(Field {
@@ -226,13 +220,7 @@ fn walk_item<'a>(
 }
 
 /// Walk a JSON Schema: property names, descriptions, enums, defaults, examples, nested schemas.
-fn walk_schema<'a>(
-    v: &'a Value,
-    item: usize,
-    base: &str,
-    depth: usize,
-    out: &mut Vec<Field<'a>>,
-) {
+fn walk_schema<'a>(v: &'a Value, item: usize, base: &str, depth: usize, out: &mut Vec<Field<'a>>) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -258,8 +246,16 @@ fn walk_schema<'a>(
                     }
                 }
             }
-            "items" | "additionalProperties" | "not" | "if" | "then" | "else" | "contains"
-            | "propertyNames" | "unevaluatedProperties" | "unevaluatedItems"
+            "items"
+            | "additionalProperties"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "contains"
+            | "propertyNames"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
             | "additionalItems" => {
                 if val.is_array() {
                     walk_schema_list(val, item, &p, depth, out);
@@ -365,7 +361,9 @@ mod tests {
                 }},
                 "annotations": {"title": "at", "readOnlyHint": true}
             })],
-            prompts: vec![json!({"name": "p", "arguments": [{"name": "arg", "description": "ad"}]})],
+            prompts: vec![
+                json!({"name": "p", "arguments": [{"name": "arg", "description": "ad"}]}),
+            ],
             ..Default::default()
         };
         let (items, fields) = walk(&snap);
@@ -378,14 +376,22 @@ mod tests {
             ("/instructions", "instructions", "hi"),
             ("/tools/0/name", "name", "t"),
             ("/tools/0/description", "description", "d"),
-            ("/tools/0/inputSchema/properties/a~1b", "property-name", "a/b"),
+            (
+                "/tools/0/inputSchema/properties/a~1b",
+                "property-name",
+                "a/b",
+            ),
             (
                 "/tools/0/inputSchema/properties/a~1b/description",
                 "description",
                 "pd",
             ),
             ("/tools/0/inputSchema/properties/a~1b/enum/0", "enum", "x"),
-            ("/tools/0/inputSchema/properties/a~1b/default", "default", "y"),
+            (
+                "/tools/0/inputSchema/properties/a~1b/default",
+                "default",
+                "y",
+            ),
             (
                 "/tools/0/inputSchema/properties/n/properties/deep~0/examples/0",
                 "example",

@@ -22,14 +22,58 @@ pub fn meta() -> RuleMeta {
 pub fn skeleton(s: &str) -> String {
     s.chars()
         .map(|c| match c {
-            'а' => 'a', 'е' => 'e', 'о' => 'o', 'р' => 'p', 'с' => 'c', 'х' => 'x', 'у' => 'y',
-            'і' => 'i', 'ј' => 'j', 'ѕ' => 's', 'ԁ' => 'd', 'ɡ' => 'g', 'һ' => 'h', 'ӏ' => 'l',
-            'А' => 'A', 'В' => 'B', 'Е' => 'E', 'К' => 'K', 'М' => 'M', 'Н' => 'H', 'О' => 'O',
-            'Р' => 'P', 'С' => 'C', 'Т' => 'T', 'Х' => 'X', 'У' => 'Y', 'І' => 'I', 'Ѕ' => 'S',
-            'α' => 'a', 'ο' => 'o', 'ρ' => 'p', 'ν' => 'v', 'τ' => 't', 'ι' => 'i', 'κ' => 'k',
-            'Α' => 'A', 'Β' => 'B', 'Ε' => 'E', 'Ζ' => 'Z', 'Η' => 'H', 'Ι' => 'I', 'Κ' => 'K',
-            'Μ' => 'M', 'Ν' => 'N', 'Ο' => 'O', 'Ρ' => 'P', 'Τ' => 'T', 'Υ' => 'Y', 'Χ' => 'X',
-            'ı' => 'i', 'ℓ' => 'l', '‐' | '‑' | '‒' | '–' | '−' => '-',
+            'а' => 'a',
+            'е' => 'e',
+            'о' => 'o',
+            'р' => 'p',
+            'с' => 'c',
+            'х' => 'x',
+            'у' => 'y',
+            'і' => 'i',
+            'ј' => 'j',
+            'ѕ' => 's',
+            'ԁ' => 'd',
+            'ɡ' => 'g',
+            'һ' => 'h',
+            'ӏ' => 'l',
+            'А' => 'A',
+            'В' => 'B',
+            'Е' => 'E',
+            'К' => 'K',
+            'М' => 'M',
+            'Н' => 'H',
+            'О' => 'O',
+            'Р' => 'P',
+            'С' => 'C',
+            'Т' => 'T',
+            'Х' => 'X',
+            'У' => 'Y',
+            'І' => 'I',
+            'Ѕ' => 'S',
+            'α' => 'a',
+            'ο' => 'o',
+            'ρ' => 'p',
+            'ν' => 'v',
+            'τ' => 't',
+            'ι' => 'i',
+            'κ' => 'k',
+            'Α' => 'A',
+            'Β' => 'B',
+            'Ε' => 'E',
+            'Ζ' => 'Z',
+            'Η' => 'H',
+            'Ι' => 'I',
+            'Κ' => 'K',
+            'Μ' => 'M',
+            'Ν' => 'N',
+            'Ο' => 'O',
+            'Ρ' => 'P',
+            'Τ' => 'T',
+            'Υ' => 'Y',
+            'Χ' => 'X',
+            'ı' => 'i',
+            'ℓ' => 'l',
+            '‐' | '‑' | '‒' | '–' | '−' => '-',
             '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
             _ => c,
         })
@@ -69,9 +113,8 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         scripts.sort_by_key(|s| *s as u8);
         scripts.dedup();
         let skel = skeleton(name);
-        let imitated = (skel != name && skel.is_ascii())
-            .then(|| scan.tool_index.contains_key(skel.as_str()))
-            .unwrap_or(false);
+        let imitated =
+            skel != name && skel.is_ascii() && scan.tool_index.contains_key(skel.as_str());
         let fullwidth = name.chars().any(|c| ('\u{FF01}'..='\u{FF5E}').contains(&c));
         let (severity, what) = if imitated {
             (
@@ -84,7 +127,10 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
                 "mixes scripts or uses full-width letters".to_owned(),
             )
         } else if skel != name {
-            (Severity::Medium, "uses characters that look like ASCII letters".to_owned())
+            (
+                Severity::Medium,
+                "uses characters that look like ASCII letters".to_owned(),
+            )
         } else {
             (Severity::Low, "is not plain ASCII".to_owned())
         };

@@ -57,9 +57,10 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
         }
         for &(si, ii) in group {
             let item = &scan.servers[si].items[ii];
-            let Some(&(osi, oii)) = group.iter().find(|&&(osi, oii)| {
-                osi != si && scan.servers[osi].items[oii].name != item.name
-            }) else {
+            let Some(&(osi, oii)) = group
+                .iter()
+                .find(|&&(osi, oii)| osi != si && scan.servers[osi].items[oii].name != item.name)
+            else {
                 continue;
             };
             let other = &scan.servers[osi];

@@ -109,7 +109,10 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 end: m.end(),
                 message,
                 floor,
-                evidence: Some(format!("{shown} → decoded: \"{}\"", clip(&inner.display, 160))),
+                evidence: Some(format!(
+                    "{shown} → decoded: \"{}\"",
+                    clip(&inner.display, 160)
+                )),
             });
         }
     }
@@ -132,14 +135,21 @@ mod tests {
         )]);
         let e = f.iter().find(|f| f.rule == "encoded-payload").unwrap();
         assert!(e.severity >= Severity::High);
-        assert!(e.evidence.as_deref().unwrap().contains("decoded: \"ignore all previous"));
+        assert!(
+            e.evidence
+                .as_deref()
+                .unwrap()
+                .contains("decoded: \"ignore all previous")
+        );
     }
 
     #[test]
     fn hashes_and_ids_are_ignored() {
         let f = run(&[snap(
             "s",
-            vec![json!({"name": "t", "description": "Digest e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 of getPullRequestReviewComments."})],
+            vec![
+                json!({"name": "t", "description": "Digest e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 of getPullRequestReviewComments."}),
+            ],
         )]);
         assert!(f.is_empty(), "{f:#?}");
     }

@@ -51,11 +51,23 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 ),
             )
         } else if h.ansi > 0 {
-            (3, Severity::High, format!("contains {} ANSI escape/control sequence(s)", h.ansi))
+            (
+                3,
+                Severity::High,
+                format!("contains {} ANSI escape/control sequence(s)", h.ansi),
+            )
         } else if h.bidi > 0 {
-            (2, Severity::Medium, format!("contains {} bidirectional control(s)", h.bidi))
+            (
+                2,
+                Severity::Medium,
+                format!("contains {} bidirectional control(s)", h.bidi),
+            )
         } else if zw > 0 {
-            (1, Severity::Low, format!("contains {zw} zero-width character(s)"))
+            (
+                1,
+                Severity::Low,
+                format!("contains {zw} zero-width character(s)"),
+            )
         } else {
             continue;
         };

@@ -75,20 +75,26 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                     if osi != si {
                         consider(
                             Severity::Medium,
-                            format!("has the same name as a tool of server `{oserver}`; the host must disambiguate"),
+                            format!(
+                                "has the same name as a tool of server `{oserver}`; the host must disambiguate"
+                            ),
                             oname.to_owned(),
                         );
                     }
                 } else if osi != si {
                     consider(
                         Severity::High,
-                        format!("collides with `{oname}` of server `{oserver}` (same name up to case and separators: one imitates the other)"),
+                        format!(
+                            "collides with `{oname}` of server `{oserver}` (same name up to case and separators: one imitates the other)"
+                        ),
                         oname.to_owned(),
                     );
                 } else {
                     consider(
                         Severity::Medium,
-                        format!("differs from `{oname}` of the same server only in case or separators"),
+                        format!(
+                            "differs from `{oname}` of the same server only in case or separators"
+                        ),
                         oname.to_owned(),
                     );
                 }
@@ -101,7 +107,9 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                     let oserver = &scan.servers[osi].snap.server;
                     consider(
                         Severity::High,
-                        format!("imitates `{oname}` of server `{oserver}` with a marketing word added"),
+                        format!(
+                            "imitates `{oname}` of server `{oserver}` with a marketing word added"
+                        ),
                         oname.to_owned(),
                     );
                 }
@@ -132,7 +140,13 @@ mod tests {
 
     #[test]
     fn exact_collision_is_medium_imitation_is_high() {
-        let a = snap("a", vec![json!({"name": "create_repository"}), json!({"name": "list_issues"})]);
+        let a = snap(
+            "a",
+            vec![
+                json!({"name": "create_repository"}),
+                json!({"name": "list_issues"}),
+            ],
+        );
         let b = snap(
             "b",
             vec![

@@ -7,8 +7,8 @@ use crate::audit::finding::ItemKind;
 use crate::audit::walk::StrKind;
 
 const WORDS: &[&str] = &[
-    "best", "premium", "ultimate", "superior", "enhanced", "advanced", "pro", "turbo",
-    "improved", "better", "super",
+    "best", "premium", "ultimate", "superior", "enhanced", "advanced", "pro", "turbo", "improved",
+    "better", "super",
 ];
 
 pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
@@ -49,11 +49,19 @@ mod tests {
     fn marketing_name_plus_marketing_text_is_high_name_alone_is_low() {
         let f = run(&[snap(
             "s",
-            vec![json!({"name": "premium_weather", "description": "Weather. This is the premium version with superior accuracy."})],
+            vec![
+                json!({"name": "premium_weather", "description": "Weather. This is the premium version with superior accuracy."}),
+            ],
         )]);
-        let p = f.iter().find(|f| f.rule == "preference-manipulation").unwrap();
+        let p = f
+            .iter()
+            .find(|f| f.rule == "preference-manipulation")
+            .unwrap();
         assert!(p.severity >= Severity::High, "{p:?}");
-        let f = run(&[snap("s", vec![json!({"name": "best_weather", "description": "Weather."})])]);
+        let f = run(&[snap(
+            "s",
+            vec![json!({"name": "best_weather", "description": "Weather."})],
+        )]);
         assert!(f.iter().all(|f| f.severity <= Severity::Low), "{f:#?}");
     }
 }

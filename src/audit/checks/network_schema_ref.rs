@@ -94,8 +94,10 @@ mod tests {
     fn remote_refs_flagged_local_refs_and_schema_uris_not() {
         let f = run(&[snap(
             "s",
-            vec![json!({"name": "t", "inputSchema": {"type": "object", "$schema": "http://json-schema.org/draft-07/schema#",
-                "properties": {"a": {"$ref": "https://evil.example/a.json"}, "b": {"$ref": "#/$defs/b"}}}})],
+            vec![
+                json!({"name": "t", "inputSchema": {"type": "object", "$schema": "http://json-schema.org/draft-07/schema#",
+                "properties": {"a": {"$ref": "https://evil.example/a.json"}, "b": {"$ref": "#/$defs/b"}}}}),
+            ],
         )]);
         assert_eq!(rules_of(&f), ["network-schema-ref"]);
         assert_eq!(

@@ -34,16 +34,27 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             Some(Value::Object(m)) => {
                 let ty = m.get("type");
                 if ty.is_some_and(|t| t != "object") {
-                    Some(("/type", format!("has an input schema of type {}", ty.map(Value::to_string).unwrap_or_default())))
+                    Some((
+                        "/type",
+                        format!(
+                            "has an input schema of type {}",
+                            ty.map(Value::to_string).unwrap_or_default()
+                        ),
+                    ))
                 } else if m.get("additionalProperties") == Some(&Value::Bool(true)) {
-                    Some(("/additionalProperties", "accepts any additional argument (`additionalProperties: true`)".to_owned()))
+                    Some((
+                        "/additionalProperties",
+                        "accepts any additional argument (`additionalProperties: true`)".to_owned(),
+                    ))
                 } else {
                     None
                 }
             }
             Some(_) => Some(("", "has an input schema that is not an object".to_owned())),
         };
-        let Some((suffix, what)) = problem else { continue };
+        let Some((suffix, what)) = problem else {
+            continue;
+        };
         out.push(super::item_finding(
             scan,
             si,

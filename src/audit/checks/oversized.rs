@@ -79,9 +79,15 @@ mod tests {
 
     #[test]
     fn long_description_is_low() {
-        let f = run(&[snap("s", vec![json!({"name": "t", "description": "word ".repeat(2000)})])]);
+        let f = run(&[snap(
+            "s",
+            vec![json!({"name": "t", "description": "word ".repeat(2000)})],
+        )]);
         assert_eq!(rules_of(&f), ["oversized-definition"]);
-        let f = run(&[snap("s", vec![json!({"name": "t", "description": "word ".repeat(100)})])]);
+        let f = run(&[snap(
+            "s",
+            vec![json!({"name": "t", "description": "word ".repeat(100)})],
+        )]);
         assert!(f.is_empty());
     }
 }

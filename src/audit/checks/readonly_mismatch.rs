@@ -30,22 +30,78 @@ pub struct Effects {
 }
 
 const EXEC_WORDS: &[&str] = &[
-    "exec", "execute", "shell", "bash", "sh", "cmd", "command", "terminal", "eval", "spawn",
-    "powershell", "subprocess", "script", "sudo",
+    "exec",
+    "execute",
+    "shell",
+    "bash",
+    "sh",
+    "cmd",
+    "command",
+    "terminal",
+    "eval",
+    "spawn",
+    "powershell",
+    "subprocess",
+    "script",
+    "sudo",
 ];
-const EXEC_PARAMS: &[&str] = &["command", "cmd", "script", "shell", "bash", "code", "commandline"];
+const EXEC_PARAMS: &[&str] = &[
+    "command",
+    "cmd",
+    "script",
+    "shell",
+    "bash",
+    "code",
+    "commandline",
+];
 const DELETE_WORDS: &[&str] = &[
-    "delete", "remove", "rm", "drop", "destroy", "purge", "wipe", "erase", "kill", "terminate",
-    "truncate", "reset", "unlink", "rmdir", "uninstall", "revoke",
+    "delete",
+    "remove",
+    "rm",
+    "drop",
+    "destroy",
+    "purge",
+    "wipe",
+    "erase",
+    "kill",
+    "terminate",
+    "truncate",
+    "reset",
+    "unlink",
+    "rmdir",
+    "uninstall",
+    "revoke",
 ];
 const WRITE_WORDS: &[&str] = &[
-    "write", "create", "update", "edit", "modify", "set", "put", "insert", "save", "upload",
-    "move", "rename", "commit", "push", "merge", "deploy", "install", "patch", "append",
-    "overwrite", "replace", "add", "post", "publish", "apply", "fork",
+    "write",
+    "create",
+    "update",
+    "edit",
+    "modify",
+    "set",
+    "put",
+    "insert",
+    "save",
+    "upload",
+    "move",
+    "rename",
+    "commit",
+    "push",
+    "merge",
+    "deploy",
+    "install",
+    "patch",
+    "append",
+    "overwrite",
+    "replace",
+    "add",
+    "post",
+    "publish",
+    "apply",
+    "fork",
 ];
 const SEND_WORDS: &[&str] = &[
-    "send", "email", "mail", "publish", "notify", "tweet", "upload", "transfer", "pay",
-    "webhook",
+    "send", "email", "mail", "publish", "notify", "tweet", "upload", "transfer", "pay", "webhook",
 ];
 
 /// Classify a tool definition.
@@ -55,7 +111,12 @@ pub fn effects(tool: &Value) -> Effects {
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     let params: Vec<String> = crate::audit::walk::property_names(tool)
         .iter()
-        .map(|p| p.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect())
+        .map(|p| {
+            p.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect()
+        })
         .collect();
     let desc = tool
         .get("description")
@@ -78,14 +139,16 @@ pub fn effects(tool: &Value) -> Effects {
     ]
     .iter()
     .any(|p| desc.contains(p));
-    let run_word = words.first().is_some_and(|w| w == "run") && has(&["shell", "command", "cmd", "script", "code"]);
+    let run_word = words.first().is_some_and(|w| w == "run")
+        && has(&["shell", "command", "cmd", "script", "code"]);
     Effects {
         executes: has(EXEC_WORDS)
             || run_word
             || desc_exec
             || params.iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
-                && (has(&["run", "exec", "execute", "shell", "command", "terminal", "process", "eval"])
-                    || desc.contains("command")
+                && (has(&[
+                    "run", "exec", "execute", "shell", "command", "terminal", "process", "eval",
+                ]) || desc.contains("command")
                     || desc.contains("shell")),
         deletes: has(DELETE_WORDS),
         writes: has(WRITE_WORDS),
@@ -141,7 +204,11 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             ii,
             "readonly-claim-mismatch",
             severity,
-            if fx.executes { Confidence::High } else { Confidence::Medium },
+            if fx.executes {
+                Confidence::High
+            } else {
+                Confidence::Medium
+            },
             format!("{}/annotations/{key}", item.pointer),
             format!(
                 "tool `{}` claims `{claim}` but {}; hosts may run it without asking",
@@ -168,9 +235,15 @@ mod tests {
                 "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]},
                 "annotations": {"readOnlyHint": true}})],
         )]);
-        let m = f.iter().find(|f| f.rule == "readonly-claim-mismatch").unwrap();
+        let m = f
+            .iter()
+            .find(|f| f.rule == "readonly-claim-mismatch")
+            .unwrap();
         assert_eq!(m.severity, Severity::Critical);
-        assert_eq!(m.location.pointer.as_deref(), Some("/tools/0/annotations/readOnlyHint"));
+        assert_eq!(
+            m.location.pointer.as_deref(),
+            Some("/tools/0/annotations/readOnlyHint")
+        );
     }
 
     #[test]
@@ -182,7 +255,10 @@ mod tests {
             json!({"name": "trigger-long-running-operation", "annotations": {"readOnlyHint": true}}),
         ] {
             let f = run(&[snap("s", vec![t.clone()])]);
-            assert!(!rules_of(&f).contains(&"readonly-claim-mismatch"), "{t}: {f:#?}");
+            assert!(
+                !rules_of(&f).contains(&"readonly-claim-mismatch"),
+                "{t}: {f:#?}"
+            );
         }
     }
 

@@ -19,10 +19,29 @@ pub fn meta() -> RuleMeta {
 }
 
 const SECRET: &[&str] = &[
-    "password", "passwd", "passphrase", "secret", "clientsecret", "apikey", "apitoken",
-    "accesstoken", "authtoken", "bearertoken", "refreshtoken", "token", "privatekey",
-    "secretkey", "accesskey", "sshkey", "credential", "credentials", "cookie", "sessionid",
-    "sessiontoken", "githubtoken", "awssecretaccesskey",
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "clientsecret",
+    "apikey",
+    "apitoken",
+    "accesstoken",
+    "authtoken",
+    "bearertoken",
+    "refreshtoken",
+    "token",
+    "privatekey",
+    "secretkey",
+    "accesskey",
+    "sshkey",
+    "credential",
+    "credentials",
+    "cookie",
+    "sessionid",
+    "sessiontoken",
+    "githubtoken",
+    "awssecretaccesskey",
 ];
 
 pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
@@ -71,10 +90,15 @@ mod tests {
     fn secret_names_flagged_token_counts_not() {
         let f = run(&[snap(
             "s",
-            vec![json!({"name": "deploy", "inputSchema": {"type": "object", "properties": {
-                "api_key": {"type": "string"}, "max_tokens": {"type": "integer"}, "page_token": {"type": "string"}}}})],
+            vec![
+                json!({"name": "deploy", "inputSchema": {"type": "object", "properties": {
+                "api_key": {"type": "string"}, "max_tokens": {"type": "integer"}, "page_token": {"type": "string"}}}}),
+            ],
         )]);
         assert_eq!(rules_of(&f), ["secret-parameter"]);
-        assert_eq!(f[0].location.pointer.as_deref(), Some("/tools/0/inputSchema/properties/api_key"));
+        assert_eq!(
+            f[0].location.pointer.as_deref(),
+            Some("/tools/0/inputSchema/properties/api_key")
+        );
     }
 }
