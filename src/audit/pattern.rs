@@ -132,6 +132,8 @@ pub struct RuleSet {
     patterns: Vec<Pattern>,
     set: RegexSet,
     docs: Vec<RuleMeta>,
+    /// Whether any pattern applies to a kind of string (skip the set otherwise).
+    kind_used: HashMap<StrKind, bool>,
     /// Where each rule doc / pattern id came from (for duplicate errors).
     origin: HashMap<String, String>,
 }
@@ -143,6 +145,7 @@ impl RuleSet {
             patterns: Vec::new(),
             set: RegexSet::empty(),
             docs: Vec::new(),
+            kind_used: HashMap::new(),
             origin: HashMap::new(),
         };
         for (name, text) in BUILTIN_FILES {
@@ -361,6 +364,11 @@ impl RuleSet {
     }
 
     fn rebuild(&mut self) -> Result<(), AuditError> {
+        self.kind_used.clear();
+        for k in ALL_KINDS {
+            let used = self.patterns.iter().any(|p| p.applies_to(k));
+            self.kind_used.insert(k, used);
+        }
         self.set = RegexSetBuilder::new(self.patterns.iter().map(|p| p.regex.as_str()))
             .size_limit(64 << 20)
             .dfa_size_limit(64 << 20)
@@ -387,7 +395,7 @@ impl RuleSet {
     /// `find_iter` only for the patterns that matched). At most a few matches per pattern.
     pub fn scan(&self, p: &Prepared, kind: StrKind) -> Vec<Match> {
         let mut out = Vec::new();
-        if p.norm.is_empty() {
+        if p.norm.is_empty() || !self.kind_used.get(&kind).copied().unwrap_or(true) {
             return out;
         }
         for i in self.set.matches(&p.norm).iter() {
@@ -415,6 +423,20 @@ impl RuleSet {
         m
     }
 }
+
+const ALL_KINDS: [StrKind; 11] = [
+    StrKind::Name,
+    StrKind::Title,
+    StrKind::Description,
+    StrKind::PropertyName,
+    StrKind::Enum,
+    StrKind::Default,
+    StrKind::Example,
+    StrKind::Annotation,
+    StrKind::Instructions,
+    StrKind::Uri,
+    StrKind::Other,
+];
 
 fn check_id(id: &str) -> Result<(), String> {
     let ok = !id.is_empty()
