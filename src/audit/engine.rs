@@ -427,4 +427,17 @@ mod tests {
         assert!(!identifier_like("search"));
         assert!(!identifier_like("Search"));
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #[test]
+        fn audit_never_panics_on_arbitrary_strings(name in "\\PC{0,20}", desc in "\\PC{0,200}", prop in "\\PC{0,12}") {
+            let rules = RuleSet::builtin().unwrap();
+            let t = serde_json::json!({"name": name, "description": desc,
+                "inputSchema": {"type": "object", "properties": {prop: {"type": "string", "description": desc}}}});
+            let snaps = [ServerSnapshot { server: "a".into(), tools: vec![t.clone()], ..Default::default() },
+                         ServerSnapshot { server: "b".into(), tools: vec![t], ..Default::default() }];
+            let _ = audit_snapshots(&snaps, &rules);
+        }
+    }
 }

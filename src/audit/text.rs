@@ -224,7 +224,9 @@ pub fn excerpt(s: &str, start: usize, end: usize, context: usize) -> String {
     let start = floor_boundary(s, start.min(s.len()));
     let end = floor_boundary(s, end.min(s.len())).max(start);
     let before: Vec<(usize, char)> = s[..start].char_indices().collect();
-    let from = if before.len() > context {
+    let from = if context == 0 {
+        start
+    } else if before.len() > context {
         before[before.len() - context].0
     } else {
         0
@@ -326,5 +328,18 @@ mod tests {
         let e = excerpt(&s, 100, 105, 10);
         assert_eq!(e, format!("…{}MATCH{}…", "a".repeat(10), "b".repeat(10)));
         assert_eq!(excerpt("short", 0, 5, 10), "short");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn prepare_and_evidence_never_panic(s in "\\PC{0,80}", tags in proptest::collection::vec(0u32..0x80, 0..10), a in 0usize..200, b in 0usize..200) {
+            let hidden: String = tags.iter().filter_map(|c| char::from_u32(0xE0000 + c)).collect();
+            let text = format!("{s}\u{200B}{hidden}\u{1b}[31m{s}");
+            let p = Prepared::new(&text);
+            let (lo, hi) = (a.min(b), a.max(b));
+            let _ = p.evidence(lo.min(p.norm.len()), hi.min(p.norm.len()), 10);
+            let _ = p.evidence(lo, hi, 0);
+            let _ = excerpt(&p.display, lo, hi, 3);
+        }
     }
 }

@@ -756,7 +756,10 @@ fn novel_benign_descriptions_stay_below_the_gate() {
     let mut flagged = Vec::new();
     for b in benign {
         let f = audit_snapshots(
-            &[server("s", vec![tool("t", b), tool("authenticate", "Logs in.")])],
+            &[server(
+                "s",
+                vec![tool("t", b), tool("authenticate", "Logs in.")],
+            )],
             &rules,
         );
         if f.iter().any(|f| f.severity >= Severity::High) {
