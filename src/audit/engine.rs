@@ -177,9 +177,10 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
             let pat = &scan.rules.patterns()[m.pattern];
             let mut weight = pat.weight;
             let mut message = pat.message.clone();
-            if pat.regex.capture_names().any(|n| n == Some("tool")) {
+            if pat.names_tool {
                 // Resolve which tool the text points at.
-                let Some(caps) = pat.regex.captures_at(&prep.norm, m.start) else {
+                let Some(caps) = pat.regex().and_then(|r| r.captures_at(&prep.norm, m.start))
+                else {
                     continue;
                 };
                 let Some(t) = caps.name("tool") else {
