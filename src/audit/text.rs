@@ -38,7 +38,8 @@ pub struct Prepared {
     /// The display form.
     pub display: String,
     /// `(norm byte offset, display byte offset)` at the start of every char of `norm`,
-    /// plus a final entry for the end of both strings.
+    /// plus a final entry for the end of both strings. Empty when both forms equal the
+    /// input (plain printable ASCII with single spaces): offsets are then the same.
     map: Vec<(u32, u32)>,
     pub hidden: Hidden,
 }
@@ -87,6 +88,14 @@ fn fold(c: char) -> char {
 impl Prepared {
     /// Prepare one string.
     pub fn new(text: &str) -> Prepared {
+        if is_plain(text) {
+            return Prepared {
+                norm: text.to_owned(),
+                display: text.to_owned(),
+                map: Vec::new(),
+                hidden: Hidden::default(),
+            };
+        }
         let mut p = Prepared {
             norm: String::with_capacity(text.len()),
             display: String::with_capacity(text.len() + 8),
@@ -197,6 +206,9 @@ impl Prepared {
 
     /// Display offset for a byte offset in `norm` (rounded to the char start at or before it).
     fn disp_at(&self, norm_off: usize) -> usize {
+        if self.map.is_empty() {
+            return norm_off.min(self.display.len());
+        }
         let i = self
             .map
             .partition_point(|&(n, _)| (n as usize) <= norm_off)
@@ -216,6 +228,14 @@ impl Prepared {
         let de = de.max(ds);
         excerpt(&self.display, ds, de, context)
     }
+}
+
+/// Printable ASCII, no leading space and no double spaces: both forms equal the input.
+fn is_plain(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.first() != Some(&b' ')
+        && b.iter().all(|&c| (0x20..0x7f).contains(&c))
+        && !b.windows(2).any(|w| w == b"  ")
 }
 
 /// Cut `s` to `start..end` plus up to `context` chars each side, on char boundaries, marking
@@ -314,6 +334,19 @@ mod tests {
         assert_eq!(p.norm, "okhidden");
         assert!(p.display.contains("<ESC>[8m"));
         assert_eq!(p.hidden.ansi, 2);
+    }
+
+    #[test]
+    fn plain_text_fast_path_agrees_with_the_slow_path() {
+        for t in ["Reads a file.", "a b c", "x", ""] {
+            let p = Prepared::new(t);
+            assert_eq!(p.norm, t);
+            assert_eq!(p.display, t);
+            assert_eq!(p.evidence(0, t.len(), 5), excerpt(t, 0, t.len(), 5));
+        }
+        // Not plain: leading, double and non-ASCII spaces take the slow path.
+        assert_eq!(Prepared::new(" a  b").norm, "a b");
+        assert_eq!(Prepared::new(" a  b").display, " a b");
     }
 
     #[test]
