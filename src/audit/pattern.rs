@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::OnceLock;
 
 use regex::{Regex, RegexSet, RegexSetBuilder};
 use serde::Deserialize;
@@ -99,7 +100,12 @@ pub struct Pattern {
     /// 1 (weak) … 4 (decisive alone).
     pub weight: u8,
     pub message: String,
-    pub regex: Regex,
+    /// The regex source.
+    pub source: String,
+    /// Compiled on first use (most patterns never match a given scan).
+    compiled: OnceLock<Option<Regex>>,
+    /// Whether the regex has a `tool` capture group.
+    pub names_tool: bool,
     /// The kinds of string it applies to; empty = all prose (not names/property names/URIs).
     pub kinds: Vec<StrKind>,
     pub must_match: Vec<String>,
@@ -109,6 +115,19 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// The compiled regex (compiled on first use; `None` only if the source is invalid,
+    /// which loading rules out for user files and tests rule out for the built-in ones).
+    pub fn regex(&self) -> Option<&Regex> {
+        self.compiled
+            .get_or_init(|| {
+                regex::RegexBuilder::new(&self.source)
+                    .size_limit(4 << 20)
+                    .build()
+                    .ok()
+            })
+            .as_ref()
+    }
+
     pub fn applies_to(&self, kind: StrKind) -> bool {
         if self.kinds.is_empty() {
             kind.is_prose()
@@ -130,8 +149,13 @@ pub struct Match {
 #[derive(Debug, Clone)]
 pub struct RuleSet {
     patterns: Vec<Pattern>,
-    set: RegexSet,
+    /// All patterns in ASCII mode over bytes: exact for ASCII text, fast to build.
+    set_ascii: Option<regex::bytes::RegexSet>,
+    /// All patterns in Unicode mode, built on the first non-ASCII string.
+    set_unicode: OnceLock<Option<RegexSet>>,
     docs: Vec<RuleMeta>,
+    /// Whether any pattern applies to a kind of string (skip the set otherwise).
+    kind_used: HashMap<StrKind, bool>,
     /// Where each rule doc / pattern id came from (for duplicate errors).
     origin: HashMap<String, String>,
 }
@@ -141,12 +165,15 @@ impl RuleSet {
     pub fn builtin() -> Result<RuleSet, AuditError> {
         let mut rs = RuleSet {
             patterns: Vec::new(),
-            set: RegexSet::empty(),
+            set_ascii: None,
+            set_unicode: OnceLock::new(),
             docs: Vec::new(),
+            kind_used: HashMap::new(),
             origin: HashMap::new(),
         };
+        // The built-in examples are checked by tests; user files are checked when loaded.
         for (name, text) in BUILTIN_FILES {
-            rs.add_file(name, text)?;
+            rs.add_file(name, text, cfg!(test))?;
         }
         rs.rebuild()?;
         Ok(rs)
@@ -178,12 +205,12 @@ impl RuleSet {
                 path: path.display().to_string(),
                 source,
             })?;
-            self.add_file(&path.display().to_string(), &text)?;
+            self.add_file(&path.display().to_string(), &text, true)?;
         }
         self.rebuild()
     }
 
-    fn add_file(&mut self, file: &str, text: &str) -> Result<(), AuditError> {
+    fn add_file(&mut self, file: &str, text: &str, check_examples: bool) -> Result<(), AuditError> {
         let raw: RawFile = toml::from_str(text).map_err(|e| AuditError::Toml {
             file: file.to_owned(),
             message: e.to_string(),
@@ -281,10 +308,16 @@ impl RuleSet {
             if p.cue.trim().is_empty() {
                 return Err(err(&p.id, "cue", "must not be empty".into()));
             }
-            let regex = regex::RegexBuilder::new(&p.regex)
-                .size_limit(4 << 20)
-                .build()
-                .map_err(|e| err(&p.id, "regex", e.to_string()))?;
+            // Built-in sources are compiled on first use (tests compile them all); user
+            // files are compiled now so a bad regex is reported with its id.
+            let compiled = OnceLock::new();
+            if check_examples {
+                let regex = regex::RegexBuilder::new(&p.regex)
+                    .size_limit(4 << 20)
+                    .build()
+                    .map_err(|e| err(&p.id, "regex", e.to_string()))?;
+                let _ = compiled.set(Some(regex));
+            }
             let mut kinds = Vec::new();
             for k in &p.kinds {
                 kinds.push(StrKind::parse(k).ok_or_else(|| {
@@ -309,22 +342,24 @@ impl RuleSet {
                     "needs at least one example".into(),
                 ));
             }
-            for ex in &p.must_match {
-                if !regex.is_match(&Prepared::new(ex).norm) {
-                    return Err(err(
-                        &p.id,
-                        "must_match",
-                        format!("example does not match: {ex:?}"),
-                    ));
+            if let Some(Some(regex)) = compiled.get() {
+                for ex in &p.must_match {
+                    if !regex.is_match(&Prepared::new(ex).norm) {
+                        return Err(err(
+                            &p.id,
+                            "must_match",
+                            format!("example does not match: {ex:?}"),
+                        ));
+                    }
                 }
-            }
-            for ex in &p.must_not_match {
-                if regex.is_match(&Prepared::new(ex).norm) {
-                    return Err(err(
-                        &p.id,
-                        "must_not_match",
-                        format!("example matches: {ex:?}"),
-                    ));
+                for ex in &p.must_not_match {
+                    if regex.is_match(&Prepared::new(ex).norm) {
+                        return Err(err(
+                            &p.id,
+                            "must_not_match",
+                            format!("example matches: {ex:?}"),
+                        ));
+                    }
                 }
             }
             self.origin.insert(key, file.to_owned());
@@ -334,7 +369,9 @@ impl RuleSet {
                 cue: p.cue,
                 weight: p.weight,
                 message: p.message,
-                regex,
+                names_tool: p.regex.contains("(?P<tool>"),
+                source: p.regex,
+                compiled,
                 kinds,
                 must_match: p.must_match,
                 must_not_match: p.must_not_match,
@@ -361,17 +398,55 @@ impl RuleSet {
     }
 
     fn rebuild(&mut self) -> Result<(), AuditError> {
-        self.set = RegexSetBuilder::new(self.patterns.iter().map(|p| p.regex.as_str()))
-            .size_limit(64 << 20)
-            .dfa_size_limit(64 << 20)
-            .build()
-            .map_err(|e| AuditError::Rule {
+        self.kind_used.clear();
+        for k in ALL_KINDS {
+            let used = self.patterns.iter().any(|p| p.applies_to(k));
+            self.kind_used.insert(k, used);
+        }
+        self.set_unicode = OnceLock::new();
+        self.set_ascii =
+            regex::bytes::RegexSetBuilder::new(self.patterns.iter().map(|p| &p.source))
+                .unicode(false)
+                .size_limit(64 << 20)
+                .dfa_size_limit(64 << 20)
+                .build()
+                .ok();
+        if self.set_ascii.is_none() {
+            // Some pattern needs Unicode mode: build the Unicode set now (and report errors).
+            let set = self.unicode_set_build().map_err(|e| AuditError::Rule {
                 file: "(all rules)".into(),
                 id: "-".into(),
                 field: "regex".into(),
-                problem: e.to_string(),
+                problem: e,
             })?;
+            let _ = self.set_unicode.set(Some(set));
+        }
         Ok(())
+    }
+
+    fn unicode_set_build(&self) -> Result<RegexSet, String> {
+        RegexSetBuilder::new(self.patterns.iter().map(|p| &p.source))
+            .size_limit(64 << 20)
+            .dfa_size_limit(64 << 20)
+            .build()
+            .map_err(|e| e.to_string())
+    }
+
+    /// Indices of the patterns that match `text` (ASCII set for ASCII text, Unicode set
+    /// otherwise, so no match is ever missed).
+    fn set_matches(&self, text: &str) -> Vec<usize> {
+        if text.is_ascii() {
+            if let Some(set) = &self.set_ascii {
+                return set.matches(text.as_bytes()).into_iter().collect();
+            }
+        }
+        match self
+            .set_unicode
+            .get_or_init(|| self.unicode_set_build().ok())
+        {
+            Some(set) => set.matches(text).into_iter().collect(),
+            None => Vec::new(),
+        }
     }
 
     pub fn patterns(&self) -> &[Pattern] {
@@ -387,15 +462,16 @@ impl RuleSet {
     /// `find_iter` only for the patterns that matched). At most a few matches per pattern.
     pub fn scan(&self, p: &Prepared, kind: StrKind) -> Vec<Match> {
         let mut out = Vec::new();
-        if p.norm.is_empty() {
+        if p.norm.is_empty() || !self.kind_used.get(&kind).copied().unwrap_or(true) {
             return out;
         }
-        for i in self.set.matches(&p.norm).iter() {
+        for i in self.set_matches(&p.norm) {
             let pat = &self.patterns[i];
             if !pat.applies_to(kind) {
                 continue;
             }
-            for m in pat.regex.find_iter(&p.norm).take(4) {
+            let Some(regex) = pat.regex() else { continue };
+            for m in regex.find_iter(&p.norm).take(4) {
                 out.push(Match {
                     pattern: i,
                     start: m.start(),
@@ -415,6 +491,20 @@ impl RuleSet {
         m
     }
 }
+
+const ALL_KINDS: [StrKind; 11] = [
+    StrKind::Name,
+    StrKind::Title,
+    StrKind::Description,
+    StrKind::PropertyName,
+    StrKind::Enum,
+    StrKind::Default,
+    StrKind::Example,
+    StrKind::Annotation,
+    StrKind::Instructions,
+    StrKind::Uri,
+    StrKind::Other,
+];
 
 fn check_id(id: &str) -> Result<(), String> {
     let ok = !id.is_empty()

@@ -38,7 +38,8 @@ pub struct Prepared {
     /// The display form.
     pub display: String,
     /// `(norm byte offset, display byte offset)` at the start of every char of `norm`,
-    /// plus a final entry for the end of both strings.
+    /// plus a final entry for the end of both strings. Empty when both forms equal the
+    /// input (plain printable ASCII with single spaces): offsets are then the same.
     map: Vec<(u32, u32)>,
     pub hidden: Hidden,
 }
@@ -87,6 +88,14 @@ fn fold(c: char) -> char {
 impl Prepared {
     /// Prepare one string.
     pub fn new(text: &str) -> Prepared {
+        if is_plain(text) {
+            return Prepared {
+                norm: text.to_owned(),
+                display: text.to_owned(),
+                map: Vec::new(),
+                hidden: Hidden::default(),
+            };
+        }
         let mut p = Prepared {
             norm: String::with_capacity(text.len()),
             display: String::with_capacity(text.len() + 8),
@@ -197,6 +206,9 @@ impl Prepared {
 
     /// Display offset for a byte offset in `norm` (rounded to the char start at or before it).
     fn disp_at(&self, norm_off: usize) -> usize {
+        if self.map.is_empty() {
+            return norm_off.min(self.display.len());
+        }
         let i = self
             .map
             .partition_point(|&(n, _)| (n as usize) <= norm_off)
@@ -218,13 +230,23 @@ impl Prepared {
     }
 }
 
+/// Printable ASCII, no leading space and no double spaces: both forms equal the input.
+fn is_plain(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.first() != Some(&b' ')
+        && b.iter().all(|&c| (0x20..0x7f).contains(&c))
+        && !b.windows(2).any(|w| w == b"  ")
+}
+
 /// Cut `s` to `start..end` plus up to `context` chars each side, on char boundaries, marking
 /// cuts with `…`. Long matches are shortened in the middle.
 pub fn excerpt(s: &str, start: usize, end: usize, context: usize) -> String {
     let start = floor_boundary(s, start.min(s.len()));
     let end = floor_boundary(s, end.min(s.len())).max(start);
     let before: Vec<(usize, char)> = s[..start].char_indices().collect();
-    let from = if before.len() > context {
+    let from = if context == 0 {
+        start
+    } else if before.len() > context {
         before[before.len() - context].0
     } else {
         0
@@ -315,6 +337,19 @@ mod tests {
     }
 
     #[test]
+    fn plain_text_fast_path_agrees_with_the_slow_path() {
+        for t in ["Reads a file.", "a b c", "x", ""] {
+            let p = Prepared::new(t);
+            assert_eq!(p.norm, t);
+            assert_eq!(p.display, t);
+            assert_eq!(p.evidence(0, t.len(), 5), excerpt(t, 0, t.len(), 5));
+        }
+        // Not plain: leading, double and non-ASCII spaces take the slow path.
+        assert_eq!(Prepared::new(" a  b").norm, "a b");
+        assert_eq!(Prepared::new(" a  b").display, " a b");
+    }
+
+    #[test]
     fn fullwidth_folds() {
         let p = Prepared::new("ｉｇｎｏｒｅ");
         assert_eq!(p.norm, "ignore");
@@ -326,5 +361,18 @@ mod tests {
         let e = excerpt(&s, 100, 105, 10);
         assert_eq!(e, format!("…{}MATCH{}…", "a".repeat(10), "b".repeat(10)));
         assert_eq!(excerpt("short", 0, 5, 10), "short");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn prepare_and_evidence_never_panic(s in "\\PC{0,80}", tags in proptest::collection::vec(0u32..0x80, 0..10), a in 0usize..200, b in 0usize..200) {
+            let hidden: String = tags.iter().filter_map(|c| char::from_u32(0xE0000 + c)).collect();
+            let text = format!("{s}\u{200B}{hidden}\u{1b}[31m{s}");
+            let p = Prepared::new(&text);
+            let (lo, hi) = (a.min(b), a.max(b));
+            let _ = p.evidence(lo.min(p.norm.len()), hi.min(p.norm.len()), 10);
+            let _ = p.evidence(lo, hi, 0);
+            let _ = excerpt(&p.display, lo, hi, 3);
+        }
     }
 }

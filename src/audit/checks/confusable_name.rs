@@ -113,9 +113,8 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         scripts.sort_by_key(|s| *s as u8);
         scripts.dedup();
         let skel = skeleton(name);
-        let imitated = (skel != name && skel.is_ascii())
-            .then(|| scan.tool_index.contains_key(skel.as_str()))
-            .unwrap_or(false);
+        let imitated =
+            skel != name && skel.is_ascii() && scan.tool_index.contains_key(skel.as_str());
         let fullwidth = name.chars().any(|c| ('\u{FF01}'..='\u{FF5E}').contains(&c));
         let (severity, what) = if imitated {
             (

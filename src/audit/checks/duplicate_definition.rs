@@ -57,8 +57,10 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
         }
         for &(si, ii) in group {
             let item = &scan.servers[si].items[ii];
+            // Bounded search: a hostile scan can repeat one description thousands of times.
             let Some(&(osi, oii)) = group
                 .iter()
+                .take(64)
                 .find(|&&(osi, oii)| osi != si && scan.servers[osi].items[oii].name != item.name)
             else {
                 continue;

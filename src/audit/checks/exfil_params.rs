@@ -76,14 +76,17 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         if !strong && !weak {
             continue;
         }
-        // The property's own description, if any.
-        let desc_ptr = format!("{}/description", field.pointer);
-        let desc = server
-            .fields
-            .iter()
-            .position(|f| f.pointer == desc_ptr)
-            .map(|i| server.prepared[i].norm.as_str())
-            .unwrap_or("");
+        // The property's own description, if any (looked up in the definition itself).
+        let item = &server.items[field.item];
+        let desc_owned = item
+            .value
+            .zip(field.pointer.strip_prefix(item.pointer.as_str()))
+            .and_then(|(v, rel)| v.pointer(rel))
+            .and_then(|p| p.get("description"))
+            .and_then(serde_json::Value::as_str)
+            .map(|d| crate::audit::text::Prepared::new(d).norm)
+            .unwrap_or_default();
+        let desc = desc_owned.as_str();
         let telling = TELLING.as_ref().is_some_and(|r| r.is_match(desc));
         let weight = match (strong, telling) {
             (true, true) => 4,

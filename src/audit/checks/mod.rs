@@ -132,6 +132,7 @@ pub fn name_words(name: &str) -> Vec<String> {
 }
 
 /// A finding about one item of one server.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn item_finding(
     scan: &Scan,
     si: usize,

@@ -66,7 +66,8 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                     best = Some((sev, msg, other));
                 }
             };
-            for &(osi, oii, oname) in folded.get(&f).into_iter().flatten() {
+            // Bounded: a hostile scan with thousands of equal names stays linear.
+            for &(osi, oii, oname) in folded.get(&f).into_iter().flatten().take(64) {
                 if osi == si && oii == ii {
                     continue;
                 }
@@ -100,7 +101,7 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                 }
             }
             if let Some(c) = core(&item.name) {
-                for &(osi, _, oname) in folded.get(&c).into_iter().flatten() {
+                for &(osi, _, oname) in folded.get(&c).into_iter().flatten().take(64) {
                     if oname == item.name || osi == si {
                         continue;
                     }
