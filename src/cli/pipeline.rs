@@ -90,10 +90,16 @@ pub fn gather(args: &TargetArgs, g: Global) -> anyhow::Result<Vec<Subject>> {
                 Ok(s) => (Some(s), None),
                 Err(e) => (None, Some(format!("{e:#}"))),
             };
+            // With --offline --snapshot-dir, a config entry's snapshot is DIR/NAME.json.
+            let snapshot_path = t.snapshot_file.or_else(|| {
+                let dir = args.snapshot_dir.as_ref().filter(|_| args.offline)?;
+                let spec = t.spec.as_ref()?;
+                Some(dir.join(format!("{}.json", spec.name)))
+            });
             Subject {
                 spec: t.spec,
                 snapshot,
-                snapshot_path: t.snapshot_file,
+                snapshot_path,
                 error,
             }
         })

@@ -41,6 +41,23 @@ fn core(name: &str) -> Option<String> {
     (kept.len() < words.len() && kept.len() >= 2).then(|| kept.into_iter().cloned().collect())
 }
 
+/// Two config entries of one server (e.g. an approved server and a proposal that adds a tool
+/// to it) expose the same tool: both report the same `serverInfo.name` and the definitions
+/// are identical, so whichever the host picks, the model reads and calls the same thing.
+/// A server that merely borrows another's name still collides when its definition differs.
+fn same_tool_of_same_server(scan: &Scan, a: (usize, usize), b: (usize, usize)) -> bool {
+    let (sa, sb) = (&scan.servers[a.0], &scan.servers[b.0]);
+    let same_name = match (sa.snap.reported_name(), sb.snap.reported_name()) {
+        (Some(x), Some(y)) => !x.is_empty() && x == y,
+        _ => false,
+    };
+    same_name
+        && match (sa.items[a.1].value, sb.items[b.1].value) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        }
+}
+
 pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
     // folded name → (server, item index, exact name)
     let mut folded: HashMap<String, Vec<(usize, usize, &str)>> = HashMap::new();
@@ -73,7 +90,7 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                 }
                 let oserver = &scan.servers[osi].snap.server;
                 if oname == item.name {
-                    if osi != si {
+                    if osi != si && !same_tool_of_same_server(scan, (si, ii), (osi, oii)) {
                         consider(
                             Severity::Medium,
                             format!(
@@ -130,6 +147,46 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                 ));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod same_server_tests {
+    use crate::audit::{RuleSet, audit_snapshots};
+    use crate::snapshot::ServerSnapshot;
+    use serde_json::json;
+
+    fn snap(server: &str, reported: &str, desc: &str) -> ServerSnapshot {
+        ServerSnapshot {
+            server: server.into(),
+            server_info: Some(json!({"name": reported, "version": "1.0.0"})),
+            tools: vec![json!({"name": "get_status", "description": desc,
+                               "inputSchema": {"type": "object"}})],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn two_entries_of_one_server_do_not_collide_but_an_impostor_does() {
+        let rules = RuleSet::builtin().unwrap();
+        let same = [
+            snap("ci", "ci-insights", "Get the status."),
+            snap("ci-proposal", "ci-insights", "Get the status."),
+        ];
+        assert!(
+            audit_snapshots(&same, &rules)
+                .iter()
+                .all(|f| f.rule != "tool-name-collision")
+        );
+        let impostor = [
+            snap("ci", "ci-insights", "Get the status."),
+            snap("other", "ci-insights", "Get the status of anything."),
+        ];
+        assert!(
+            audit_snapshots(&impostor, &rules)
+                .iter()
+                .any(|f| f.rule == "tool-name-collision")
+        );
     }
 }
 
