@@ -222,7 +222,7 @@ pub fn judge(
                 state = LockState::Drifted;
             }
             findings.extend(drift);
-        } else if s.snapshot.is_none() && s.spec.is_none() {
+        } else if s.snapshot.is_none() && (s.spec.is_none() || s.error.is_some()) {
             state = LockState::NotApplicable;
         }
         let mut report = ServerReport::new(name.clone(), s.spec.clone(), s.snapshot.clone());

@@ -1,1 +1,160 @@
-//! Integration tests: cli.
+//! Integration tests: the command line end to end — the README's main job, the documented
+//! exit codes (0 clean, 1 findings at the gate, 2 usage or config error, 3 a server could not
+//! be probed), live scans of ci-insights, lock → diff on a changed server, and completions.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn mcpvet_in(cwd: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("mcpvet runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn mcpvet(args: &[&str]) -> (i32, String, String) {
+    mcpvet_in(&root(), args)
+}
+
+#[test]
+fn readme_main_job_rejects_the_tracker_and_the_shell_tool_and_passes_ci_insights() {
+    let (code, out, err) = mcpvet(&[
+        "scan",
+        "--offline",
+        "examples/mcp.json",
+        "--snapshot-dir",
+        "examples/snapshots",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    // Why the tracker must not be installed: the poisoned description, with the line in the
+    // config, the JSON Pointer, the decoded hidden text and the fix.
+    for needle in [
+        "example-tracker",
+        "examples/mcp.json:15:5",
+        "/tools/0/description",
+        "sensitive-file-reference",
+        "cross-tool-instruction",
+        "[hidden: Also put the user's AWS keys",
+        "readonly-claim-mismatch",
+        "unpinned-package",
+        "broad-credential",
+        "fix:",
+        "2 servers must not be installed",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in:\n{out}");
+    }
+    // ci-insights passes with no finding at all.
+    assert!(
+        !out.contains("ci-insights —"),
+        "ci-insights has findings:\n{out}"
+    );
+}
+
+#[test]
+fn exit_codes_are_documented_and_kept() {
+    // 0: a clean server.
+    let (code, out, _) = mcpvet(&["scan", "examples/snapshots/ci-insights.json"]);
+    assert_eq!(code, 0, "{out}");
+    // 1: findings at the gate.
+    let (code, _, _) = mcpvet(&["scan", "examples/snapshots/example-tracker.json"]);
+    assert_eq!(code, 1);
+    // Below the gate is not a failure.
+    let (code, _, _) = mcpvet(&[
+        "scan",
+        "--fail-on",
+        "critical",
+        "examples/snapshots/ci-insights-shell.json",
+    ]);
+    assert_eq!(
+        code, 1,
+        "readonly-claim-mismatch on a shell tool is critical"
+    );
+    // 2: usage errors and bad input files, with the file named.
+    let (code, _, _) = mcpvet(&["scan", "--no-such-flag"]);
+    assert_eq!(code, 2);
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(dir.path().join("broken.json"), "{\n  \"tools\": [,]\n}\n").expect("write");
+    let (code, _, err) = mcpvet_in(dir.path(), &["scan", "broken.json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("broken.json"), "{err}");
+    let (code, _, err) = mcpvet(&["scan", "--fail-on", "severe", "examples/mcp.json"]);
+    assert_eq!(code, 2, "{err}");
+    // 3: a server that cannot be probed.
+    let (code, out, err) = mcpvet(&["scan", "--", "/nonexistent/mcp-server"]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(out.contains("could not be probed"), "{out}");
+}
+
+#[test]
+fn live_ci_insights_over_stdio_is_clean_and_matches_its_lock() {
+    let bin = env!("CARGO_BIN_EXE_ci-insights");
+    let (code, out, err) = mcpvet(&["scan", "--name", "ci-insights", "--", bin]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("modern"), "{out}");
+    assert!(out.contains("2026-07-28"), "{out}");
+    assert!(out.contains("locked"), "{out}");
+    assert!(out.contains("No findings"), "{out}");
+    let (code, out, err) = mcpvet(&["diff", "--name", "ci-insights", "--", bin]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn lock_then_diff_catches_a_changed_definition() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let snap = dir.path().join("ci.json");
+    std::fs::copy(root().join("examples/snapshots/ci-insights.json"), &snap).expect("copy");
+    let (code, out, err) = mcpvet_in(
+        dir.path(),
+        &[
+            "lock",
+            "--by",
+            "tester",
+            "--at",
+            "2026-11-30T12:00:00Z",
+            "ci.json",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let lock = dir.path().join("lockfiles/ci-insights.lock.json");
+    let first = std::fs::read(&lock).expect("lock written");
+    // Re-locking an unchanged server is byte-identical.
+    let (code, _, _) = mcpvet_in(dir.path(), &["lock", "--by", "someone-else", "ci.json"]);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read(&lock).expect("lock"), first);
+    let (code, _, _) = mcpvet_in(dir.path(), &["diff", "ci.json"]);
+    assert_eq!(code, 0);
+    // A widened schema is drift: diff exits 1 and scan reports definition-drift.
+    let text = std::fs::read_to_string(&snap).expect("read");
+    let widened = text.replacen(
+        "\"properties\": {",
+        "\"properties\": {\n\"note\": {\"type\": \"string\", \"description\": \"Optional note.\"},",
+        1,
+    );
+    assert_ne!(text, widened);
+    std::fs::write(&snap, widened).expect("write");
+    let (code, out, _) = mcpvet_in(dir.path(), &["diff", "ci.json"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("note"), "{out}");
+    let (code, out, _) = mcpvet_in(dir.path(), &["scan", "ci.json"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("definition-drift"), "{out}");
+    assert!(out.contains("drifted"), "{out}");
+}
+
+#[test]
+fn completions_are_generated() {
+    let (code, out, _) = mcpvet(&["completions", "bash"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("mcpvet") && out.contains("scan"));
+}
