@@ -428,6 +428,7 @@ async fn modern(
         server_info: discover
             .get("_meta")
             .and_then(|m| m.get("io.modelcontextprotocol/serverInfo"))
+            .or_else(|| discover.get("serverInfo"))
             .cloned(),
         instructions: discover
             .get("instructions")

@@ -322,22 +322,56 @@ pub fn hidden_dirs(real_home: Option<&Path>) -> Vec<PathBuf> {
     hidden
 }
 
-/// Why `command` cannot run in the sandbox, if it resolves (through `path_var`) to a
-/// file inside a directory the sandbox hides (e.g. a Node or Python under `~/.nvm`).
+/// Why `command` cannot run in the sandbox, if it (through `path_var`, symlinks or its
+/// `#!` interpreter) needs a file inside a directory the sandbox hides — e.g. a Python or
+/// Node installed under the reviewer's home (`~/.pyenv`, `~/.nvm`).
 pub fn hidden_command(command: &str, path_var: Option<&str>, hidden: &[PathBuf]) -> Option<String> {
-    let resolved = if command.contains('/') {
+    let resolved = resolve_program(command, path_var)?;
+    let mut needs = vec![resolved.clone()];
+    if let Some(interp) = shebang_interpreter(&resolved, path_var) {
+        needs.push(interp);
+    }
+    for path in needs {
+        let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        for candidate in [&path, &real] {
+            if let Some(h) = hidden.iter().find(|h| candidate.starts_with(h)) {
+                return Some(format!(
+                    "`{command}` needs {}, inside {}, which the sandbox hides; install it outside your home or give a path outside it",
+                    candidate.display(),
+                    h.display()
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// A program name resolved the way `execvp` would.
+fn resolve_program(command: &str, path_var: Option<&str>) -> Option<PathBuf> {
+    if command.contains('/') {
         Some(PathBuf::from(command))
     } else {
         std::env::split_paths(path_var.unwrap_or(DEFAULT_PATH))
             .map(|d| d.join(command))
             .find(|p| p.is_file())
-    }?;
-    let h = hidden.iter().find(|h| resolved.starts_with(h))?;
-    Some(format!(
-        "`{command}` resolves to {}, inside {}, which the sandbox hides; install it outside your home or give a path outside it",
-        resolved.display(),
-        h.display()
-    ))
+    }
+}
+
+/// The interpreter a `#!` script names (through `/usr/bin/env NAME` too).
+fn shebang_interpreter(script: &Path, path_var: Option<&str>) -> Option<PathBuf> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(script).ok()?.read(&mut head).ok()?;
+    let text = std::str::from_utf8(head.get(..n)?).ok()?;
+    let line = text.strip_prefix("#!")?.lines().next()?;
+    let mut words = line.split_whitespace();
+    let interp = words.next()?;
+    if interp.ends_with("/env") {
+        let name = words.find(|w| !w.starts_with('-'))?;
+        resolve_program(name, path_var)
+    } else {
+        Some(PathBuf::from(interp))
+    }
 }
 
 /// Find `bwrap` on the reviewer's PATH.
@@ -610,6 +644,16 @@ mod tests {
         let why = hidden_command("node", Some(&path), &hidden).unwrap();
         assert!(why.contains("which the sandbox hides"), "{why}");
         assert!(hidden_command("/usr/bin/env", None, &hidden).is_none());
+        // A script outside the home whose interpreter is inside it.
+        let elsewhere = tempfile::tempdir().unwrap();
+        let script = elsewhere.path().join("tool");
+        std::fs::write(&script, format!("#!{}/node\n", bin.display())).unwrap();
+        let why = hidden_command(script.to_str().unwrap(), Some(&path), &hidden).unwrap();
+        assert!(why.contains("node"), "{why}");
+        std::fs::write(&script, "#!/usr/bin/env node\n").unwrap();
+        assert!(hidden_command(script.to_str().unwrap(), Some(&path), &hidden).is_some());
+        std::fs::write(&script, "#!/bin/sh\n").unwrap();
+        assert!(hidden_command(script.to_str().unwrap(), Some(&path), &hidden).is_none());
         assert!(hidden_command("no-such-command", Some(&path), &hidden).is_none());
     }
 
