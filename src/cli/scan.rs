@@ -8,10 +8,14 @@ use anyhow::Context;
 use clap::Args;
 
 use super::Global;
-use super::pipeline::{self, JudgeArgs};
+use super::pipeline::{self, JudgeArgs, Subject};
 use super::targets::TargetArgs;
+use crate::audit::finding::{Confidence, Control, Finding, Location, Severity};
 use crate::error::Exit;
+use crate::mcp::ProbeOptions;
 use crate::report::{self, Format};
+use crate::snapshot::ServerSnapshot;
+use crate::spec::ServerSpec;
 
 /// Arguments of `mcpvet scan`.
 #[derive(Debug, Args)]
@@ -26,12 +30,24 @@ pub struct ScanArgs {
     /// Write the report to this file (atomically) instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// List every live server twice more — once again as mcpvet, once claiming to be a popular
+    /// host — and report any difference as `cloaked-definitions`.
+    #[arg(long, conflicts_with = "offline")]
+    pub cloak_check: bool,
 }
+
+/// The identity the cloaking check claims: a widely used coding assistant.
+const POPULAR_HOST: (&str, &str) = ("claude-code", "2.1.0");
 
 pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let subjects = pipeline::gather(&args.targets, g)?;
-    let report = pipeline::judge(subjects, &args.judge, &cwd, Vec::new())?;
+    let cloaking = if args.cloak_check {
+        cloak_check(&subjects, &args.targets)?
+    } else {
+        Vec::new()
+    };
+    let report = pipeline::judge(subjects, &args.judge, &cwd, cloaking)?;
     match &args.output {
         Some(path) => {
             let text = report::render(args.format, &report, &report::RenderOptions::default());
@@ -41,4 +57,60 @@ pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
         }
         None => Ok(report::emit(args.format, &report, g.verbose, g.quiet)?),
     }
+}
+
+/// Re-list every live server that answered, as mcpvet and as a popular host, and compare
+/// both listings with the first one. A server that answers differently depending on who
+/// asks, or from one listing to the next, shows the model something other than what was
+/// reviewed.
+fn cloak_check(subjects: &[Subject], targets: &TargetArgs) -> anyhow::Result<Vec<Finding>> {
+    let live: Vec<(&ServerSpec, &ServerSnapshot)> = subjects
+        .iter()
+        .filter_map(|s| Some((s.spec.as_ref()?, s.snapshot.as_ref()?)))
+        .collect();
+    if live.is_empty() {
+        return Ok(Vec::new());
+    }
+    let specs: Vec<ServerSpec> = live.iter().map(|(spec, _)| (*spec).clone()).collect();
+    let opts = targets.probe_options()?;
+    let again = crate::mcp::probe_all(&specs, &opts, &|_| {});
+    let as_host = ProbeOptions {
+        client_info: Some(serde_json::json!({"name": POPULAR_HOST.0, "version": POPULAR_HOST.1})),
+        ..opts
+    };
+    let disguised = crate::mcp::probe_all(&specs, &as_host, &|_| {});
+    let mut out = Vec::new();
+    for (((spec, first), second), third) in live.iter().zip(again).zip(disguised) {
+        for (other, what) in [
+            (second, "a second listing as mcpvet".to_string()),
+            (
+                third,
+                format!("a listing that claimed to be `{}`", POPULAR_HOST.0),
+            ),
+        ] {
+            match other {
+                Ok(snap) => {
+                    out.extend(crate::lock::cloak_findings(&spec.name, first, &snap, &what))
+                }
+                Err(e) => out.push(Finding {
+                    rule: "cloaked-definitions".into(),
+                    severity: Severity::High,
+                    confidence: Confidence::Low,
+                    server: spec.name.clone(),
+                    item: None,
+                    location: Location {
+                        config: spec.origin.clone(),
+                        pointer: None,
+                    },
+                    message: format!(
+                        "`{}` answered the first listing but failed {what}: {}",
+                        spec.name, e.message
+                    ),
+                    evidence: None,
+                    control: Control::LockAndReapprove,
+                }),
+            }
+        }
+    }
+    Ok(out)
 }

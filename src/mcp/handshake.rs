@@ -362,7 +362,7 @@ async fn run(
     let answer = conn
         .call(
             "server/discover",
-            jsonrpc::params(true, None),
+            jsonrpc::params(true, None, &opts.client()),
             true,
             discover_deadline,
             session,
@@ -462,7 +462,7 @@ async fn legacy(
     let params = json!({
         "protocolVersion": LEGACY_VERSION,
         "capabilities": {},
-        "clientInfo": jsonrpc::client_info(),
+        "clientInfo": opts.client(),
     });
     let init = match conn
         .call("initialize", params, false, deadline, session)
@@ -479,7 +479,7 @@ async fn legacy(
             let discover = conn
                 .call(
                     "server/discover",
-                    jsonrpc::params(true, None),
+                    jsonrpc::params(true, None, &opts.client()),
                     true,
                     deadline,
                     session,
@@ -666,7 +666,7 @@ async fn list_all(
         let result = conn
             .call(
                 method,
-                jsonrpc::params(modern, cursor.as_deref()),
+                jsonrpc::params(modern, cursor.as_deref(), &opts.client()),
                 modern,
                 deadline,
                 session,

@@ -116,12 +116,12 @@ fn classify(value: Value) -> Result<Incoming, MessageError> {
     ))
 }
 
-/// The `_meta` every modern request carries.
-pub fn modern_meta() -> Value {
+/// The `_meta` every modern request carries, naming the client as `client`.
+pub fn modern_meta(client: &Value) -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
         "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": client_info(),
+        "io.modelcontextprotocol/clientInfo": client,
     })
 }
 
@@ -141,10 +141,10 @@ pub fn notification(method: &str) -> Value {
 }
 
 /// Params for a request of the given era: modern requests always carry `_meta`.
-pub fn params(modern: bool, cursor: Option<&str>) -> Value {
+pub fn params(modern: bool, cursor: Option<&str>, client: &Value) -> Value {
     let mut m = Map::new();
     if modern {
-        m.insert("_meta".into(), modern_meta());
+        m.insert("_meta".into(), modern_meta(client));
     }
     if let Some(c) = cursor {
         m.insert("cursor".into(), Value::String(c.to_owned()));
@@ -263,12 +263,12 @@ mod tests {
 
     #[test]
     fn modern_params_carry_meta() {
-        let p = params(true, Some(""));
+        let p = params(true, Some(""), &client_info());
         assert_eq!(p["cursor"], "");
         assert_eq!(
             p["_meta"]["io.modelcontextprotocol/protocolVersion"],
             MODERN_VERSION
         );
-        assert!(params(false, None).get("_meta").is_none());
+        assert!(params(false, None, &client_info()).get("_meta").is_none());
     }
 }

@@ -60,6 +60,18 @@ pub struct ProbeOptions {
     pub caps: Limits,
     /// How many servers are probed at once (`-j`).
     pub jobs: usize,
+    /// The `clientInfo` to present (default `{name: "mcpvet", version}`); the cloaking check
+    /// lists a second time claiming a popular host's identity.
+    pub client_info: Option<serde_json::Value>,
+}
+
+impl ProbeOptions {
+    /// The `clientInfo` value this probe presents.
+    pub fn client(&self) -> serde_json::Value {
+        self.client_info
+            .clone()
+            .unwrap_or_else(jsonrpc::client_info)
+    }
 }
 
 impl Default for ProbeOptions {
@@ -73,6 +85,7 @@ impl Default for ProbeOptions {
             allow_unpinned: false,
             caps: Limits::default(),
             jobs: 8,
+            client_info: None,
         }
     }
 }

@@ -158,3 +158,23 @@ fn completions_are_generated() {
     assert_eq!(code, 0);
     assert!(out.contains("mcpvet") && out.contains("scan"));
 }
+
+#[test]
+fn cloak_check_catches_a_server_that_answers_by_client_identity() {
+    let script = root().join("tests/fixtures/hostile/hostile.py");
+    let script = script.display().to_string();
+    let python = if Path::new("/usr/bin/python3").exists() {
+        "/usr/bin/python3"
+    } else {
+        "python3"
+    };
+    let (code, out, err) = mcpvet(&["scan", "--", python, &script, "cloak"]);
+    assert_eq!(
+        code, 0,
+        "without the check the clean face passes: {out}{err}"
+    );
+    let (code, out, err) = mcpvet(&["scan", "--cloak-check", "--", python, &script, "cloak"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("cloaked-definitions"), "{out}");
+    assert!(out.contains("claude-code"), "{out}");
+}
