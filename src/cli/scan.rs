@@ -47,7 +47,10 @@ pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
     } else {
         Vec::new()
     };
-    let report = pipeline::judge(subjects, &args.judge, &cwd, cloaking)?;
+    let mut report = pipeline::judge(subjects, &args.judge, &cwd, cloaking)?;
+    let (found, skipped) = args.targets.discovered();
+    report.sources = found.into_iter().map(|(_, what)| what).collect();
+    report.warnings.extend(skipped);
     match &args.output {
         Some(path) => {
             let text = report::render(args.format, &report, &report::RenderOptions::default());

@@ -60,6 +60,10 @@ pub struct TargetArgs {
     /// How many servers are probed at once.
     #[arg(short = 'j', long, value_name = "N", default_value_t = 8)]
     pub jobs: usize,
+    /// Also audit every host config found in the known user and project locations
+    /// (Claude, VS Code, Cursor, Windsurf, Zed, Codex, Gemini CLI, Cline, Continue, Junie).
+    #[arg(long)]
+    pub discover: bool,
     /// A stdio server to launch: `-- CMD ARGS…`.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
@@ -82,6 +86,7 @@ impl Default for TargetArgs {
             pass_env: Vec::new(),
             allow_unpinned: false,
             jobs: 8,
+            discover: false,
             command: Vec::new(),
         }
     }
@@ -132,7 +137,40 @@ impl TargetArgs {
 
     /// Whether any target was given at all.
     pub fn is_empty(&self) -> bool {
-        self.targets.is_empty() && self.urls.is_empty() && self.command.is_empty()
+        self.targets.is_empty() && self.urls.is_empty() && self.command.is_empty() && !self.discover
+    }
+
+    /// The config files `--discover` finds, as `(path, description)`; a discovered file that
+    /// does not parse is skipped with a warning rather than stopping the scan.
+    pub fn discovered(&self) -> (Vec<(PathBuf, String)>, Vec<String>) {
+        if !self.discover {
+            return (Vec::new(), Vec::new());
+        }
+        let mut found = Vec::new();
+        let mut warnings = Vec::new();
+        for d in crate::config::discover_from_env() {
+            match crate::config::load_path_as(&d.path, d.host) {
+                Ok(specs) => {
+                    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+                    found.push((
+                        d.path.clone(),
+                        format!(
+                            "{} ({}, {} scope): {}",
+                            d.path.display(),
+                            d.host.id(),
+                            d.scope.as_str(),
+                            if names.is_empty() {
+                                "no servers".into()
+                            } else {
+                                names.join(", ")
+                            }
+                        ),
+                    ));
+                }
+                Err(e) => warnings.push(format!("skipped {}: {e}", d.path.display())),
+            }
+        }
+        (found, warnings)
     }
 
     /// Resolve the arguments into targets, in the order: files, `--url`s, `-- CMD`.
@@ -153,7 +191,14 @@ impl TargetArgs {
         if !headers.is_empty() && self.urls.is_empty() {
             bail!("--header applies to --url servers, but no --url was given");
         }
-        for path in &self.targets {
+        let (discovered, _) = self.discovered();
+        let mut paths: Vec<PathBuf> = self.targets.clone();
+        for (p, _) in discovered {
+            if !paths.contains(&p) {
+                paths.push(p);
+            }
+        }
+        for path in &paths {
             if is_snapshot_file(path)? {
                 out.push(Target {
                     spec: None,
