@@ -391,9 +391,11 @@ impl Policy {
         let mut deny_used = vec![false; self.deny.len()];
         for spec in specs {
             let identity = launch::package_identity(spec);
+            let mut denied = false;
             for (i, d) in self.deny.iter().enumerate() {
                 if entry_matches(d, spec, identity.as_deref()) == Match::Full {
                     deny_used[i] = true;
+                    denied = true;
                     findings.push(policy_finding(
                         spec,
                         "denied-server",
@@ -407,7 +409,8 @@ impl Policy {
                     ));
                 }
             }
-            if !self.allow.is_empty() {
+            // A denied server is not also reported as missing from the allowlist.
+            if !self.allow.is_empty() && !denied {
                 let mut allowed: Option<&Entry> = None;
                 let mut mismatch: Option<&Entry> = None;
                 for (i, a) in self.allow.iter().enumerate() {

@@ -839,14 +839,29 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
                 "Flagged text, as the model reads it (hidden characters made visible):",
             );
             push(&mut md, "");
+            // Each flagged field once, whole (up to a limit), in the form the model reads it
+            // with hidden characters made visible; the evidence excerpt when the field is
+            // not in the snapshot.
+            let snap_json = serde_json::to_value(snap).ok();
             let mut shown: Vec<(String, String)> = Vec::new();
             for f in flagged {
                 let label = item_label(f).unwrap_or_default();
-                let ev = f.evidence.clone().unwrap_or_default();
-                if shown
-                    .iter()
-                    .any(|(l, e)| *l == label && e.contains(ev.as_str()))
-                {
+                let pointer = f.location.pointer.clone().unwrap_or_default();
+                let whole = snap_json
+                    .as_ref()
+                    .and_then(|v| v.pointer(&pointer))
+                    .and_then(serde_json::Value::as_str)
+                    .map(|t| {
+                        crate::audit::text::clip(
+                            &crate::audit::text::Prepared::new(t).display,
+                            1200,
+                        )
+                    });
+                let ev = whole.unwrap_or_else(|| f.evidence.clone().unwrap_or_default());
+                if shown.iter().any(|(l, e)| {
+                    (*l == label && e.contains(ev.as_str()))
+                        || (!pointer.is_empty() && *e == pointer)
+                }) {
                     continue;
                 }
                 let at = f
@@ -866,7 +881,10 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
                         .join("\n"),
                 );
                 push(&mut md, "");
-                shown.push((label, ev));
+                shown.push((label.clone(), ev));
+                if !pointer.is_empty() {
+                    shown.push((label, pointer));
+                }
             }
         }
     } else {

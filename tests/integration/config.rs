@@ -364,11 +364,8 @@ reason = "nothing to ignore"
     );
     assert_eq!(
         rules_of(&outcome.findings, "bad"),
-        vec![
-            "denied-server:critical",
-            "not-allowlisted:high",
-            "unlocked-server:high"
-        ]
+        // Denied, so not also reported as missing from the allowlist.
+        vec!["denied-server:critical", "unlocked-server:high"]
     );
     assert_eq!(
         rules_of(&outcome.findings, "remote"),
