@@ -294,27 +294,10 @@ pub fn is_credential_name(name: &str) -> bool {
 
 /// Upper-case words of an identifier (`X-Api-Key` → `X`,`API`,`KEY`; `githubToken` → `GITHUB`,`TOKEN`).
 pub fn split_words(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if !c.is_ascii_alphanumeric() {
-            if !cur.is_empty() {
-                words.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-            words.push(std::mem::take(&mut cur));
-        }
-        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        cur.push(c.to_ascii_uppercase());
-    }
-    if !cur.is_empty() {
-        words.push(cur);
-    }
-    words
+    crate::audit::checks::name_words(name)
+        .into_iter()
+        .map(|w| w.to_uppercase())
+        .collect()
 }
 
 /// Every credential a spec hands the server: (JSON Pointer, name, value) for env entries and
