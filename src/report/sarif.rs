@@ -210,6 +210,17 @@ fn precision(c: Confidence) -> &'static str {
 }
 
 /// `hidden-instructions` → `HiddenInstructions`.
+/// The rule's SARIF `name`: the id in PascalCase, which SARIF requires to differ from the id
+/// (ignoring case), so a one-word id gets a suffix.
+fn rule_name(id: &str) -> String {
+    let name = pascal(id);
+    if name.eq_ignore_ascii_case(id) {
+        format!("{name}Detected")
+    } else {
+        name
+    }
+}
+
 fn pascal(id: &str) -> String {
     id.split(['-', '_'])
         .map(|w| {
@@ -253,7 +264,7 @@ fn rule_descriptor(r: &RuleMeta) -> Value {
     );
     json!({
         "id": r.id,
-        "name": pascal(&r.id),
+        "name": rule_name(&r.id),
         "shortDescription": {"text": sentence(super::text::headline(&r.summary))},
         "fullDescription": {"text": sentence(&format!("{} {}", r.summary, r.why))},
         "help": {"text": text, "markdown": md},
