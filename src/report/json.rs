@@ -40,6 +40,8 @@ struct Document<'a> {
     findings: Vec<FindingRecord<'a>>,
     suppressed: &'a [super::model::Suppressed],
     warnings: &'a [String],
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    sources: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -88,6 +90,7 @@ fn document(report: &ScanReport) -> Document<'_> {
         findings: report.sorted_findings().into_iter().map(finding).collect(),
         suppressed: &report.suppressed,
         warnings: &report.warnings,
+        sources: &report.sources,
     }
 }
 
