@@ -279,3 +279,29 @@ pub struct RuleMeta {
     pub default_confidence: Confidence,
     pub control: Control,
 }
+
+impl RuleMeta {
+    /// A rule's documentation; each family's `meta` shorthand calls this with its name.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: &str,
+        family: &str,
+        summary: &str,
+        why: &str,
+        example: &str,
+        severity: Severity,
+        confidence: Confidence,
+        control: Control,
+    ) -> RuleMeta {
+        RuleMeta {
+            id: id.into(),
+            family: family.into(),
+            summary: summary.into(),
+            why: why.into(),
+            example: example.into(),
+            default_severity: severity,
+            default_confidence: confidence,
+            control,
+        }
+    }
+}

@@ -200,16 +200,9 @@ pub(crate) fn meta(
     confidence: Confidence,
     control: Control,
 ) -> RuleMeta {
-    RuleMeta {
-        id: id.into(),
-        family: "launch".into(),
-        summary: summary.into(),
-        why: why.into(),
-        example: example.into(),
-        default_severity: severity,
-        default_confidence: confidence,
-        control,
-    }
+    RuleMeta::new(
+        id, "launch", summary, why, example, severity, confidence, control,
+    )
 }
 
 /// How surely a variable or header name says it holds a credential.

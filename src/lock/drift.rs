@@ -369,16 +369,16 @@ pub(crate) fn evidence(fields: &[FieldChange]) -> String {
 /// Documentation of every rule the lock module owns.
 pub fn rule_meta() -> Vec<RuleMeta> {
     let m = |id: &str, summary: &str, why: &str, example: &str, sev: Severity, control: Control| {
-        RuleMeta {
-            id: id.into(),
-            family: "lock".into(),
-            summary: summary.into(),
-            why: why.into(),
-            example: example.into(),
-            default_severity: sev,
-            default_confidence: Confidence::High,
+        RuleMeta::new(
+            id,
+            "lock",
+            summary,
+            why,
+            example,
+            sev,
+            Confidence::High,
             control,
-        }
+        )
     };
     vec![
         m(

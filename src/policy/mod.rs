@@ -729,16 +729,16 @@ fn policy_finding(
 /// The rules the policy emits (it also adds `broad-credential` findings, documented by `launch`).
 pub fn rule_meta() -> Vec<RuleMeta> {
     let m = |id: &str, summary: &str, why: &str, example: &str, sev: Severity, control: Control| {
-        RuleMeta {
-            id: id.into(),
-            family: "policy".into(),
-            summary: summary.into(),
-            why: why.into(),
-            example: example.into(),
-            default_severity: sev,
-            default_confidence: Confidence::High,
+        RuleMeta::new(
+            id,
+            "policy",
+            summary,
+            why,
+            example,
+            sev,
+            Confidence::High,
             control,
-        }
+        )
     };
     vec![
         m(

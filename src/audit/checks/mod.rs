@@ -51,16 +51,16 @@ pub(crate) fn meta(
     confidence: Confidence,
     control: Control,
 ) -> RuleMeta {
-    RuleMeta {
-        id: id.into(),
-        family: "definition".into(),
-        summary: summary.into(),
-        why: why.into(),
-        example: example.into(),
-        default_severity: severity,
-        default_confidence: confidence,
+    RuleMeta::new(
+        id,
+        "definition",
+        summary,
+        why,
+        example,
+        severity,
+        confidence,
         control,
-    }
+    )
 }
 
 /// Documentation of the coded rules.
