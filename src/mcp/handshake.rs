@@ -548,43 +548,30 @@ async fn lists(
 ) -> Result<(), String> {
     let advertises = |k: &str| caps.and_then(|c| c.get(k)).is_some_and(|v| !v.is_null());
     let mut items = 0usize;
-    if advertises("tools") {
-        snap.tools = list_all(
-            conn,
-            "tools/list",
-            "tools",
-            modern,
-            session,
-            deadline,
-            opts,
-            &mut items,
-        )
-        .await?;
-    } else {
-        // Not advertised: ask anyway (hiding tools is no defence), accept "not found".
-        match list_all(
-            conn,
-            "tools/list",
-            "tools",
-            modern,
-            session,
-            deadline,
-            opts,
-            &mut items,
-        )
-        .await
-        {
-            Ok(t) => {
-                if !t.is_empty() {
-                    session.note(
-                        "the server lists tools without advertising the tools capability".into(),
-                    );
-                }
-                snap.tools = t;
+    // Tools are asked for even when not advertised (hiding tools is no defence); then a
+    // "method not found" is accepted, and a non-empty list is worth a note.
+    let tools_advertised = advertises("tools");
+    match list_all(
+        conn,
+        "tools/list",
+        "tools",
+        modern,
+        session,
+        deadline,
+        opts,
+        &mut items,
+    )
+    .await
+    {
+        Ok(t) => {
+            if !tools_advertised && !t.is_empty() {
+                session
+                    .note("the server lists tools without advertising the tools capability".into());
             }
-            Err(e) if e.contains("-32601") => {}
-            Err(e) => return Err(e),
+            snap.tools = t;
         }
+        Err(e) if !tools_advertised && e.contains("-32601") => {}
+        Err(e) => return Err(e),
     }
     if advertises("prompts") {
         snap.prompts = list_all(
