@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::Args;
 
 use super::Global;
-use super::targets::{self, Target, TargetArgs};
+use super::targets::{self, TargetArgs};
 use crate::audit::finding::{Finding, Severity};
 use crate::audit::{self, RuleSet};
 use crate::lock::{self, Lockfile};
@@ -74,7 +74,15 @@ impl Subject {
 /// Resolve the targets and obtain a snapshot (or an error) for each: probe live servers
 /// concurrently, or read snapshot files. A probe failure stays with its server.
 pub fn gather(args: &TargetArgs, g: Global) -> anyhow::Result<Vec<Subject>> {
-    let resolved: Vec<Target> = args.resolve()?;
+    Ok(gather_discovering(args, g)?.0)
+}
+
+/// [`gather`], plus the config files `--discover` read and the ones it skipped.
+pub fn gather_discovering(
+    args: &TargetArgs,
+    g: Global,
+) -> anyhow::Result<(Vec<Subject>, Vec<String>, Vec<String>)> {
+    let (resolved, sources, skipped) = args.resolve_discovering()?;
     if resolved.is_empty() {
         anyhow::bail!(
             "nothing to audit: give config or snapshot files, `--url URL`, or `-- CMD ARGS…`"
@@ -82,7 +90,7 @@ pub fn gather(args: &TargetArgs, g: Global) -> anyhow::Result<Vec<Subject>> {
     }
     let progress = targets::stderr_progress(g);
     let results = targets::obtain(&resolved, args, &progress)?;
-    Ok(resolved
+    let subjects = resolved
         .into_iter()
         .zip(results)
         .map(|(t, r)| {
@@ -103,7 +111,8 @@ pub fn gather(args: &TargetArgs, g: Global) -> anyhow::Result<Vec<Subject>> {
                 error,
             }
         })
-        .collect())
+        .collect();
+    Ok((subjects, sources, skipped))
 }
 
 /// The policy file to use, if any: `--policy`, else `mcpvet.toml` found from `cwd` upwards.

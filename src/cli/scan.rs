@@ -41,15 +41,14 @@ const POPULAR_HOST: (&str, &str) = ("claude-code", "2.1.0");
 
 pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
-    let subjects = pipeline::gather(&args.targets, g)?;
+    let (subjects, sources, skipped) = pipeline::gather_discovering(&args.targets, g)?;
     let cloaking = if args.cloak_check {
         cloak_check(&subjects, &args.targets)?
     } else {
         Vec::new()
     };
     let mut report = pipeline::judge(subjects, &args.judge, &cwd, cloaking)?;
-    let (found, skipped) = args.targets.discovered();
-    report.sources = found.into_iter().map(|(_, what)| what).collect();
+    report.sources = sources;
     report.warnings.extend(skipped);
     match &args.output {
         Some(path) => {

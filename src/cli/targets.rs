@@ -177,6 +177,12 @@ impl TargetArgs {
     /// Config files are parsed (nothing runs); with `--name`, only that entry of each
     /// config is kept. Returns an empty list when no target was given.
     pub fn resolve(&self) -> anyhow::Result<Vec<Target>> {
+        Ok(self.resolve_discovering()?.0)
+    }
+
+    /// [`Self::resolve`], plus what `--discover` found (one line per config file read) and
+    /// the discovered files it skipped, so the caller can report them without a second search.
+    pub fn resolve_discovering(&self) -> anyhow::Result<(Vec<Target>, Vec<String>, Vec<String>)> {
         let mut out = Vec::new();
         let mut headers = BTreeMap::new();
         for h in &self.headers {
@@ -191,7 +197,8 @@ impl TargetArgs {
         if !headers.is_empty() && self.urls.is_empty() {
             bail!("--header applies to --url servers, but no --url was given");
         }
-        let (discovered, _) = self.discovered();
+        let (discovered, skipped) = self.discovered();
+        let sources: Vec<String> = discovered.iter().map(|(_, what)| what.clone()).collect();
         let mut paths: Vec<PathBuf> = self.targets.clone();
         for (p, _) in discovered {
             if !paths.contains(&p) {
@@ -272,7 +279,7 @@ impl TargetArgs {
                 snapshot_file: None,
             });
         }
-        Ok(out)
+        Ok((out, sources, skipped))
     }
 }
 
