@@ -11,13 +11,13 @@
 
 pub mod audit;
 pub mod baseline;
+pub mod catalog;
 pub mod cli;
 pub mod config;
 pub mod error;
-pub mod launch;
+pub mod launch_audit;
 pub mod lock;
 pub mod mcp;
+pub mod model;
 pub mod policy;
 pub mod report;
-pub mod snapshot;
-pub mod spec;

@@ -12,10 +12,8 @@
 //! Entry points: [`RuleSet::builtin`], [`RuleSet::extend_from_dir`], [`audit_snapshots`],
 //! [`definition_rules`].
 
-pub mod catalog;
 pub mod checks;
 pub mod engine;
-pub mod finding;
 pub mod pattern;
 pub mod text;
 pub mod walk;
@@ -23,7 +21,7 @@ pub mod walk;
 pub use engine::audit_snapshots;
 pub use pattern::RuleSet;
 
-use finding::RuleMeta;
+use crate::model::finding::RuleMeta;
 
 /// Why rules could not be loaded.
 #[derive(Debug, thiserror::Error)]

@@ -15,9 +15,9 @@ use regex::{Regex, RegexSet, RegexSetBuilder};
 use serde::Deserialize;
 
 use crate::audit::AuditError;
-use crate::audit::finding::{Confidence, Control, RuleMeta, Severity};
 use crate::audit::text::Prepared;
 use crate::audit::walk::StrKind;
+use crate::model::finding::{Confidence, Control, RuleMeta, Severity};
 
 /// The built-in rule files, embedded at build time.
 pub const BUILTIN_FILES: &[(&str, &str)] = &[

@@ -5,8 +5,8 @@
 
 use serde_json::Value;
 
-use crate::audit::finding::{ItemKind, ItemRef};
-use crate::snapshot::ServerSnapshot;
+use crate::model::finding::{ItemKind, ItemRef};
+use crate::model::snapshot::ServerSnapshot;
 
 /// What role a string plays in a definition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -100,15 +100,6 @@ pub struct Field<'a> {
     pub text: &'a str,
 }
 
-/// Escape one reference token per RFC 6901 (`~` → `~0`, `/` → `~1`).
-pub fn escape_token(s: &str) -> String {
-    if s.contains(['~', '/']) {
-        s.replace('~', "~0").replace('/', "~1")
-    } else {
-        s.to_owned()
-    }
-}
-
 /// Hard limit on nesting walked (hostile snapshots can be deep).
 const MAX_DEPTH: usize = 64;
 
@@ -168,7 +159,7 @@ fn walk_item<'a>(v: &'a Value, item: usize, base: &str, kind: ItemKind, out: &mu
         return;
     };
     for (k, val) in map {
-        let p = format!("{base}/{}", escape_token(k));
+        let p = format!("{base}/{}", crate::model::pointer::token(k));
         match (k.as_str(), val) {
             ("name", Value::String(s)) => out.push(Field {
                 item,
@@ -201,7 +192,7 @@ fn walk_item<'a>(v: &'a Value, item: usize, base: &str, kind: ItemKind, out: &mu
                     let ap = format!("{p}/{j}");
                     if let Value::Object(am) = a {
                         for (ak, av) in am {
-                            let fp = format!("{ap}/{}", escape_token(ak));
+                            let fp = format!("{ap}/{}", crate::model::pointer::token(ak));
                             let fk = match ak.as_str() {
                                 "name" => StrKind::PropertyName,
                                 "description" => StrKind::Description,
@@ -228,12 +219,12 @@ fn walk_schema<'a>(v: &'a Value, item: usize, base: &str, depth: usize, out: &mu
         return;
     };
     for (k, val) in map {
-        let p = format!("{base}/{}", escape_token(k));
+        let p = format!("{base}/{}", crate::model::pointer::token(k));
         match k.as_str() {
             "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
                 if let Value::Object(props) = val {
                     for (name, sub) in props {
-                        let pp = format!("{p}/{}", escape_token(name));
+                        let pp = format!("{p}/{}", crate::model::pointer::token(name));
                         if k == "properties" {
                             out.push(Field {
                                 item,
@@ -322,7 +313,7 @@ fn walk_any<'a>(
                 walk_any(
                     x,
                     item,
-                    &format!("{base}/{}", escape_token(k)),
+                    &format!("{base}/{}", crate::model::pointer::token(k)),
                     kind,
                     depth + 1,
                     out,

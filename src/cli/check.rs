@@ -13,8 +13,8 @@ use super::Global;
 use super::pipeline::{self, JudgeArgs, Subject};
 use crate::config::{self, HostFormat, Scope};
 use crate::error::Exit;
+use crate::model::spec::ServerSpec;
 use crate::report::{self, Format, ScanReport};
-use crate::spec::ServerSpec;
 
 /// Arguments of `mcpvet check`.
 #[derive(Debug, Args)]
@@ -77,7 +77,7 @@ pub fn run(args: CheckArgs, g: Global) -> anyhow::Result<Exit> {
     match &args.output {
         Some(path) => {
             let text = report::render(args.format, &report, &report::RenderOptions::default());
-            report::write_file_atomic(path, text.as_bytes())
+            crate::model::fsio::write_atomic(path, text.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
             Ok(report::exit_for(&report))
         }

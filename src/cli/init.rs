@@ -1,7 +1,6 @@
 //! `mcpvet init`: write the commented policy template (`mcpvet.toml`), atomically, and never
 //! over an existing file unless `--force` is given.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
@@ -28,16 +27,7 @@ pub fn run(args: InitArgs, g: Global) -> anyhow::Result<Exit> {
             args.path.display()
         );
     }
-    let dir = match args.path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
-        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    tmp.write_all(crate::policy::TEMPLATE.as_bytes())
-        .and_then(|()| tmp.as_file().sync_all())
-        .with_context(|| format!("cannot write {}", args.path.display()))?;
-    tmp.persist(&args.path)
+    crate::model::fsio::write_atomic(&args.path, crate::policy::TEMPLATE.as_bytes())
         .with_context(|| format!("cannot write {}", args.path.display()))?;
     if !g.quiet {
         crate::report::write_stdout(

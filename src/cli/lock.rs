@@ -11,12 +11,12 @@ use clap::Args;
 
 use super::Global;
 use super::targets::TargetArgs;
-use crate::audit::finding::{Finding, Severity};
 use crate::error::Exit;
 use crate::lock::lockfile::{is_rfc3339, rfc3339_from_unix};
 use crate::lock::{ApproveOptions, LockError, LockOutcome, approve};
-use crate::snapshot::ServerSnapshot;
-use crate::spec::ServerSpec;
+use crate::model::finding::{Finding, Severity};
+use crate::model::snapshot::ServerSnapshot;
+use crate::model::spec::ServerSpec;
 
 /// Arguments of `mcpvet lock`.
 #[derive(Debug, Args)]
@@ -93,7 +93,7 @@ pub fn gate_findings(
     let mut findings: Vec<Finding> = servers
         .iter()
         .filter_map(|(spec, _)| spec.as_ref())
-        .flat_map(crate::launch::audit_spec)
+        .flat_map(crate::launch_audit::audit_spec)
         .collect();
     let snaps: Vec<ServerSnapshot> = servers.iter().map(|(_, s)| s.clone()).collect();
     findings.extend(crate::audit::audit_snapshots(&snaps, &rules));

@@ -10,13 +10,13 @@ use clap::Args;
 
 use super::Global;
 use super::targets::{self, TargetArgs};
-use crate::audit::finding::{Finding, Severity};
 use crate::audit::{self, RuleSet};
 use crate::lock::{self, Lockfile};
+use crate::model::finding::{Finding, Severity};
+use crate::model::snapshot::ServerSnapshot;
+use crate::model::spec::ServerSpec;
 use crate::policy::{LockLookup, Policy, PolicyWarning};
 use crate::report::{LockState, ScanReport, ServerReport, Suppressed};
-use crate::snapshot::ServerSnapshot;
-use crate::spec::ServerSpec;
 
 /// What to judge the servers against: rules, lockfiles, policy and the gate.
 #[derive(Debug, Clone, Args)]
@@ -178,7 +178,7 @@ pub fn judge(
     // Launch rules: what runs and with which credentials.
     for s in &subjects {
         if let Some(spec) = &s.spec {
-            findings.extend(crate::launch::audit_spec(spec));
+            findings.extend(crate::launch_audit::audit_spec(spec));
         }
     }
 
@@ -299,7 +299,7 @@ pub fn judge(
     let mut report = ScanReport::new(servers, findings, judge.fail_on.unwrap_or(policy_fail_on));
     report.suppressed = suppressed;
     report.warnings = warnings.iter().map(PolicyWarning::to_string).collect();
-    report.rules = crate::audit::catalog::catalog();
+    report.rules = crate::catalog::catalog();
     report.root = Some(cwd.to_path_buf());
     Ok(report)
 }

@@ -84,7 +84,7 @@ pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
     }
     match &args.output {
         Some(path) => {
-            report::write_file_atomic(path, md.as_bytes())
+            crate::model::fsio::write_atomic(path, md.as_bytes())
                 .with_context(|| format!("cannot write the review to {}", path.display()))?;
             if !g.quiet {
                 report::eprint_line(&format!("wrote {}", path.display()));

@@ -4,7 +4,7 @@ use anyhow::bail;
 use clap::{Args, Subcommand};
 
 use super::Global;
-use crate::audit::catalog::catalog;
+use crate::catalog::catalog;
 use crate::error::Exit;
 use crate::report::{self, RenderOptions};
 

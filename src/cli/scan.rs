@@ -10,12 +10,13 @@ use clap::Args;
 use super::Global;
 use super::pipeline::{self, JudgeArgs, Subject};
 use super::targets::TargetArgs;
-use crate::audit::finding::{Confidence, Control, Finding, Location, Severity};
 use crate::error::Exit;
 use crate::mcp::ProbeOptions;
+use crate::model::finding::{Confidence, Control, Finding, Location, Severity};
+use crate::model::rule_id;
+use crate::model::snapshot::ServerSnapshot;
+use crate::model::spec::ServerSpec;
 use crate::report::{self, Format};
-use crate::snapshot::ServerSnapshot;
-use crate::spec::ServerSpec;
 
 /// Arguments of `mcpvet scan`.
 #[derive(Debug, Args)]
@@ -53,7 +54,7 @@ pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
     match &args.output {
         Some(path) => {
             let text = report::render(args.format, &report, &report::RenderOptions::default());
-            report::write_file_atomic(path, text.as_bytes())
+            crate::model::fsio::write_atomic(path, text.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
             Ok(report::exit_for(&report))
         }
@@ -95,7 +96,7 @@ fn cloak_check(subjects: &[Subject], targets: &TargetArgs) -> anyhow::Result<Vec
                     out.extend(crate::lock::cloak_findings(&spec.name, first, &snap, &what))
                 }
                 Err(e) => out.push(Finding {
-                    rule: "cloaked-definitions".into(),
+                    rule: rule_id::CLOAKED_DEFINITIONS.into(),
                     severity: Severity::High,
                     confidence: Confidence::Low,
                     server: spec.name.clone(),

@@ -1,7 +1,6 @@
 //! `mcpvet snapshot`: probe one server and save what it shows the model as a snapshot
 //! file that `mcpvet scan --offline FILE` can audit and `mcpvet lock` can lock.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -74,22 +73,8 @@ pub fn run(args: SnapshotArgs, g: Global) -> anyhow::Result<Exit> {
     Ok(Exit::Clean)
 }
 
-/// Write `bytes` to `path` through a temporary file in the same directory and a rename.
+/// Write `bytes` to `path` atomically, naming the file in the error.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".mcpvet-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    tmp.write_all(bytes)
-        .and_then(|()| tmp.as_file().sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("cannot replace {}", path.display()))?;
-    Ok(())
+    crate::model::fsio::write_atomic(path, bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
 }

@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use super::Global;
 use crate::mcp::{ProbeEvent, ProbeOptions};
-use crate::snapshot::ServerSnapshot;
-use crate::spec::{ServerSpec, Transport};
+use crate::model::snapshot::ServerSnapshot;
+use crate::model::spec::{ServerSpec, Transport};
 
 /// Targets and probe options.
 #[derive(Debug, Clone, Args)]

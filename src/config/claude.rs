@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::tree::Node;
 use super::{ConfigError, entry, mcp_servers};
-use crate::spec::ServerSpec;
+use crate::model::spec::ServerSpec;
 
 const SETTINGS: &[&str] = &["type", "disabled"];
 

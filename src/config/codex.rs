@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::ConfigError;
 use super::entry::SpecBuilder;
 use super::tree::Node;
-use crate::spec::ServerSpec;
+use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     let Some(map) = root.get("mcp_servers") else {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::tree::Node;
 use super::{ConfigError, entry};
-use crate::spec::ServerSpec;
+use crate::model::spec::ServerSpec;
 
 const SETTINGS: &[&str] = &["type", "connectionTimeout"];
 

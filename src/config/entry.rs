@@ -6,12 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::ConfigError;
 use super::tree::{Member, Node, Pos};
-use crate::spec::{Origin, ServerSpec, Transport};
-
-/// Escape one JSON Pointer token (`~` → `~0`, `/` → `~1`).
-pub fn pointer_token(s: &str) -> String {
-    s.replace('~', "~0").replace('/', "~1")
-}
+use crate::model::spec::{Origin, ServerSpec, Transport};
 
 /// Builds one `ServerSpec` while recording where each field came from.
 pub struct SpecBuilder<'a> {
@@ -148,7 +143,10 @@ impl<'a> SpecBuilder<'a> {
     }
 
     pub fn insert_map(&mut self, kind: &str, key: &str, value: String, pos: Pos) {
-        self.at(&format!("/{kind}/{}", pointer_token(key)), pos);
+        self.at(
+            &format!("/{kind}/{}", crate::model::pointer::token(key)),
+            pos,
+        );
         if kind == "env" {
             self.env.insert(key.to_string(), value);
         } else {
@@ -169,7 +167,7 @@ impl<'a> SpecBuilder<'a> {
         self.settings
             .insert(member.key.clone(), member.value.to_json());
         self.at(
-            &format!("/{}", pointer_token(&member.key)),
+            &format!("/{}", crate::model::pointer::token(&member.key)),
             member.value.pos,
         );
     }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::tree::Node;
 use super::{ConfigError, mcp_servers};
-use crate::spec::ServerSpec;
+use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     mcp_servers(

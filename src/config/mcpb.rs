@@ -7,7 +7,7 @@ use std::path::Path;
 use super::ConfigError;
 use super::entry::{self, SpecBuilder};
 use super::tree::Node;
-use crate::spec::ServerSpec;
+use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     let name = root

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::spec::ServerSpec;
+use crate::model::spec::ServerSpec;
 
 mod claude;
 mod cline;

@@ -11,7 +11,7 @@ use std::path::Path;
 use super::ConfigError;
 use super::entry::SpecBuilder;
 use super::tree::{Node, Pos};
-use crate::spec::ServerSpec;
+use crate::model::spec::ServerSpec;
 
 fn field<'n>(node: &'n Node, camel: &str, snake: &str) -> Option<&'n Node> {
     node.get(camel).or_else(|| node.get(snake))

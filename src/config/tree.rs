@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::spec::Origin;
+use crate::model::spec::Origin;
 
 /// A 1-based line and column in a source text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use super::entry::SpecBuilder;
 use super::tree::Node;
 use super::{ConfigError, entry};
-use crate::spec::ServerSpec;
+use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     let Some(map) = root.get("context_servers") else {

@@ -8,8 +8,9 @@
 use super::diff::{ChangeKind, diff_content, locate_in};
 use super::drift::evidence;
 use super::lockfile::{Content, kind_word, list_name};
-use crate::audit::finding::{Confidence, Control, Finding, ItemKind, ItemRef, Location, Severity};
-use crate::snapshot::ServerSnapshot;
+use crate::model::finding::{Confidence, Control, Finding, ItemKind, ItemRef, Location, Severity};
+use crate::model::rule_id;
+use crate::model::snapshot::ServerSnapshot;
 
 /// Findings for every difference between listing `a` and listing `b` of `server`. `what`
 /// says how the two listings were made (e.g. "listed as `mcpvet` vs as `claude-code`").
@@ -27,7 +28,7 @@ pub fn cloak_findings(
     locate_in(&mut d, b);
     let mut out = Vec::new();
     let finding = |item: ItemRef, pointer: Option<String>, message: String, ev: String| Finding {
-        rule: "cloaked-definitions".into(),
+        rule: rule_id::CLOAKED_DEFINITIONS.into(),
         severity: Severity::Critical,
         confidence: Confidence::High,
         server: server.to_owned(),

@@ -16,9 +16,10 @@ use similar::{ChangeTag, InlineChangeMode, InlineChangeOptions, TextDiff};
 
 use super::canon::canonical_json;
 use super::lockfile::{Content, LaunchSpec, LockedItem, Lockfile, item_key, kind_word, sort_keys};
-use crate::audit::finding::ItemKind;
-use crate::snapshot::ServerSnapshot;
-use crate::spec::ServerSpec;
+use crate::model::escape::visible;
+use crate::model::finding::ItemKind;
+use crate::model::snapshot::ServerSnapshot;
+use crate::model::spec::ServerSpec;
 
 /// One changed field: where, before, after, and a readable diff.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -262,7 +263,7 @@ pub fn diff_content(server: &str, old: &Content, new: &Content) -> LockDiff {
         new.server_info.as_ref(),
         &mut identity,
     );
-    let era = |e: Option<crate::snapshot::Era>| e.map(|e| Value::String(e.to_string()));
+    let era = |e: Option<crate::model::snapshot::Era>| e.map(|e| Value::String(e.to_string()));
     walk(
         "/era",
         era(old.era).as_ref(),
@@ -376,11 +377,6 @@ fn whole(kind: ItemKind, name: &str, o: Option<&LockedItem>, n: Option<&LockedIt
     }
 }
 
-/// Escape a member name for a JSON Pointer (RFC 6901).
-fn escape_pointer(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(_), Value::Number(_)) => canonical_json(a) == canonical_json(b),
@@ -406,7 +402,7 @@ fn walk(pointer: &str, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<F
             keys.dedup();
             for k in keys {
                 walk(
-                    &format!("{pointer}/{}", escape_pointer(k)),
+                    &format!("{pointer}/{}", crate::model::pointer::token(k)),
                     a.get(k.as_str()),
                     b.get(k.as_str()),
                     out,
@@ -450,51 +446,6 @@ pub fn field_change(pointer: String, old: Option<&Value>, new: Option<&Value>) -
         whitespace_only,
         text_diff,
     }
-}
-
-/// Make invisible characters visible: format characters (zero-width, bidi controls, tags,
-/// variation selectors, soft hyphen) as `<U+XXXX>`, tabs as `⇥`, carriage returns as `␍`,
-/// trailing spaces as `·`; with `all_whitespace`, every space is `·` and every line end `⏎`.
-pub fn visible(s: &str, all_whitespace: bool) -> String {
-    let mut out = String::with_capacity(s.len());
-    for line in s.split_inclusive('\n') {
-        let (body, nl) = match line.strip_suffix('\n') {
-            Some(b) => (b, true),
-            None => (line, false),
-        };
-        let trail_from = body.trim_end_matches(' ').len();
-        for (i, c) in body.char_indices() {
-            match c {
-                ' ' if all_whitespace || i >= trail_from => out.push('·'),
-                '\t' => out.push('⇥'),
-                '\r' => out.push('␍'),
-                c if is_invisible(c) => {
-                    let _ = write!(out, "<U+{:04X}>", c as u32);
-                }
-                c => out.push(c),
-            }
-        }
-        if nl {
-            if all_whitespace {
-                out.push('⏎');
-            }
-            out.push('\n');
-        }
-    }
-    out
-}
-
-fn is_invisible(c: char) -> bool {
-    matches!(c as u32,
-        0x00..=0x08 | 0x0B..=0x0C | 0x0E..=0x1F | 0x7F..=0x9F | 0xAD | 0x034F | 0x061C
-        | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F | 0x200B..=0x200F
-        | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0
-        | 0xFFF0..=0xFFFB | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
-        || c == '\u{00A0}'
-        || ('\u{2000}'..='\u{200A}').contains(&c)
-        || c == '\u{2028}'
-        || c == '\u{2029}'
-        || c == '\u{3000}'
 }
 
 /// A unified line diff with word-level emphasis on changed lines (character-level when
@@ -549,13 +500,6 @@ fn text_diff(old: &str, new: &str, by_char: bool) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn visible_marks_trailing_and_hidden() {
-        assert_eq!(visible("a b  ", false), "a b··");
-        assert_eq!(visible("a\tb\u{200B}", false), "a⇥b<U+200B>");
-        assert_eq!(visible("a b\n", true), "a·b⏎\n");
-    }
 
     #[test]
     fn word_emphasis_on_long_lines() {

@@ -21,9 +21,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::canon::{cmp_utf16, hash_value, sha256_hex, sorted_members};
-use crate::audit::finding::{Finding, ItemKind, ItemRef, Severity};
-use crate::snapshot::{Era, ServerSnapshot};
-use crate::spec::{ServerSpec, Transport};
+use crate::model::finding::{Finding, ItemKind, ItemRef, Severity};
+use crate::model::snapshot::{Era, ServerSnapshot};
+use crate::model::spec::{ServerSpec, Transport};
 
 /// The lock format version this build reads and writes.
 pub const LOCKFILE_VERSION: u32 = 1;
@@ -117,7 +117,7 @@ impl LaunchSpec {
                 names.sort();
                 names.dedup();
                 LaunchSpec::Http {
-                    url: redact_url(url),
+                    url: crate::model::redact::url_for_lock(url),
                     header_names: names,
                 }
             }
@@ -143,62 +143,6 @@ impl LaunchSpec {
             LaunchSpec::Http { url, .. } => url.clone(),
         }
     }
-}
-
-const SECRET_QUERY_WORDS: [&str; 8] = [
-    "key",
-    "token",
-    "secret",
-    "password",
-    "passwd",
-    "auth",
-    "sig",
-    "credential",
-];
-
-/// Remove user-info and redact secret-looking query values, so a lock never records secrets.
-fn redact_url(url: &str) -> String {
-    let (scheme, rest) = match url.split_once("://") {
-        Some((s, r)) => (format!("{s}://"), r),
-        None => (String::new(), url),
-    };
-    let (authority, tail) = match rest.find(['/', '?', '#']) {
-        Some(i) => rest.split_at(i),
-        None => (rest, ""),
-    };
-    let authority = authority
-        .rsplit_once('@')
-        .map_or(authority, |(_, host)| host);
-    let (path, query_and_fragment) = match tail.split_once('?') {
-        Some((p, q)) => (p, Some(q)),
-        None => (tail, None),
-    };
-    let mut out = format!("{scheme}{authority}{path}");
-    if let Some(qf) = query_and_fragment {
-        let (query, fragment) = match qf.split_once('#') {
-            Some((q, f)) => (q, Some(f)),
-            None => (qf, None),
-        };
-        let parts: Vec<String> = query
-            .split('&')
-            .map(|pair| match pair.split_once('=') {
-                Some((k, _)) if is_secret_name(k) => format!("{k}=REDACTED"),
-                _ => pair.to_owned(),
-            })
-            .collect();
-        out.push('?');
-        out.push_str(&parts.join("&"));
-        if let Some(f) = fragment {
-            out.push('#');
-            out.push_str(f);
-        }
-    }
-    out
-}
-
-fn is_secret_name(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    SECRET_QUERY_WORDS.iter().any(|w| lower.contains(w))
 }
 
 /// A finding accepted at approval time, with the approver's reason.
@@ -624,23 +568,7 @@ impl Lockfile {
             path: path.display().to_string(),
             source,
         };
-        std::fs::create_dir_all(dir).map_err(werr)?;
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".mcpvet-lock")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(werr)?;
-        std::io::Write::write_all(&mut tmp, self.to_pretty_json().as_bytes()).map_err(werr)?;
-        // Lockfiles are committed and shared: readable by all, like any source file.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            tmp.as_file()
-                .set_permissions(std::fs::Permissions::from_mode(0o644))
-                .map_err(werr)?;
-        }
-        tmp.as_file().sync_all().map_err(werr)?;
-        tmp.persist(&path).map_err(|e| werr(e.error))?;
+        crate::model::fsio::write_atomic(&path, self.to_pretty_json().as_bytes()).map_err(werr)?;
         Ok(path)
     }
 }

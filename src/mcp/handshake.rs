@@ -14,11 +14,11 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::jsonrpc::{self, LEGACY_VERSION, MODERN_VERSION, RpcError};
-use super::launch::{self, LaunchEnv, LaunchPlan};
 use super::limits::{RingBuffer, human_duration};
+use super::process::{self, LaunchEnv, LaunchPlan};
 use super::{CallError, Conn, ProbeFailure, ProbeOptions, Session, StderrBuf};
-use crate::snapshot::{Era, ProbeInfo, ServerSnapshot};
-use crate::spec::{ServerSpec, Transport};
+use crate::model::snapshot::{Era, ProbeInfo, ServerSnapshot};
+use crate::model::spec::{ServerSpec, Transport};
 
 /// How the server answered `server/discover`.
 #[derive(Debug, Clone, PartialEq)]
@@ -167,7 +167,7 @@ impl Launcher<'_> {
                 let scratch = self.scratch_dir()?;
                 let plan: LaunchPlan = if let Some(bwrap) = &self.bwrap {
                     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-                    launch::sandbox_plan(
+                    process::sandbox_plan(
                         &bwrap.display().to_string(),
                         command,
                         args,
@@ -178,7 +178,7 @@ impl Launcher<'_> {
                         self.opts,
                     )
                 } else {
-                    launch::plain_plan(command, args, &self.env, cwd.as_deref(), &scratch)
+                    process::plain_plan(command, args, &self.env, cwd.as_deref(), &scratch)
                 };
                 let conn =
                     super::stdio::StdioConn::spawn(&plan, &self.opts.caps, self.stderr.clone())
@@ -233,16 +233,16 @@ pub async fn probe_async(
     let mut launch_args: Vec<String> = Vec::new();
     if let Transport::Stdio { env: declared, .. } = &spec.transport {
         if !opts.allow_unpinned {
-            if let Some(reason) = crate::launch::unpinned_reason(spec) {
+            if let Some(reason) = crate::launch_audit::unpinned_reason(spec) {
                 return Err(fail(format!(
                     "refusing to launch an unpinned package: {reason} (pin an exact version, or pass --allow-unpinned to run it anyway)"
                 )));
             }
         }
-        env = launch::build_env(declared, &opts.pass_env, &|k| std::env::var(k).ok());
+        env = process::build_env(declared, &opts.pass_env, &|k| std::env::var(k).ok());
         if let Transport::Stdio { args, .. } = &spec.transport {
             let (resolved, notes) =
-                launch::resolve_args(args, &opts.pass_env, &|k| std::env::var(k).ok());
+                process::resolve_args(args, &opts.pass_env, &|k| std::env::var(k).ok());
             launch_args = resolved;
             for n in notes {
                 session.note(n);
@@ -253,19 +253,19 @@ pub async fn probe_async(
         }
         if opts.sandbox {
             let path = std::env::var("PATH").ok();
-            let Some(b) = launch::find_bwrap(path.as_deref()) else {
+            let Some(b) = process::find_bwrap(path.as_deref()) else {
                 return Err(fail(
                     "--sandbox needs bubblewrap (`bwrap`), which is not on PATH; install it (e.g. `apt-get install bubblewrap`) or drop --sandbox".into(),
                 ));
             };
             if let Transport::Stdio { command, .. } = &spec.transport {
                 let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-                let hidden = launch::hidden_dirs(home.as_deref());
-                if let Some(why) = launch::hidden_command(command, path.as_deref(), &hidden) {
+                let hidden = process::hidden_dirs(home.as_deref());
+                if let Some(why) = process::hidden_command(command, path.as_deref(), &hidden) {
                     return Err(fail(format!("--sandbox: {why}")));
                 }
             }
-            launch::bwrap_preflight(&b, opts).await.map_err(|e| {
+            process::bwrap_preflight(&b, opts).await.map_err(|e| {
                 fail(format!(
                     "--sandbox: {e}; refusing to run the server unsandboxed"
                 ))
@@ -283,7 +283,7 @@ pub async fn probe_async(
     }
     let mut http_headers = std::collections::BTreeMap::new();
     if let Transport::Http { headers, .. } = &spec.transport {
-        let (h, notes) = launch::resolve_values("header", headers, &opts.pass_env, &|k| {
+        let (h, notes) = process::resolve_values("header", headers, &opts.pass_env, &|k| {
             std::env::var(k).ok()
         });
         http_headers = h;

@@ -11,14 +11,14 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::Instant;
 
-use crate::snapshot::ServerSnapshot;
-use crate::spec::ServerSpec;
+use crate::model::snapshot::ServerSnapshot;
+use crate::model::spec::ServerSpec;
 
 pub mod handshake;
 pub mod http;
 pub mod jsonrpc;
-pub mod launch;
 pub mod limits;
+pub mod process;
 pub mod sse;
 pub mod stdio;
 

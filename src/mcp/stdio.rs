@@ -13,8 +13,8 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::jsonrpc::{self, Incoming, MessageError};
-use super::launch::{LaunchPlan, ProcessGuard};
 use super::limits::{Limits, RingBuffer, human_bytes};
+use super::process::{LaunchPlan, ProcessGuard};
 use super::{CallError, Session};
 
 /// What the stdout reader task reports.

@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::audit::finding::{Confidence, Control, Finding, Location, RuleMeta, Severity};
 use crate::config::tree::Pos;
-use crate::launch;
-use crate::spec::{Origin, ServerSpec, Transport};
+use crate::model::finding::{Confidence, Control, Finding, Location, RuleMeta, Severity};
+use crate::model::rule_id;
+use crate::model::spec::{Origin, ServerSpec, Transport};
 
 pub mod glob;
 
@@ -390,7 +390,7 @@ impl Policy {
         let mut allow_used = vec![false; self.allow.len()];
         let mut deny_used = vec![false; self.deny.len()];
         for spec in specs {
-            let identity = launch::package_identity(spec);
+            let identity = crate::model::package::package_identity(spec);
             let mut denied = false;
             for (i, d) in self.deny.iter().enumerate() {
                 if entry_matches(d, spec, identity.as_deref()) == Match::Full {
@@ -398,14 +398,18 @@ impl Policy {
                     denied = true;
                     findings.push(policy_finding(
                         spec,
-                        "denied-server",
+                        rule_id::DENIED_SERVER,
                         Severity::Critical,
                         "/command",
                         format!(
                             "server `{}` is denied by the policy: {}",
                             spec.name, d.reason
                         ),
-                        Some(format!("{} ({})", launch::argv_evidence(spec), d.origin)),
+                        Some(format!(
+                            "{} ({})",
+                            crate::model::redact::argv_evidence(spec),
+                            d.origin
+                        )),
                     ));
                 }
             }
@@ -432,7 +436,7 @@ impl Policy {
                     }
                     (None, Some(entry)) => findings.push(policy_finding(
                         spec,
-                        "pin-mismatch",
+                        rule_id::PIN_MISMATCH,
                         Severity::High,
                         &package_pointer(spec),
                         format!(
@@ -441,11 +445,11 @@ impl Policy {
                             identity.as_deref().unwrap_or("a different command"),
                             entry.package.as_deref().unwrap_or("another launch")
                         ),
-                        Some(launch::argv_evidence(spec)),
+                        Some(crate::model::redact::argv_evidence(spec)),
                     )),
                     (None, None) => findings.push(policy_finding(
                         spec,
-                        "not-allowlisted",
+                        rule_id::NOT_ALLOWLISTED,
                         Severity::High,
                         "/command",
                         format!(
@@ -453,14 +457,14 @@ impl Policy {
                             spec.name,
                             self.path.display()
                         ),
-                        Some(launch::argv_evidence(spec)),
+                        Some(crate::model::redact::argv_evidence(spec)),
                     )),
                 }
             }
             if self.require_lock && !locks.is_locked(&spec.name) {
                 findings.push(policy_finding(
                     spec,
-                    "unlocked-server",
+                    rule_id::UNLOCKED_SERVER,
                     Severity::High,
                     "/command",
                     format!(
@@ -476,14 +480,14 @@ impl Policy {
                 if locked != id {
                     findings.push(policy_finding(
                         spec,
-                        "pin-mismatch",
+                        rule_id::PIN_MISMATCH,
                         Severity::High,
                         &package_pointer(spec),
                         format!(
                             "server `{}` runs `{id}` but its lockfile approved `{locked}`",
                             spec.name
                         ),
-                        Some(launch::argv_evidence(spec)),
+                        Some(crate::model::redact::argv_evidence(spec)),
                     ));
                 }
             }
@@ -492,7 +496,7 @@ impl Policy {
             for f in &mut findings {
                 if matches!(
                     f.rule.as_str(),
-                    "unpinned-package" | "unpinned-image" | "unpinned-git"
+                    rule_id::UNPINNED_PACKAGE | rule_id::UNPINNED_IMAGE | rule_id::UNPINNED_GIT
                 ) && f.severity < Severity::High
                 {
                     f.severity = Severity::High;
@@ -567,7 +571,7 @@ impl Policy {
         let Some(grants) = &entry.credentials else {
             return;
         };
-        let received = launch::credentials(spec);
+        let received = crate::model::secrets::credentials(spec);
         for g in grants {
             if !received.iter().any(|(_, name, _)| name == &g.name) {
                 warnings.push(PolicyWarning {
@@ -592,9 +596,9 @@ impl Policy {
                             .collect::<Vec<_>>()
                             .join(", ")
                     };
-                    findings.push(policy_finding(spec, "broad-credential", Severity::High, &pointer,
+                    findings.push(policy_finding(spec, rule_id::BROAD_CREDENTIAL, Severity::High, &pointer,
                         format!("server `{}` receives credential `{name}`, which the policy does not grant (granted: {granted})", spec.name),
-                        Some(format!("{name} = {}", launch::redact_field(Some(&name), &value)))));
+                        Some(format!("{name} = {}", crate::model::redact::redact_field(Some(&name), &value)))));
                 }
                 Some(Grant {
                     scope: Some(CredentialScope::Admin | CredentialScope::Write),
@@ -602,7 +606,7 @@ impl Policy {
                 }) => {
                     // The team granted a broad credential on purpose: keep the finding visible, not failing.
                     for f in findings.iter_mut().filter(|f| {
-                        f.rule == "broad-credential"
+                        f.rule == rule_id::BROAD_CREDENTIAL
                             && f.server == spec.name
                             && f.location.config == at
                     }) {
@@ -616,7 +620,7 @@ impl Policy {
                     ..
                 }) => {
                     for f in findings.iter_mut().filter(|f| {
-                        f.rule == "broad-credential"
+                        f.rule == rule_id::BROAD_CREDENTIAL
                             && f.server == spec.name
                             && f.location.config == at
                     }) {
@@ -691,10 +695,10 @@ fn describe(e: &Entry) -> String {
 }
 
 fn package_pointer(spec: &ServerSpec) -> String {
-    launch::launcher::packages(spec)
+    crate::model::package::packages(spec)
         .first()
         .and_then(|p| p.arg)
-        .or_else(|| launch::launcher::image(spec).map(|i| i.arg))
+        .or_else(|| crate::model::package::image(spec).map(|i| i.arg))
         .map_or("/command".into(), |i| format!("/args/{i}"))
 }
 
@@ -721,7 +725,7 @@ fn policy_finding(
             pointer: None,
         },
         message,
-        evidence: evidence.map(|e| launch::redact_secrets(&e)),
+        evidence: evidence.map(|e| crate::model::redact::redact_secrets(&e)),
         control,
     }
 }
@@ -742,7 +746,7 @@ pub fn rule_meta() -> Vec<RuleMeta> {
     };
     vec![
         m(
-            "not-allowlisted",
+            rule_id::NOT_ALLOWLISTED,
             "A configured server matches no [[allow]] entry of the team policy.",
             "Servers run with developers' privileges and feed text to the model; only reviewed servers belong in the team's assistants.",
             "[[allow]] name = \"ci-insights\" … and a config that also launches `random-mcp`",
@@ -750,7 +754,7 @@ pub fn rule_meta() -> Vec<RuleMeta> {
             Control::Allowlist,
         ),
         m(
-            "denied-server",
+            rule_id::DENIED_SERVER,
             "A configured server matches a [[deny]] entry of the team policy.",
             "The team reviewed this server (or package) and decided it must not run.",
             "[[deny]] package = \"npm:example-tracker-mcp*\"",
@@ -758,7 +762,7 @@ pub fn rule_meta() -> Vec<RuleMeta> {
             Control::Reject,
         ),
         m(
-            "pin-mismatch",
+            rule_id::PIN_MISMATCH,
             "A server runs a different package or version than the allowlist or its lockfile approved.",
             "The approval was for specific code; a different version is unreviewed code under a trusted name.",
             "allowlist approves npm:ci-insights@0.1.0, config runs ci-insights@latest",
@@ -766,7 +770,7 @@ pub fn rule_meta() -> Vec<RuleMeta> {
             Control::PinVersion,
         ),
         m(
-            "unlocked-server",
+            rule_id::UNLOCKED_SERVER,
             "The policy requires a lockfile and this server has none.",
             "Without a recorded approval, a change to the server's definitions cannot be noticed.",
             "require-lock = true and no lockfiles/<server>.lock.json",

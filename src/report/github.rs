@@ -3,7 +3,8 @@
 
 use super::model::ScanReport;
 use super::table::item_label;
-use crate::audit::finding::{Finding, Severity};
+use crate::model::escape::{workflow_data, workflow_property};
+use crate::model::finding::{Finding, Severity};
 
 /// Render one annotation line per finding (worst first), a line per server that could not be
 /// probed, and the verdict as a plain log line.
@@ -16,18 +17,18 @@ pub fn render(report: &ScanReport) -> String {
     for s in report.servers.iter().filter(|s| s.error.is_some()) {
         let mut props = Vec::new();
         if let Some(o) = s.spec.as_ref().and_then(|x| x.origin.as_ref()) {
-            props.push(format!("file={}", escape_property(&path_str(&o.file))));
+            props.push(format!("file={}", workflow_property(&path_str(&o.file))));
             props.push(format!("line={}", o.line));
             props.push(format!("col={}", o.column));
         }
         props.push(format!(
             "title={}",
-            escape_property(&format!("mcpvet: {} could not be probed", s.name))
+            workflow_property(&format!("mcpvet: {} could not be probed", s.name))
         ));
         out.push_str(&format!(
             "::error {}::{}\n",
             props.join(","),
-            escape_data(s.error.as_deref().unwrap_or_default())
+            workflow_data(s.error.as_deref().unwrap_or_default())
         ));
     }
     out.push_str(&report.verdict());
@@ -56,18 +57,18 @@ fn annotation(report: &ScanReport, f: &Finding) -> String {
     });
     let mut props = Vec::new();
     if let Some(o) = origin {
-        props.push(format!("file={}", escape_property(&path_str(&o.file))));
+        props.push(format!("file={}", workflow_property(&path_str(&o.file))));
         props.push(format!("line={}", o.line));
         props.push(format!("col={}", o.column));
     } else if let Some(p) = report
         .server(&f.server)
         .and_then(|s| s.snapshot_path.as_ref())
     {
-        props.push(format!("file={}", escape_property(&path_str(p))));
+        props.push(format!("file={}", workflow_property(&path_str(p))));
     }
     props.push(format!(
         "title={}",
-        escape_property(&format!("mcpvet {} ({}): {}", f.rule, f.severity, f.server))
+        workflow_property(&format!("mcpvet {} ({}): {}", f.rule, f.severity, f.server))
     ));
     let mut msg = f.message.clone();
     if let Some(item) = item_label(f) {
@@ -86,34 +87,6 @@ fn annotation(report: &ScanReport, f: &Finding) -> String {
         "::{} {}::{}",
         command(f.severity),
         props.join(","),
-        escape_data(&msg)
+        workflow_data(&msg)
     )
-}
-
-/// Escape a workflow-command message: `%`, CR and LF (other control characters are made
-/// visible first, so hostile text cannot start a new command or restyle the log).
-pub fn escape_data(s: &str) -> String {
-    let s = s.replace("\r\n", "\n").replace('\r', "\n");
-    super::text::sanitize(&s)
-        .replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-/// Escape a workflow-command property value: as data, plus `:` and `,`.
-pub fn escape_property(s: &str) -> String {
-    escape_data(s).replace(':', "%3A").replace(',', "%2C")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_follow_the_workflow_command_rules() {
-        assert_eq!(escape_data("50% a\r\nb"), "50%25 a%0Ab");
-        assert_eq!(escape_data("a\rb\x1b[2K"), "a%0Ab\\u{1B}[2K");
-        assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
-        assert_eq!(escape_data("::error::x"), "::error::x");
-    }
 }

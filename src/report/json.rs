@@ -8,10 +8,12 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::fingerprint;
-use super::model::{ScanReport, ServerOutcome, ServerReport, env_reference, redact_url};
-use crate::audit::finding::{Confidence, Finding, ItemRef, Severity};
-use crate::spec::Origin;
-use crate::spec::Transport;
+use super::model::{ScanReport, ServerOutcome, ServerReport};
+use crate::model::finding::{Confidence, Finding, ItemRef, Severity};
+use crate::model::redact::url_for_report as redact_url;
+use crate::model::secrets::env_reference;
+use crate::model::spec::Origin;
+use crate::model::spec::Transport;
 
 /// The format version written in the `version` field.
 pub const VERSION: u32 = 1;
@@ -111,13 +113,13 @@ fn server(report: &ScanReport, s: &ServerReport) -> Value {
             env,
             cwd,
         }) => (
-            json!({"type": "stdio", "command": crate::launch::redact_field(None, command), "args": crate::launch::redacted_args(args), "cwd": cwd}),
+            json!({"type": "stdio", "command": crate::model::redact::redact_field(None, command), "args": crate::model::redact::redacted_args(args), "cwd": cwd}),
             env.iter()
                 .map(|(k, v)| credential(k, v))
                 .collect::<Vec<_>>(),
         ),
         Some(Transport::Http { url, headers }) => (
-            json!({"type": "http", "url": crate::launch::redact_field(None, &redact_url(url))}),
+            json!({"type": "http", "url": crate::model::redact::redact_field(None, &redact_url(url))}),
             headers
                 .iter()
                 .map(|(k, v)| {

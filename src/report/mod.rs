@@ -10,8 +10,8 @@ use std::io::Write;
 
 use sha2::{Digest, Sha256};
 
-use crate::audit::finding::Finding;
 use crate::error::Exit;
+use crate::model::finding::Finding;
 
 pub mod github;
 pub mod json;
@@ -177,24 +177,11 @@ pub fn print_clap(e: &clap::Error) {
     let _ = e.print();
 }
 
-/// Write `contents` to `path` atomically: a temporary file in the same folder, then rename.
-pub fn write_file_atomic(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
-    tmp.write_all(contents)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::finding::{Confidence, Control, ItemKind, ItemRef, Location, Severity};
-    use crate::spec::Origin;
+    use crate::model::finding::{Confidence, Control, ItemKind, ItemRef, Location, Severity};
+    use crate::model::spec::Origin;
 
     fn f(sev: Severity, line: u32) -> Finding {
         Finding {
@@ -246,14 +233,5 @@ mod tests {
         assert_eq!(exit_for(&r), Exit::Findings);
         r.fail_on = Severity::Critical;
         assert_eq!(exit_for(&r), Exit::ProbeFailed);
-    }
-
-    #[test]
-    fn atomic_write_replaces_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("x.md");
-        write_file_atomic(&p, b"one").unwrap();
-        write_file_atomic(&p, b"two").unwrap();
-        assert_eq!(std::fs::read_to_string(&p).unwrap(), "two");
     }
 }

@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::audit::finding::{Finding, RuleMeta, Severity};
-use crate::snapshot::ServerSnapshot;
-use crate::spec::{ServerSpec, Transport};
+use crate::model::finding::{Finding, RuleMeta, Severity};
+use crate::model::snapshot::ServerSnapshot;
+use crate::model::spec::{ServerSpec, Transport};
 
 /// The tool that wrote the report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -98,8 +98,8 @@ impl Pinning {
         if matches!(spec.transport, Transport::Http { .. }) {
             return Pinning::Remote;
         }
-        let identity = crate::launch::package_identity(spec);
-        match (crate::launch::unpinned_reason(spec), identity) {
+        let identity = crate::model::package::package_identity(spec);
+        match (crate::launch_audit::unpinned_reason(spec), identity) {
             (Some(reason), id) => Pinning::Unpinned {
                 reference: id.unwrap_or(reason),
             },
@@ -226,7 +226,7 @@ impl ServerReport {
     /// The command line or URL, with secrets redacted.
     pub fn what_runs(&self) -> String {
         match &self.spec {
-            Some(spec) => crate::launch::argv_evidence(spec),
+            Some(spec) => crate::model::redact::argv_evidence(spec),
             None => match &self.snapshot_path {
                 Some(p) => format!("(snapshot file {})", p.display()),
                 None => "(unknown)".into(),
@@ -247,7 +247,7 @@ impl ServerReport {
     /// Where each credential comes from: `NAME ← ${VAR}` for references, `NAME (literal)`
     /// otherwise. Literal values are never shown.
     pub fn credential_sources(&self) -> Vec<String> {
-        let describe = |k: &str, v: &str| match env_reference(v) {
+        let describe = |k: &str, v: &str| match crate::model::secrets::env_reference(v) {
             Some(var) => format!("{k} ← ${{{var}}}"),
             None => format!("{k} (literal value in the config)"),
         };
@@ -284,59 +284,6 @@ impl ServerReport {
             )
         })
     }
-}
-
-/// A URL fit to show: user info and the values of secret-looking query parameters
-/// (`token`, `key`, `secret`, `password`, `auth`, `sig`) are replaced by `***`.
-pub fn redact_url(url: &str) -> String {
-    let (base, query) = match url.split_once('?') {
-        Some((b, q)) => (b, Some(q)),
-        None => (url, None),
-    };
-    let mut out = match base.split_once("://") {
-        Some((scheme, rest)) => {
-            let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-            match host.rsplit_once('@') {
-                Some((_, h)) => format!("{scheme}://***@{h}{path}"),
-                None => base.to_owned(),
-            }
-        }
-        None => base.to_owned(),
-    };
-    if let Some(q) = query {
-        let parts: Vec<String> = q
-            .split('&')
-            .map(|kv| match kv.split_once('=') {
-                Some((k, _))
-                    if ["token", "key", "secret", "password", "auth", "sig"]
-                        .iter()
-                        .any(|w| k.to_ascii_lowercase().contains(w)) =>
-                {
-                    format!("{k}=***")
-                }
-                _ => kv.to_owned(),
-            })
-            .collect();
-        out.push('?');
-        out.push_str(&parts.join("&"));
-    }
-    out
-}
-
-/// The variable a config value references (`${VAR}`, `${env:VAR}`, `$VAR`), if it is one.
-pub fn env_reference(v: &str) -> Option<&str> {
-    let v = v.trim();
-    if let Some(inner) = v.strip_prefix("${").and_then(|r| r.strip_suffix('}')) {
-        let inner = inner.strip_prefix("env:").unwrap_or(inner);
-        let ok = !inner.is_empty()
-            && inner
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '.');
-        return ok.then_some(inner);
-    }
-    let inner = v.strip_prefix('$')?;
-    (!inner.is_empty() && inner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-        .then_some(inner)
 }
 
 /// A finding that policy suppressed, with the reason the policy gave.
@@ -507,6 +454,8 @@ pub enum ServerOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::redact::url_for_report as redact_url;
+    use crate::model::secrets::env_reference;
     use std::collections::BTreeMap;
 
     fn stdio(command: &str, args: &[&str]) -> ServerSpec {

@@ -11,8 +11,9 @@ use serde_json::Value;
 use super::model::{LockState, Pinning, ScanReport, ServerReport};
 use super::table::item_label;
 use super::text::plural;
-use crate::audit::finding::{Control, Finding, ItemKind, Severity};
-use crate::spec::Transport;
+use crate::model::finding::{Control, Finding, ItemKind, Severity};
+use crate::model::rule_id;
+use crate::model::spec::Transport;
 
 /// The reviewer's decision about a server as proposed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -82,37 +83,37 @@ pub struct Assessment {
 /// The change that resolves a rule's finding, where a rule needs more than its control's advice.
 fn remedy(rule: &str) -> Option<&'static str> {
     Some(match rule {
-        "readonly-claim-mismatch" => {
+        rule_id::READONLY_CLAIM_MISMATCH => {
             "Drop the false `readOnlyHint: true` (declare `readOnlyHint: false`, \
              `destructiveHint: true`) so every host asks before each call."
         }
-        "shell-execution-tool" => {
+        rule_id::SHELL_EXECUTION_TOOL => {
             "Replace the free-form command with a narrow tool whose arguments are validated \
              (e.g. rerun one named test of one pipeline); if a shell is truly needed, confirm \
              every call and run it in a sandbox."
         }
-        "cross-tool-instruction" | "hidden-instructions" => {
+        rule_id::CROSS_TOOL_INSTRUCTION | rule_id::HIDDEN_INSTRUCTIONS => {
             "The definition must be fixed upstream — a tool describes what it does and gives \
              the model no orders — and the fixed version re-reviewed from its snapshot."
         }
-        "sensitive-file-reference" => {
+        rule_id::SENSITIVE_FILE_REFERENCE => {
             "No definition may point the model at local secret files; run the server in a \
              sandbox that cannot read the home folder."
         }
-        "unpinned-package" => {
+        rule_id::UNPINNED_PACKAGE => {
             "Pin an exact version (`package@x.y.z`, `pkg==x.y.z` or an image digest) and verify \
              its integrity before every upgrade."
         }
-        "broad-credential" => {
+        rule_id::BROAD_CREDENTIAL => {
             "Issue a dedicated token for this server with the narrowest scope its tools need \
              (read-only, only the projects in use) instead of a personal or admin token."
         }
-        "auto-trust" => {
+        rule_id::AUTO_TRUST => {
             "Remove the trust / auto-approve setting and keep the server's output untrusted. \
              Stripping instruction-like text does not make output safe: output is data that \
              other people write, and no filter recognises every instruction."
         }
-        "literal-secret" => {
+        rule_id::LITERAL_SECRET => {
             "Rotate the secret, remove it from the config, and reference it from the environment \
              or a secret store."
         }
@@ -167,7 +168,7 @@ pub fn decide(server: &ServerReport, findings: &[&Finding], fail_on: Severity) -
         for f in &below {
             reasons.push(format!("{} ({}): {}", f.rule, f.severity, f.message));
         }
-        if unpinned && !has(findings, &["unpinned-package"]) {
+        if unpinned && !has(findings, &[rule_id::UNPINNED_PACKAGE]) {
             reasons.push(format!(
                 "What runs is not pinned: {}.",
                 server.pinning.label()
@@ -197,8 +198,8 @@ pub fn decide(server: &ServerReport, findings: &[&Finding], fail_on: Severity) -
                 would_change.push(text.to_owned());
             }
         }
-        if unpinned && !seen.iter().any(|r| r == "unpinned-package") {
-            if let Some(r) = remedy("unpinned-package") {
+        if unpinned && !seen.iter().any(|r| r == rule_id::UNPINNED_PACKAGE) {
+            if let Some(r) = remedy(rule_id::UNPINNED_PACKAGE) {
                 would_change.push(r.to_owned());
             }
         }
@@ -238,7 +239,13 @@ fn controls(server: &ServerReport, findings: &[&Finding]) -> Vec<RequiredControl
     );
 
     // Review the definitions.
-    if let Some(f) = first(findings, &["hidden-instructions", "cross-tool-instruction"]) {
+    if let Some(f) = first(
+        findings,
+        &[
+            rule_id::HIDDEN_INSTRUCTIONS,
+            rule_id::CROSS_TOOL_INSTRUCTION,
+        ],
+    ) {
         push(
             Control::ReviewDefinitions,
             ControlStatus::Blocking,
@@ -292,7 +299,10 @@ fn controls(server: &ServerReport, findings: &[&Finding]) -> Vec<RequiredControl
 
     // Credential.
     let creds = server.credential_sources();
-    if let Some(f) = first(findings, &["broad-credential", "literal-secret"]) {
+    if let Some(f) = first(
+        findings,
+        &[rule_id::BROAD_CREDENTIAL, rule_id::LITERAL_SECRET],
+    ) {
         push(
             Control::LeastPrivilegeCredential,
             ControlStatus::Blocking,
@@ -322,7 +332,10 @@ fn controls(server: &ServerReport, findings: &[&Finding]) -> Vec<RequiredControl
     // Sandbox.
     if let Some(f) = first(
         findings,
-        &["sensitive-file-reference", "shell-execution-tool"],
+        &[
+            rule_id::SENSITIVE_FILE_REFERENCE,
+            rule_id::SHELL_EXECUTION_TOOL,
+        ],
     ) {
         push(
             Control::Sandbox,
@@ -378,9 +391,9 @@ fn controls(server: &ServerReport, findings: &[&Finding]) -> Vec<RequiredControl
     if let Some(f) = first(
         findings,
         &[
-            "readonly-claim-mismatch",
-            "shell-execution-tool",
-            "auto-trust",
+            rule_id::READONLY_CLAIM_MISMATCH,
+            rule_id::SHELL_EXECUTION_TOOL,
+            rule_id::AUTO_TRUST,
         ],
     ) {
         push(
@@ -401,7 +414,10 @@ fn controls(server: &ServerReport, findings: &[&Finding]) -> Vec<RequiredControl
     }
 
     // Treat output and annotations as untrusted.
-    if let Some(f) = first(findings, &["auto-trust", "readonly-claim-mismatch"]) {
+    if let Some(f) = first(
+        findings,
+        &[rule_id::AUTO_TRUST, rule_id::READONLY_CLAIM_MISMATCH],
+    ) {
         push(
             Control::TreatAsUntrusted,
             ControlStatus::Blocking,
@@ -796,7 +812,7 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
             push(&mut md, "| item | kind | characters | flagged |");
             push(&mut md, "|---|---|---:|---|");
             for (kind, v) in &items {
-                let name = crate::snapshot::ServerSnapshot::item_name(v);
+                let name = crate::model::snapshot::ServerSnapshot::item_name(v);
                 let flagged: Vec<String> = findings
                     .iter()
                     .filter(|f| {
@@ -913,7 +929,7 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
         .filter_map(|t| {
             t.get("annotations")
                 .filter(|a| a.as_object().is_some_and(|m| !m.is_empty()))
-                .map(|a| (crate::snapshot::ServerSnapshot::item_name(t), a))
+                .map(|a| (crate::model::snapshot::ServerSnapshot::item_name(t), a))
         })
         .collect();
     if annotated.is_empty() {
@@ -940,7 +956,7 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
                         .is_some_and(|i| i.kind == ItemKind::Tool && i.name == name)
                         && matches!(
                             f.rule.as_str(),
-                            "readonly-claim-mismatch" | "shell-execution-tool"
+                            rule_id::READONLY_CLAIM_MISMATCH | rule_id::SHELL_EXECUTION_TOOL
                         )
                 })
                 .map(|f| f.rule.clone())
@@ -990,7 +1006,7 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
         push(&mut md, &quote(&sample.text));
         push(&mut md, "");
     }
-    if let Some(f) = first(&findings, &["auto-trust"]) {
+    if let Some(f) = first(&findings, &[rule_id::AUTO_TRUST]) {
         push(
             &mut md,
             &format!(
@@ -1164,13 +1180,13 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
     for (ok, text) in items {
         push(&mut md, &format!("- {} {text}", check(ok)));
     }
-    Some(super::text::sanitize(&md))
+    Some(crate::model::escape::sanitize(&md))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::finding::{Confidence, Location};
+    use crate::model::finding::{Confidence, Location};
 
     fn finding(rule: &str, sev: Severity, control: Control) -> Finding {
         Finding {

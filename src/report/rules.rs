@@ -5,7 +5,7 @@ use comfy_table::{ContentArrangement, Table, presets};
 use super::RenderOptions;
 use super::style::Style;
 use super::text::wrap;
-use crate::audit::finding::RuleMeta;
+use crate::model::finding::RuleMeta;
 
 /// A table of every rule: id, family, default severity and confidence, what it flags.
 pub fn render_list(rules: &[RuleMeta], opts: &RenderOptions) -> String {
@@ -101,7 +101,7 @@ mod tests {
 
     #[test]
     fn suggests_near_misses() {
-        let rules = crate::audit::catalog::catalog();
+        let rules = crate::catalog::catalog();
         assert_eq!(suggest(&rules, "auto-trsut").first(), Some(&"auto-trust"));
         assert!(suggest(&rules, "zzzzzzzzzzzzzzzzzz").is_empty());
     }

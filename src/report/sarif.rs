@@ -15,8 +15,8 @@ use serde_json::{Value, json};
 use super::fingerprint;
 use super::model::ScanReport;
 use super::table::item_label;
-use crate::audit::finding::{Confidence, Finding, RuleMeta, Severity};
-use crate::spec::Origin;
+use crate::model::finding::{Confidence, Finding, RuleMeta, Severity};
+use crate::model::spec::Origin;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 

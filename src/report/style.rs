@@ -3,7 +3,7 @@
 //! Renderers receive a [`Style`] built from `RenderOptions::color`; the decision whether colour
 //! is wanted is made once, at the edge, by [`color_wanted`].
 
-use crate::audit::finding::Severity;
+use crate::model::finding::Severity;
 
 /// Whether to colour output written to a stream: only on a terminal, never with `NO_COLOR`
 /// set to a non-empty value (<https://no-color.org>), never with `TERM=dumb`.

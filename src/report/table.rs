@@ -6,8 +6,9 @@ use comfy_table::{Cell, ContentArrangement, Table, presets};
 use super::RenderOptions;
 use super::model::{LockState, Pinning, ScanReport, ServerOutcome, ServerReport};
 use super::style::Style;
-use super::text::{plural, sanitize, wrap};
-use crate::audit::finding::{Finding, ItemKind, Severity};
+use super::text::{plural, wrap};
+use crate::model::escape::sanitize;
+use crate::model::finding::{Finding, ItemKind, Severity};
 
 /// Evidence longer than this many wrapped lines is cut unless `--verbose`.
 const EVIDENCE_LINES: usize = 8;

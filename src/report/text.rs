@@ -34,32 +34,6 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
-/// Make text from a server or a config safe to show on a terminal or in a log: control
-/// characters (except newline), bidirectional overrides, zero-width characters and Unicode
-/// tag characters become visible `\u{…}` escapes, so hostile text cannot move the cursor,
-/// recolour the terminal, reorder a line or hide a message. Tabs become spaces.
-pub fn sanitize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        let cp = c as u32;
-        let hidden = (c.is_control() && c != '\n' && c != '\t')
-            || (0x200B..=0x200F).contains(&cp)
-            || (0x202A..=0x202E).contains(&cp)
-            || (0x2060..=0x2069).contains(&cp)
-            || cp == 0xFEFF
-            || cp == 0x00AD
-            || (0xE0000..=0xE007F).contains(&cp);
-        if c == '\t' {
-            out.push(' ');
-        } else if hidden {
-            out.push_str(&format!("\\u{{{cp:X}}}"));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// Shorten `text` to at most `max` characters, ending with `…` when cut.
 pub fn truncate(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
@@ -108,14 +82,6 @@ mod tests {
             "A tool annotated `readOnlyHint: true` whose name shows"
         );
         assert_eq!(headline("short: x"), "short: x");
-    }
-
-    #[test]
-    fn sanitize_makes_terminal_tricks_visible() {
-        assert_eq!(sanitize("a\x1b[31mb"), "a\\u{1B}[31mb");
-        assert_eq!(sanitize("x\u{202E}y\u{E0041}"), "x\\u{202E}y\\u{E0041}");
-        assert_eq!(sanitize("line\nnext\ttab"), "line\nnext tab");
-        assert_eq!(sanitize("héllo — ok"), "héllo — ok");
     }
 
     #[test]

@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use base64::Engine as _;
-use mcpvet::audit::finding::{Finding, Severity};
 use mcpvet::audit::{RuleSet, audit_snapshots, definition_rules};
-use mcpvet::snapshot::ServerSnapshot;
+use mcpvet::model::finding::{Finding, Severity};
+use mcpvet::model::snapshot::ServerSnapshot;
 use serde_json::{Value, json};
 
 fn fixture(name: &str) -> ServerSnapshot {

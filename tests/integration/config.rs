@@ -3,11 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mcpvet::audit::finding::Severity;
 use mcpvet::config::{self, HostFormat, Scope};
-use mcpvet::launch;
+use mcpvet::launch_audit;
+use mcpvet::model::finding::Severity;
+use mcpvet::model::spec::{ServerSpec, Transport};
 use mcpvet::policy::Policy;
-use mcpvet::spec::{ServerSpec, Transport};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/configs")
@@ -249,7 +249,7 @@ fn discover_finds_user_and_project_configs_on_every_os_layout() {
     }
 }
 
-fn rules_of(findings: &[mcpvet::audit::finding::Finding], server: &str) -> Vec<String> {
+fn rules_of(findings: &[mcpvet::model::finding::Finding], server: &str) -> Vec<String> {
     let mut r: Vec<String> = findings
         .iter()
         .filter(|f| f.server == server)
@@ -263,7 +263,7 @@ fn rules_of(findings: &[mcpvet::audit::finding::Finding], server: &str) -> Vec<S
 fn seed_proposal_is_flagged_and_pinned_ci_insights_passes_the_allowlist() {
     let base = fixtures().join("seed");
     let specs = config::load_path(&base.join(".mcp.json")).expect("seed");
-    let findings: Vec<_> = specs.iter().flat_map(launch::audit_spec).collect();
+    let findings: Vec<_> = specs.iter().flat_map(launch_audit::audit_spec).collect();
     assert_eq!(
         rules_of(&findings, "tracker"),
         vec!["broad-credential:high", "unpinned-package:medium"]
@@ -271,12 +271,13 @@ fn seed_proposal_is_flagged_and_pinned_ci_insights_passes_the_allowlist() {
     assert!(rules_of(&findings, "ci-insights").is_empty());
     let tracker = specs.iter().find(|s| s.name == "tracker").expect("tracker");
     assert!(
-        launch::unpinned_reason(tracker).is_some_and(|r| r.contains("example-tracker-mcp@latest"))
+        launch_audit::unpinned_reason(tracker)
+            .is_some_and(|r| r.contains("example-tracker-mcp@latest"))
     );
     let ci = specs.iter().find(|s| s.name == "ci-insights").expect("ci");
-    assert_eq!(launch::unpinned_reason(ci), None);
+    assert_eq!(launch_audit::unpinned_reason(ci), None);
     assert_eq!(
-        launch::package_identity(ci).as_deref(),
+        mcpvet::model::package::package_identity(ci).as_deref(),
         Some("npm:ci-insights@0.1.0")
     );
 
@@ -346,7 +347,7 @@ reason = "nothing to ignore"
 "#,
     )
     .expect("policy");
-    let findings: Vec<_> = specs.iter().flat_map(launch::audit_spec).collect();
+    let findings: Vec<_> = specs.iter().flat_map(launch_audit::audit_spec).collect();
     let outcome = policy.evaluate(&specs, findings, &|s: &str| s == "docs");
     assert_eq!(
         rules_of(&outcome.findings, "ci-insights"),
@@ -402,7 +403,7 @@ fn policy_scopes_decide_whether_a_broad_credential_is_accepted() {
             &format!("[[allow]]\nname = \"t\"\ncredentials = [{{ name = \"TRACKER_TOKEN\", scope = \"{scope}\" }}]\nreason = \"r\"\n"),
         )
         .expect("policy");
-        let f: Vec<_> = specs.iter().flat_map(launch::audit_spec).collect();
+        let f: Vec<_> = specs.iter().flat_map(launch_audit::audit_spec).collect();
         p.evaluate(&specs, f, &|_: &str| true).findings
     };
     assert_eq!(rules_of(&eval("read"), "t"), vec!["broad-credential:high"]);
@@ -498,12 +499,12 @@ fn check_exit_codes_and_policy_errors() {
     assert!(out.contains("unlocked-server"), "{out}");
     // A real lock of the configured launch satisfies require-lock.
     let lock_for = |args: &[&str]| {
-        let spec = mcpvet::spec::ServerSpec {
+        let spec = mcpvet::model::spec::ServerSpec {
             name: "ci".into(),
             host: "claude-code".into(),
             origin: None,
             locations: Default::default(),
-            transport: mcpvet::spec::Transport::Stdio {
+            transport: mcpvet::model::spec::Transport::Stdio {
                 command: "npx".into(),
                 args: args.iter().map(|a| a.to_string()).collect(),
                 env: Default::default(),
@@ -511,7 +512,7 @@ fn check_exit_codes_and_policy_errors() {
             },
             settings: Default::default(),
         };
-        let snap = mcpvet::snapshot::ServerSnapshot {
+        let snap = mcpvet::model::snapshot::ServerSnapshot {
             server: "ci".into(),
             tools: vec![serde_json::json!({"name": "t", "inputSchema": {"type": "object"}})],
             ..Default::default()
@@ -625,7 +626,7 @@ fn init_writes_a_valid_template_and_refuses_to_overwrite() {
 
 #[test]
 fn rule_metadata_is_complete() {
-    let metas: Vec<_> = launch::rule_meta()
+    let metas: Vec<_> = launch_audit::rule_meta()
         .into_iter()
         .chain(mcpvet::policy::rule_meta())
         .collect();

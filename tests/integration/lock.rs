@@ -5,13 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use mcpvet::audit::finding::{Confidence, Control, Finding, ItemKind, ItemRef, Location, Severity};
 use mcpvet::lock::{
     self, Approval, ApproveOptions, ChangeKind, LockError, LockOutcome, Lockfile, approve,
     cloak_findings, diff, drift_findings, launch_spec_findings,
 };
-use mcpvet::snapshot::ServerSnapshot;
-use mcpvet::spec::{Origin, ServerSpec, Transport};
+use mcpvet::model::finding::{Confidence, Control, Finding, ItemKind, ItemRef, Location, Severity};
+use mcpvet::model::snapshot::ServerSnapshot;
+use mcpvet::model::spec::{Origin, ServerSpec, Transport};
 use serde_json::{Value, json};
 
 const AT: &str = "2026-07-28T12:00:00Z";

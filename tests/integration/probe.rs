@@ -11,8 +11,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use mcpvet::mcp::{Limits, ProbeEvent, ProbeOptions, probe, probe_all};
-use mcpvet::snapshot::{Era, ServerSnapshot};
-use mcpvet::spec::{ServerSpec, Transport};
+use mcpvet::model::snapshot::{Era, ServerSnapshot};
+use mcpvet::model::spec::{ServerSpec, Transport};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile")

@@ -13,13 +13,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mcpvet::audit::catalog::catalog;
-use mcpvet::audit::finding::Severity;
+use mcpvet::catalog::catalog;
 use mcpvet::cli::pipeline::{self, JudgeArgs, Subject};
 use mcpvet::error::Exit;
+use mcpvet::model::finding::Severity;
+use mcpvet::model::snapshot::ServerSnapshot;
 use mcpvet::report::review::{Decision, decide, render_review};
 use mcpvet::report::{self, Format, OutputSample, RenderOptions, ScanReport};
-use mcpvet::snapshot::ServerSnapshot;
 
 use serde_json::Value;
 

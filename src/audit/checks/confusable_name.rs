@@ -3,12 +3,13 @@
 //! is an impersonation.
 
 use crate::audit::engine::Scan;
-use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
 use crate::audit::walk::StrKind;
+use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::rule_id;
 
 pub fn meta() -> RuleMeta {
     super::meta(
-        "confusable-name",
+        rule_id::CONFUSABLE_NAME,
         "A name mixes scripts or uses characters that look like other letters; worst when it imitates another tool's name.",
         "Homoglyph names look identical to reviewers and in host UIs while being different tools, which lets a server impersonate a trusted tool.",
         "rеad_file (with a Cyrillic е) next to read_file",
@@ -149,7 +150,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             scan,
             si,
             field.item,
-            "confusable-name",
+            rule_id::CONFUSABLE_NAME,
             severity,
             Confidence::High,
             field.pointer.clone(),

@@ -5,6 +5,7 @@
 //! quoted or followed by "tool"; the item's own server's tools never count.
 
 use crate::audit::engine::{Hit, Scan, identifier_like};
+use crate::model::rule_id;
 
 const ORDER_WORDS: &[&str] = &[
     "call", "use", "invoke", "run", "execute", "before", "after", "first", "instead", "copy",
@@ -61,7 +62,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 .map(|&o| scan.servers[o].snap.server.as_str())
                 .unwrap_or("?");
             hits.push(Hit {
-                rule: "cross-tool-instruction".into(),
+                rule: rule_id::CROSS_TOOL_INSTRUCTION.into(),
                 cue: "cross-tool".into(),
                 source: if ordered {
                     "xt-other-server-order".into()
@@ -87,7 +88,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
 #[cfg(test)]
 mod tests {
     use crate::audit::checks::testutil::*;
-    use crate::audit::finding::Severity;
+    use crate::model::finding::Severity;
     use serde_json::json;
 
     #[test]

@@ -7,14 +7,15 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::audit::engine::Scan;
-use crate::audit::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+use crate::model::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+use crate::model::rule_id;
 
 /// Descriptions shorter than this (characters, folded) are too generic to compare.
 pub const MIN_LEN: usize = 40;
 
 pub fn meta() -> RuleMeta {
     super::meta(
-        "duplicate-tool-definition",
+        rule_id::DUPLICATE_TOOL_DEFINITION,
         "A tool copies the description of a differently named tool of another server in the same scan.",
         "Function overlapping: a look-alike tool with the same description competes with the original for the model's calls, then does something else.",
         "server A: search — \"A tool to execute the Google search…\"; server B: search_web with the same description",
@@ -76,7 +77,7 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                 scan,
                 si,
                 ii,
-                "duplicate-tool-definition",
+                rule_id::DUPLICATE_TOOL_DEFINITION,
                 Severity::High,
                 Confidence::Medium,
                 format!("{}/description", item.pointer),

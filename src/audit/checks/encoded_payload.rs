@@ -9,13 +9,14 @@ use base64::Engine as _;
 use regex::Regex;
 
 use crate::audit::engine::{Hit, Scan};
-use crate::audit::finding::{Confidence, Control, RuleMeta, Severity};
 use crate::audit::text::{Prepared, clip};
 use crate::audit::walk::StrKind;
+use crate::model::finding::{Confidence, Control, RuleMeta, Severity};
+use crate::model::rule_id;
 
 pub fn meta() -> RuleMeta {
     super::meta(
-        "encoded-payload",
+        rule_id::ENCODED_PAYLOAD,
         "A definition contains base64 or hex that decodes to text, especially to instructions or commands.",
         "Encoding hides instructions from reviewers and simple filters while models decode it readily.",
         "Setup: aWdub3JlIHByZXZpb3VzIGluc3RydWN0aW9ucw== (decodes to: ignore previous instructions)",
@@ -100,9 +101,9 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             };
             let shown = clip(m.as_str(), 48);
             hits.push(Hit {
-                rule: "encoded-payload".into(),
+                rule: rule_id::ENCODED_PAYLOAD.into(),
                 cue: "encoded".into(),
-                source: "encoded-payload".into(),
+                source: rule_id::ENCODED_PAYLOAD.into(),
                 weight,
                 field: fi,
                 start: m.start(),
@@ -121,7 +122,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
 #[cfg(test)]
 mod tests {
     use crate::audit::checks::testutil::*;
-    use crate::audit::finding::Severity;
+    use crate::model::finding::Severity;
     use base64::Engine as _;
     use serde_json::json;
 

@@ -9,6 +9,7 @@ use regex::Regex;
 
 use crate::audit::engine::{Hit, Scan};
 use crate::audit::walk::StrKind;
+use crate::model::rule_id;
 
 /// Names (lowercase, separators removed) that exist only to collect context.
 const STRONG: &[&str] = &[
@@ -96,7 +97,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         };
         let len = server.prepared[fi].norm.len();
         hits.push(Hit {
-            rule: "exfiltration-channel".into(),
+            rule: rule_id::EXFILTRATION_CHANNEL.into(),
             cue: "exfil-param".into(),
             source: "exfil-param".into(),
             weight,
@@ -120,7 +121,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
 #[cfg(test)]
 mod tests {
     use crate::audit::checks::testutil::*;
-    use crate::audit::finding::Severity;
+    use crate::model::finding::Severity;
     use serde_json::json;
 
     #[test]

@@ -3,11 +3,12 @@
 //! characters, bidirectional controls and ANSI escape sequences.
 
 use crate::audit::engine::{Hit, Scan};
-use crate::audit::finding::{Confidence, Control, RuleMeta, Severity};
+use crate::model::finding::{Confidence, Control, RuleMeta, Severity};
+use crate::model::rule_id;
 
 pub fn meta() -> RuleMeta {
     super::meta(
-        "invisible-unicode",
+        rule_id::INVISIBLE_UNICODE,
         "A definition contains invisible characters: Unicode tag characters (hidden ASCII text), zero-width characters, bidi controls or ANSI escapes.",
         "Hidden text reaches the model but not the reviewer; tag characters can carry a whole instruction that no UI shows.",
         "Adds two numbers.<U+E0049><U+E0067><U+E006E>… (decoded: [hidden: Ignore previous instructions…])",
@@ -81,9 +82,9 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         let end = d[at..].find(']').map_or(at, |e| at + e + 1).min(d.len());
         let evidence = crate::audit::text::excerpt(d, at, end.max(at), 40);
         hits.push(Hit {
-            rule: "invisible-unicode".into(),
+            rule: rule_id::INVISIBLE_UNICODE.into(),
             cue: "hidden-unicode".into(),
-            source: "invisible-unicode".into(),
+            source: rule_id::INVISIBLE_UNICODE.into(),
             weight,
             field: fi,
             start: 0,
@@ -98,7 +99,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
 #[cfg(test)]
 mod tests {
     use crate::audit::checks::testutil::*;
-    use crate::audit::finding::Severity;
+    use crate::model::finding::Severity;
     use serde_json::json;
 
     fn tags(s: &str) -> String {

@@ -9,7 +9,8 @@
 //! - *scan* checks compare the servers of one scan (`name_collision`, `duplicate_definition`).
 
 use crate::audit::engine::{Hit, Scan};
-use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::rule_id;
 
 pub mod confusable_name;
 pub mod cross_tool;
@@ -28,17 +29,17 @@ pub mod shell_execution;
 
 /// Rule ids owned by coded checks (pattern files may not define them).
 pub const CODED_RULES: &[&str] = &[
-    "invisible-unicode",
-    "confusable-name",
-    "encoded-payload",
-    "readonly-claim-mismatch",
-    "shell-execution-tool",
-    "network-schema-ref",
-    "secret-parameter",
-    "open-input-schema",
-    "tool-name-collision",
-    "duplicate-tool-definition",
-    "oversized-definition",
+    rule_id::INVISIBLE_UNICODE,
+    rule_id::CONFUSABLE_NAME,
+    rule_id::ENCODED_PAYLOAD,
+    rule_id::READONLY_CLAIM_MISMATCH,
+    rule_id::SHELL_EXECUTION_TOOL,
+    rule_id::NETWORK_SCHEMA_REF,
+    rule_id::SECRET_PARAMETER,
+    rule_id::OPEN_INPUT_SCHEMA,
+    rule_id::TOOL_NAME_COLLISION,
+    rule_id::DUPLICATE_TOOL_DEFINITION,
+    rule_id::OVERSIZED_DEFINITION,
 ];
 
 #[allow(clippy::too_many_arguments)]
@@ -106,31 +107,6 @@ pub fn scan_checks(scan: &Scan, out: &mut Vec<Finding>) {
     duplicate_definition::check(scan, out);
 }
 
-/// Split an identifier into lowercase words (`getBuildStatus`, `run-shell`, `run_shell`).
-pub fn name_words(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if !c.is_alphanumeric() {
-            if !cur.is_empty() {
-                words.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_uppercase() && prev_lower && !cur.is_empty() {
-            words.push(std::mem::take(&mut cur));
-        }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        cur.extend(c.to_lowercase());
-    }
-    if !cur.is_empty() {
-        words.push(cur);
-    }
-    words
-}
-
 /// A finding about one item of one server.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn item_finding(
@@ -153,7 +129,7 @@ pub(crate) fn item_finding(
         confidence,
         server: server.snap.server.clone(),
         item: Some(it.item_ref()),
-        location: crate::audit::finding::Location {
+        location: crate::model::finding::Location {
             config: None,
             pointer: Some(pointer),
         },
@@ -165,9 +141,9 @@ pub(crate) fn item_finding(
 
 #[cfg(test)]
 pub(crate) mod testutil {
-    use crate::audit::finding::Finding;
     use crate::audit::{RuleSet, audit_snapshots};
-    use crate::snapshot::ServerSnapshot;
+    use crate::model::finding::Finding;
+    use crate::model::snapshot::ServerSnapshot;
     use serde_json::Value;
 
     /// A snapshot; tools without an `inputSchema` get a closed empty one.
@@ -196,17 +172,5 @@ pub(crate) mod testutil {
 
     pub fn rules_of(f: &[Finding]) -> Vec<&str> {
         f.iter().map(|f| f.rule.as_str()).collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn words_split() {
-        assert_eq!(name_words("getBuildStatus"), ["get", "build", "status"]);
-        assert_eq!(name_words("run-shell_cmd"), ["run", "shell", "cmd"]);
-        assert_eq!(name_words("HTTPGet"), ["httpget"]);
     }
 }

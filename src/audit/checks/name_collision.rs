@@ -7,11 +7,12 @@
 use std::collections::HashMap;
 
 use crate::audit::engine::Scan;
-use crate::audit::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+use crate::model::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+use crate::model::rule_id;
 
 pub fn meta() -> RuleMeta {
     super::meta(
-        "tool-name-collision",
+        rule_id::TOOL_NAME_COLLISION,
         "Two tools in one scan have the same name, names that differ only in case or separators, or one name is another plus a marketing word.",
         "Hosts aggregate the tools of every server; a colliding or imitating name lets one server shadow another's tool so the model calls the wrong one.",
         "server A: create_repository; server B: Create_Repository or premium_create_repository",
@@ -28,12 +29,12 @@ const AFFIXES: &[&str] = &[
 
 /// Case and separators folded away.
 pub fn fold(name: &str) -> String {
-    super::name_words(name).concat()
+    crate::model::words::name_words(name).concat()
 }
 
 /// The name without marketing affixes, folded.
 fn core(name: &str) -> Option<String> {
-    let words = super::name_words(name);
+    let words = crate::model::words::name_words(name);
     let kept: Vec<&String> = words
         .iter()
         .filter(|w| !AFFIXES.contains(&w.as_str()))
@@ -137,7 +138,7 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                     scan,
                     si,
                     ii,
-                    "tool-name-collision",
+                    rule_id::TOOL_NAME_COLLISION,
                     severity,
                     Confidence::Medium,
                     format!("{}/name", item.pointer),
@@ -153,7 +154,7 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod same_server_tests {
     use crate::audit::{RuleSet, audit_snapshots};
-    use crate::snapshot::ServerSnapshot;
+    use crate::model::snapshot::ServerSnapshot;
     use serde_json::json;
 
     fn snap(server: &str, reported: &str, desc: &str) -> ServerSnapshot {
@@ -193,7 +194,7 @@ mod same_server_tests {
 #[cfg(test)]
 mod tests {
     use crate::audit::checks::testutil::*;
-    use crate::audit::finding::Severity;
+    use crate::model::finding::Severity;
     use serde_json::json;
 
     #[test]

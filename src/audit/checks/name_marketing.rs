@@ -3,8 +3,9 @@
 //! name imitates. Weak on its own; adds up with marketing text in the description.
 
 use crate::audit::engine::{Hit, Scan};
-use crate::audit::finding::ItemKind;
 use crate::audit::walk::StrKind;
+use crate::model::finding::ItemKind;
+use crate::model::rule_id;
 
 const WORDS: &[&str] = &[
     "best", "premium", "ultimate", "superior", "enhanced", "advanced", "pro", "turbo", "improved",
@@ -17,7 +18,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         if field.kind != StrKind::Name || server.items[field.item].kind != ItemKind::Tool {
             continue;
         }
-        let words = super::name_words(field.text);
+        let words = crate::model::words::name_words(field.text);
         if words.len() < 2 {
             continue;
         }
@@ -25,7 +26,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             continue;
         };
         hits.push(Hit {
-            rule: "preference-manipulation".into(),
+            rule: rule_id::PREFERENCE_MANIPULATION.into(),
             cue: "marketing".into(),
             source: "pm-name".into(),
             weight: 2,
@@ -42,7 +43,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
 #[cfg(test)]
 mod tests {
     use crate::audit::checks::testutil::*;
-    use crate::audit::finding::Severity;
+    use crate::model::finding::Severity;
     use serde_json::json;
 
     #[test]

@@ -5,12 +5,12 @@
 use serde_json::Value;
 
 use crate::audit::engine::Scan;
-use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
-use crate::audit::walk::escape_token;
+use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::rule_id;
 
 pub fn meta() -> RuleMeta {
     super::meta(
-        "network-schema-ref",
+        rule_id::NETWORK_SCHEMA_REF,
         "A tool's input or output schema references a network location with `$ref`.",
         "A remote schema can change after approval (a rug pull the lockfile cannot see) and fetching it contacts a third party; clients must never dereference it automatically.",
         "\"inputSchema\": {\"$ref\": \"https://schemas.example.com/tool.json\"}",
@@ -36,7 +36,7 @@ fn find_refs(v: &Value, base: &str, depth: usize, out: &mut Vec<(String, String)
     match v {
         Value::Object(m) => {
             for (k, x) in m {
-                let p = format!("{base}/{}", escape_token(k));
+                let p = format!("{base}/{}", crate::model::pointer::token(k));
                 if matches!(k.as_str(), "$ref" | "$dynamicRef" | "$recursiveRef") {
                     if let Some(s) = x.as_str().filter(|s| is_network(s)) {
                         out.push((p.clone(), s.to_owned()));
@@ -70,7 +70,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
                 scan,
                 si,
                 ii,
-                "network-schema-ref",
+                rule_id::NETWORK_SCHEMA_REF,
                 Severity::Medium,
                 Confidence::High,
                 pointer,

@@ -7,11 +7,12 @@
 use serde_json::Value;
 
 use crate::audit::engine::Scan;
-use crate::audit::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+use crate::model::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+use crate::model::rule_id;
 
 pub fn meta() -> RuleMeta {
     super::meta(
-        "open-input-schema",
+        rule_id::OPEN_INPUT_SCHEMA,
         "A tool's input schema is missing, is not `type: object`, or explicitly allows any additional argument.",
         "An open schema lets the model pass arbitrary data (a side channel for exfiltration) and hides what the tool really consumes.",
         "\"inputSchema\": {\"type\": \"object\", \"additionalProperties\": true}",
@@ -59,7 +60,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             scan,
             si,
             ii,
-            "open-input-schema",
+            rule_id::OPEN_INPUT_SCHEMA,
             Severity::Low,
             Confidence::High,
             format!("{}/inputSchema{suffix}", item.pointer),
@@ -77,7 +78,7 @@ mod tests {
 
     #[test]
     fn explicit_openness_and_missing_schema_are_low() {
-        let s = crate::snapshot::ServerSnapshot {
+        let s = crate::model::snapshot::ServerSnapshot {
             server: "s".into(),
             tools: vec![
                 json!({"name": "a", "inputSchema": {"type": "object", "additionalProperties": true}}),

@@ -2,7 +2,8 @@
 //! instructions hide from a reviewer who skims, and it crowds the model's context.
 
 use crate::audit::engine::Scan;
-use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::rule_id;
 
 /// A single string longer than this (characters) is reported.
 pub const MAX_STRING: usize = 6_000;
@@ -11,7 +12,7 @@ pub const MAX_DEFINITION: usize = 24_000;
 
 pub fn meta() -> RuleMeta {
     super::meta(
-        "oversized-definition",
+        rule_id::OVERSIZED_DEFINITION,
         "A tool, prompt or resource definition (or one of its strings) is unusually large.",
         "Reviewers skim long definitions; attackers pad them to hide instructions, and every byte is spent from the model's context on every request.",
         "A tool description of 20,000 characters.",
@@ -32,7 +33,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
                 scan,
                 si,
                 field.item,
-                "oversized-definition",
+                rule_id::OVERSIZED_DEFINITION,
                 Severity::Low,
                 Confidence::High,
                 field.pointer.clone(),
@@ -57,7 +58,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
                 scan,
                 si,
                 ii,
-                "oversized-definition",
+                rule_id::OVERSIZED_DEFINITION,
                 Severity::Low,
                 Confidence::High,
                 item.pointer.clone(),

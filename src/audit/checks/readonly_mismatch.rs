@@ -6,11 +6,12 @@
 use serde_json::Value;
 
 use crate::audit::engine::Scan;
-use crate::audit::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+use crate::model::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+use crate::model::rule_id;
 
 pub fn meta() -> RuleMeta {
     super::meta(
-        "readonly-claim-mismatch",
+        rule_id::READONLY_CLAIM_MISMATCH,
         "A tool claims `readOnlyHint: true` or `destructiveHint: false` but executes commands, writes, deletes or sends.",
         "Hosts use these hints to skip confirmation. A shell tool that says it only reads runs unconfirmed; annotations are the server's unverified claims.",
         "run_shell(command: string) with annotations {\"readOnlyHint\": true}",
@@ -107,7 +108,7 @@ const SEND_WORDS: &[&str] = &[
 /// Classify a tool definition.
 pub fn effects(tool: &Value) -> Effects {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-    let words = super::name_words(name);
+    let words = crate::model::words::name_words(name);
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     let params: Vec<String> = crate::audit::walk::property_names(tool)
         .iter()
@@ -202,7 +203,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             scan,
             si,
             ii,
-            "readonly-claim-mismatch",
+            rule_id::READONLY_CLAIM_MISMATCH,
             severity,
             if fx.executes {
                 Confidence::High

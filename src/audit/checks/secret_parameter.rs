@@ -3,12 +3,13 @@
 //! conversation log; servers should take credentials from their environment.
 
 use crate::audit::engine::Scan;
-use crate::audit::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
 use crate::audit::walk::StrKind;
+use crate::model::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+use crate::model::rule_id;
 
 pub fn meta() -> RuleMeta {
     super::meta(
-        "secret-parameter",
+        rule_id::SECRET_PARAMETER,
         "A tool has an input parameter for a secret: password, token, API key, private key, cookie.",
         "Secrets passed as arguments go through the model's context, transcripts and logs; a server should read its credentials from its own environment.",
         "deploy(api_key: string, service: string)",
@@ -67,7 +68,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             scan,
             si,
             field.item,
-            "secret-parameter",
+            rule_id::SECRET_PARAMETER,
             Severity::Medium,
             Confidence::Medium,
             field.pointer.clone(),

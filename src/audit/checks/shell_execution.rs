@@ -3,11 +3,12 @@
 //! sandbox and confirmation for every call.
 
 use crate::audit::engine::Scan;
-use crate::audit::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+use crate::model::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
+use crate::model::rule_id;
 
 pub fn meta() -> RuleMeta {
     super::meta(
-        "shell-execution-tool",
+        rule_id::SHELL_EXECUTION_TOOL,
         "A tool executes shell commands or arbitrary code.",
         "Whatever steers the model (a poisoned definition, a prompt injection in tool output) can run commands with the server's privileges through this tool.",
         "run_shell(command: string): Runs a shell command.",
@@ -31,7 +32,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             scan,
             si,
             ii,
-            "shell-execution-tool",
+            rule_id::SHELL_EXECUTION_TOOL,
             Severity::Medium,
             Confidence::Medium,
             format!("{}/name", item.pointer),

@@ -6,13 +6,16 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{argv_evidence, finding, launcher, meta as m};
-use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
-use crate::spec::{ServerSpec, Transport};
+use super::{finding, meta as m};
+use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::package as launcher;
+use crate::model::redact::argv_evidence;
+use crate::model::rule_id;
+use crate::model::spec::{ServerSpec, Transport};
 
 pub fn meta() -> RuleMeta {
     m(
-        "risky-launch",
+        rule_id::RISKY_LAUNCH,
         "The launch line pipes a download into a shell, uses sudo, or gives a container privileged access, host mounts or the host network.",
         "A local server runs with your privileges; these launch lines widen that to root, the whole disk, your home folder's secrets or code fetched at launch time.",
         r#"{"command": "docker", "args": ["run", "--privileged", "-v", "/:/host", "img@sha256:…"]}"#,

@@ -1,13 +1,16 @@
 //! `unpinned-git`: a package fetched from git at a branch or tag (or no ref at all)
 //! instead of a full commit hash.
 
-use super::{argv_evidence, finding, launcher, meta as m};
-use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
-use crate::spec::ServerSpec;
+use super::{finding, meta as m};
+use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::package as launcher;
+use crate::model::redact::argv_evidence;
+use crate::model::rule_id;
+use crate::model::spec::ServerSpec;
 
 pub fn meta() -> RuleMeta {
     m(
-        "unpinned-git",
+        rule_id::UNPINNED_GIT,
         "A server is installed from git at a branch, a tag or the default branch instead of a full commit hash.",
         "Branches move and tags can be re-pointed; only a full commit hash names the code you reviewed.",
         r#"{"command": "uvx", "args": ["--from", "git+https://github.com/acme/mcp@main", "acme-mcp"]}"#,

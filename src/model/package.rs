@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::spec::{ServerSpec, Transport};
+use crate::model::spec::{ServerSpec, Transport};
 
 /// Package ecosystems whose runners fetch and run code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -545,6 +545,40 @@ pub fn git_sources(spec: &ServerSpec) -> Vec<(usize, String, Option<String>)> {
         out.push((i, value.to_string(), reference.filter(|r| !r.is_empty())));
     }
     out
+}
+
+/// The identity of what the spec runs, for allowlists and lockfiles:
+/// `npm:@scope/pkg@1.2.3`, `pypi:pkg==1.2.3`, `oci:image@sha256:…`, `go:module@v1.2.3`,
+/// `jsr:@scope/pkg@1.2.3`, `git:<url>` (version or tag as written; no version → the bare name).
+/// `None` for a local command or a remote URL.
+pub fn package_identity(spec: &ServerSpec) -> Option<String> {
+    if let Some(img) = image(spec) {
+        return Some(format!("oci:{}", img.image));
+    }
+    if let Some((_, src, _)) = git_sources(spec).into_iter().next() {
+        return Some(format!("git:{src}"));
+    }
+    let p = packages(spec).into_iter().next()?;
+    Some(match p.ecosystem {
+        Ecosystem::Npm => match &p.version {
+            Some(v) => format!("npm:{}@{v}", p.name),
+            None => format!("npm:{}", p.name),
+        },
+        Ecosystem::Jsr => match &p.version {
+            Some(v) => format!("jsr:{}@{v}", p.name),
+            None => format!("jsr:{}", p.name),
+        },
+        Ecosystem::Pypi => match &p.version {
+            Some(v) if v.starts_with('@') => format!("pypi:{}=={}", p.name, &v[1..]),
+            Some(v) => format!("pypi:{}{v}", p.name),
+            None => format!("pypi:{}", p.name),
+        },
+        Ecosystem::Go => match &p.version {
+            Some(v) => format!("go:{}@{v}", p.name),
+            None => format!("go:{}", p.name),
+        },
+        Ecosystem::Url => format!("url:{}", p.name),
+    })
 }
 
 #[cfg(test)]

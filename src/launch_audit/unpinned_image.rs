@@ -4,13 +4,16 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{argv_evidence, finding, launcher, meta as m};
-use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
-use crate::spec::ServerSpec;
+use super::{finding, meta as m};
+use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::package as launcher;
+use crate::model::redact::argv_evidence;
+use crate::model::rule_id;
+use crate::model::spec::ServerSpec;
 
 pub fn meta() -> RuleMeta {
     m(
-        "unpinned-image",
+        rule_id::UNPINNED_IMAGE,
         "A container image is run by tag instead of by `@sha256:` digest.",
         "Tags (including version tags) can be re-pushed: the image that runs tomorrow may not be the one you reviewed.",
         r#"{"command": "docker", "args": ["run", "-i", "--rm", "ghcr.io/acme/mcp:latest"]}"#,

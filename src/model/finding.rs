@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::spec::Origin;
+use crate::model::spec::Origin;
 
 /// How bad a finding is. Ordered: `Info < Low < Medium < High < Critical`.
 #[derive(

@@ -2,14 +2,16 @@
 //! `uv tool run`, pipx run, deno, go run) fetches a package without one exact version
 //! (no version, `@latest`, a tag, or a range).
 
-use super::launcher::{self, unpinned_why};
-use super::{argv_evidence, finding, meta as m};
-use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
-use crate::spec::ServerSpec;
+use super::{finding, meta as m};
+use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::package::{self as launcher, unpinned_why};
+use crate::model::redact::argv_evidence;
+use crate::model::rule_id;
+use crate::model::spec::ServerSpec;
 
 pub fn meta() -> RuleMeta {
     m(
-        "unpinned-package",
+        rule_id::UNPINNED_PACKAGE,
         "A package runner fetches the server without an exact version (no version, @latest, a tag or a range).",
         "Every launch runs whatever was published last: a compromised or hijacked release reaches every developer with their credentials, and the definitions you reviewed can change without notice.",
         r#"{"command": "npx", "args": ["-y", "example-tracker-mcp@latest"]}"#,

@@ -4,14 +4,16 @@
 //! it references) says admin, root, owner, org-wide or write. The policy adds "more than the
 //! policy grants" (see `policy`).
 
-use super::secrets::{find_secrets, referenced_names};
-use super::{credentials, finding, meta as m, split_words};
-use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
-use crate::spec::ServerSpec;
+use super::{finding, meta as m};
+use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::rule_id;
+use crate::model::secrets::{credentials, find_secrets, referenced_names};
+use crate::model::spec::ServerSpec;
+use crate::model::words::split_words;
 
 pub fn meta() -> RuleMeta {
     m(
-        "broad-credential",
+        rule_id::BROAD_CREDENTIAL,
         "A server receives an admin, org-wide or write credential (classic PATs, admin keys, ADMIN/ROOT/ORG-named tokens) or more than the policy grants.",
         "Whatever the server does (or is tricked into doing) runs with that credential: a read-only tool with an admin token can delete everything.",
         r#"{"env": {"TRACKER_TOKEN": "${TRACKER_ADMIN_TOKEN}"}}"#,
@@ -80,7 +82,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
             confidence,
             &pointer,
             format!("credential `{name}` is broader than a server needs: {why}; give it a dedicated least-privilege token"),
-            Some(format!("{name} = {}", super::redact_field(Some(&name), &value))),
+            Some(format!("{name} = {}", crate::model::redact::redact_field(Some(&name), &value))),
         ));
     }
     out

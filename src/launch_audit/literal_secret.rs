@@ -2,15 +2,19 @@
 //! in a known token format or, for credential-named fields, any long random-looking value.
 //! Variable references are never secrets. Evidence is redacted.
 
-use super::secrets::{self, find_secrets, has_reference, looks_like_secret};
-use super::{CredentialName, credential_name, finding, is_credential_name, meta as m};
-use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
-use crate::config::entry::pointer_token;
-use crate::spec::{ServerSpec, Transport};
+use super::{finding, meta as m};
+use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::redact;
+use crate::model::rule_id;
+use crate::model::secrets::{
+    self, CredentialName, credential_name, find_secrets, has_reference, is_credential_name,
+    looks_like_secret,
+};
+use crate::model::spec::{ServerSpec, Transport};
 
 pub fn meta() -> RuleMeta {
     m(
-        "literal-secret",
+        rule_id::LITERAL_SECRET,
         "A credential is written literally in the config (token formats, private keys, URL passwords, credential-named values).",
         "Config files are committed, synced and shared; a literal secret leaks to everyone who can read them and cannot be rotated per user.",
         r#"{"env": {"GITHUB_TOKEN": "ghp_…"}} (use "${GITHUB_TOKEN}" or an input instead)"#,
@@ -30,13 +34,13 @@ fn fields(spec: &ServerSpec) -> Vec<(String, String, String, Option<String>)> {
             out.push(("/command".into(), "command".into(), command.clone(), None));
             for i in 0..args.len() {
                 // `--token=V`, `--token V` and `KEY=V` name their value.
-                let (named, _, value) = super::arg_field(args, i);
+                let (named, _, value) = crate::model::redact::arg_field(args, i);
                 let named = named.filter(|f| is_credential_name(f));
                 out.push((format!("/args/{i}"), format!("args[{i}]"), value, named));
             }
             for (k, v) in env {
                 out.push((
-                    format!("/env/{}", pointer_token(k)),
+                    format!("/env/{}", crate::model::pointer::token(k)),
                     format!("env {k}"),
                     v.clone(),
                     Some(k.clone()),
@@ -47,7 +51,7 @@ fn fields(spec: &ServerSpec) -> Vec<(String, String, String, Option<String>)> {
             out.push(("/url".into(), "url".into(), url.clone(), None));
             for (k, v) in headers {
                 out.push((
-                    format!("/headers/{}", pointer_token(k)),
+                    format!("/headers/{}", crate::model::pointer::token(k)),
                     format!("header {k}"),
                     v.clone(),
                     Some(k.clone()),
@@ -64,7 +68,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
     let mut all = fields(spec);
     for (top, key, value) in setting_strings(spec) {
         all.push((
-            format!("/{}", pointer_token(&top)),
+            format!("/{}", crate::model::pointer::token(&top)),
             format!("setting {key}"),
             value,
             Some(key),
@@ -92,7 +96,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                     Confidence::Medium,
                     &pointer,
                     format!("credential `{key}` is written literally in the query of a URL in {label}; send it from the environment instead"),
-                    Some(format!("{label} = {}", secrets::redact_query(&value))),
+                    Some(format!("{label} = {}", redact::redact_query(&value))),
                 ));
             }
         }
@@ -104,7 +108,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
             CredentialName::Weak => looks_like_secret(&value),
         };
         if found.is_empty() && !has_reference(&value) && literal {
-            let shown = secrets::redact_generic(&value);
+            let shown = redact::redact_generic(&value);
             out.push(finding(
                 spec,
                 &meta,
@@ -221,7 +225,7 @@ mod tests {
         ));
         assert_eq!(d.len(), 1);
         assert!(
-            !super::super::argv_evidence(&stdio(
+            !crate::model::redact::argv_evidence(&stdio(
                 "docker",
                 &["run", "-e", "API_KEY=Zq81mXk20pLw93Rt", "img"],
                 &[]

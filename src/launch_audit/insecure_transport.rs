@@ -1,13 +1,15 @@
 //! `insecure-transport`: a remote server reached over plain `http://` off loopback (as the
 //! spec's URL, or a URL handed to a local bridge such as `mcp-remote`).
 
-use super::{credentials, finding, meta as m};
-use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
-use crate::spec::{ServerSpec, Transport};
+use super::{finding, meta as m};
+use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::rule_id;
+use crate::model::secrets::credentials;
+use crate::model::spec::{ServerSpec, Transport};
 
 pub fn meta() -> RuleMeta {
     m(
-        "insecure-transport",
+        rule_id::INSECURE_TRANSPORT,
         "A remote MCP server is reached over plain http:// on a non-loopback address.",
         "Anyone on the path can read the tokens and tool traffic, and can rewrite the tool definitions the model reads.",
         r#"{"url": "http://mcp.example.com/mcp"}"#,
@@ -53,7 +55,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                     query
                         .split('&')
                         .filter_map(|kv| kv.split_once('=').map(|(k, _)| k))
-                        .filter(|k| super::is_credential_name(k))
+                        .filter(|k| crate::model::secrets::is_credential_name(k))
                         .map(str::to_string),
                 );
                 let (sev, extra) = if creds.is_empty() {
@@ -71,7 +73,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                     Confidence::High,
                     "/url",
                     format!("the server at `{host}` is reached over plain http{extra}"),
-                    Some(super::redact_field(None, url)),
+                    Some(crate::model::redact::redact_field(None, url)),
                 ));
             }
         }
@@ -89,7 +91,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                         Confidence::Medium,
                         &format!("/args/{i}"),
                         format!("the launch line connects to `{host}` over plain http"),
-                        Some(super::redact_field(None, v)),
+                        Some(crate::model::redact::redact_field(None, v)),
                     ));
                 }
             }

@@ -2,12 +2,13 @@
 //! Gemini `trust: true`, Cline `alwaysAllow` / `autoApprove`, VS Code `chat.tools.autoApprove`.
 
 use super::{finding, meta as m};
-use crate::audit::finding::{Confidence, Control, Finding, RuleMeta, Severity};
-use crate::spec::ServerSpec;
+use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
+use crate::model::rule_id;
+use crate::model::spec::ServerSpec;
 
 pub fn meta() -> RuleMeta {
     m(
-        "auto-trust",
+        rule_id::AUTO_TRUST,
         "Host settings skip the confirmation for this server or its tool calls (Gemini trust, Cline alwaysAllow/autoApprove, VS Code autoApprove, Claude Code enableAllProjectMcpServers).",
         "Confirmation is the last control between a poisoned tool description and an action; auto-approval removes it for every call.",
         r#"{"mcpServers": {"x": {"command": "…", "trust": true}}}"#,

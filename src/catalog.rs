@@ -3,14 +3,14 @@
 //! Each rule family owns its rules' metadata; this module collects them into one list. Rule ids
 //! are public API (policy files, SARIF `ruleId`, docs), so they never change meaning.
 
-use crate::audit::finding::RuleMeta;
+use crate::model::finding::RuleMeta;
 
 /// Every rule's documentation, sorted by id: the definition audit, the launch audit, the
 /// lockfile checks and the policy. An id owned by two families (e.g. `unlocked-server`, which
 /// both a live scan and the policy emit) is documented once, by the first family listed.
 pub fn catalog() -> Vec<RuleMeta> {
     let mut v = crate::audit::definition_rules();
-    v.extend(crate::launch::rule_meta());
+    v.extend(crate::launch_audit::rule_meta());
     v.extend(crate::lock::rule_meta());
     v.extend(crate::policy::rule_meta());
     let mut seen = std::collections::BTreeSet::new();
