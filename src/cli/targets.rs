@@ -419,7 +419,14 @@ pub fn obtain(
                     )),
                 });
             }
-            (Some(spec), None) => live.push((i, spec.clone())),
+            (Some(spec), None) => match crate::launch_audit::launch_refusal(spec) {
+                Some(why) if !args.allow_unpinned => {
+                    out[i] = Some(Err(anyhow::Error::new(crate::mcp::ProbeFailure::new(
+                        &spec.name, why,
+                    ))))
+                }
+                _ => live.push((i, spec.clone())),
+            },
             (None, None) => out[i] = Some(Err(anyhow::anyhow!("empty target"))),
         }
     }

@@ -56,6 +56,17 @@ pub fn unpinned_reason(spec: &ServerSpec) -> Option<String> {
         .next()
 }
 
+/// Why mcpvet refuses to start this spec for a probe unless the reviewer passed
+/// `--allow-unpinned`. The callers of the probe decide from this before anything runs; the
+/// probe itself launches what it is given.
+pub fn launch_refusal(spec: &ServerSpec) -> Option<String> {
+    unpinned_reason(spec).map(|reason| {
+        format!(
+            "refusing to launch an unpinned package: {reason} (pin an exact version, or pass --allow-unpinned to run it anyway)"
+        )
+    })
+}
+
 /// Build a launch finding located at the most precise origin for `pointer`.
 pub(crate) fn finding(
     spec: &ServerSpec,

@@ -232,13 +232,6 @@ pub async fn probe_async(
     let mut env = LaunchEnv::default();
     let mut launch_args: Vec<String> = Vec::new();
     if let Transport::Stdio { env: declared, .. } = &spec.transport {
-        if !opts.allow_unpinned {
-            if let Some(reason) = crate::launch_audit::unpinned_reason(spec) {
-                return Err(fail(format!(
-                    "refusing to launch an unpinned package: {reason} (pin an exact version, or pass --allow-unpinned to run it anyway)"
-                )));
-            }
-        }
         env = process::build_env(declared, &opts.pass_env, &|k| std::env::var(k).ok());
         if let Transport::Stdio { args, .. } = &spec.transport {
             let (resolved, notes) =

@@ -375,7 +375,13 @@ fn unpinned_packages_are_refused_before_anything_runs() {
         ..stdio_spec("tracker", vec![])
     };
     let start = Instant::now();
-    let e = probe(&spec, &opts()).unwrap_err().to_string();
+    let target = mcpvet::cli::targets::Target {
+        spec: Some(spec),
+        snapshot_file: None,
+    };
+    let args = mcpvet::cli::targets::TargetArgs::default();
+    let mut results = mcpvet::cli::targets::obtain(&[target], &args, &|_| {}).unwrap();
+    let e = format!("{:#}", results.remove(0).unwrap_err());
     assert!(e.contains("refusing to launch an unpinned package"), "{e}");
     assert!(e.contains("--allow-unpinned"), "{e}");
     assert!(start.elapsed() < Duration::from_secs(1));
