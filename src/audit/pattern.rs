@@ -231,7 +231,7 @@ impl RuleSet {
                     format!("duplicate rule id (first in {other})"),
                 ));
             }
-            if crate::audit::checks::CODED_RULES.contains(&r.id.as_str()) {
+            if crate::audit::checks::coded_rule_ids().contains(&r.id) {
                 return Err(err(
                     &r.id,
                     "id",
@@ -381,7 +381,7 @@ impl RuleSet {
         // Every pattern must report under a documented rule.
         for p in &self.patterns {
             let known = self.docs.iter().any(|d| d.id == p.rule)
-                || crate::audit::checks::CODED_RULES.contains(&p.rule.as_str());
+                || crate::audit::checks::coded_rule_ids().contains(&p.rule);
             if !known {
                 return Err(AuditError::Rule {
                     file: p.file.clone(),

@@ -89,6 +89,13 @@ enum Script {
     Other,
 }
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "confusable_name",
+    kind: super::Kind::Item(check),
+    meta: Some(meta),
+};
+
 fn script(c: char) -> Option<Script> {
     if !c.is_alphabetic() {
         return None;
@@ -146,21 +153,10 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             })
             .collect();
         let item = &server.items[field.item];
-        out.push(super::item_finding(
-            scan,
-            si,
-            field.item,
-            rule_id::CONFUSABLE_NAME,
-            severity,
-            Confidence::High,
-            field.pointer.clone(),
-            format!(
+        out.push(super::item_finding(scan, si, field.item, super::Emit { rule: rule_id::CONFUSABLE_NAME, severity: severity, confidence: Confidence::High, pointer: field.pointer.clone(), message: format!(
                 "{} {what}",
                 crate::audit::engine::kind_label(item.kind, &item.name)
-            ),
-            Some(shown),
-            Control::Reject,
-        ));
+            ), evidence: Some(shown), control: Control::Reject }));
     }
 }
 

@@ -7,6 +7,13 @@
 use crate::audit::engine::{Hit, Scan, identifier_like};
 use crate::model::rule_id;
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "cross_tool",
+    kind: super::Kind::Cue(check),
+    meta: None,
+};
+
 const ORDER_WORDS: &[&str] = &[
     "call", "use", "invoke", "run", "execute", "before", "after", "first", "instead", "copy",
     "send", "pass", "trigger", "then",

@@ -25,6 +25,13 @@ pub fn meta() -> RuleMeta {
     )
 }
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "duplicate_definition",
+    kind: super::Kind::Scan(check),
+    meta: Some(meta),
+};
+
 fn folded(desc: &str) -> String {
     desc.split_whitespace()
         .collect::<Vec<_>>()
@@ -73,21 +80,10 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                 .and_then(|v| v.get("description"))
                 .and_then(Value::as_str)
                 .unwrap_or("");
-            out.push(super::item_finding(
-                scan,
-                si,
-                ii,
-                rule_id::DUPLICATE_TOOL_DEFINITION,
-                Severity::High,
-                Confidence::Medium,
-                format!("{}/description", item.pointer),
-                format!(
+            out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::DUPLICATE_TOOL_DEFINITION, severity: Severity::High, confidence: Confidence::Medium, pointer: format!("{}/description", item.pointer), message: format!(
                     "tool `{}` has the same description as `{oname}` of server `{}`",
                     item.name, other.snap.server
-                ),
-                Some(crate::audit::text::clip(desc, 120)),
-                Control::Allowlist,
-            ));
+                ), evidence: Some(crate::audit::text::clip(desc, 120)), control: Control::Allowlist }));
         }
     }
 }

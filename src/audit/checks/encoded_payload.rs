@@ -58,6 +58,13 @@ fn decode_b64(s: &str) -> Option<Vec<u8>> {
     engines.iter().find_map(|e| e.decode(t).ok())
 }
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "encoded_payload",
+    kind: super::Kind::Cue(check),
+    meta: Some(meta),
+};
+
 fn decode_hex(s: &str) -> Option<Vec<u8>> {
     let clean: String = s.replace("\\x", "");
     hex::decode(clean).ok()

@@ -53,6 +53,13 @@ const WEAK: &[&str] = &[
     "data",
 ];
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "exfil_params",
+    kind: super::Kind::Cue(check),
+    meta: None,
+};
+
 static TELLING: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
         r"(?i)\b(conversation|chat history|previous (messages|instructions)|system prompt|everything (you|the user)|all (the )?(context|details|information) (you|from)|environment variables|secrets?|credentials|api keys?|tokens?|passwords?|contents? of|~/|\.ssh|\.env\b)",

@@ -18,6 +18,13 @@ pub fn meta() -> RuleMeta {
     )
 }
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "invisible_unicode",
+    kind: super::Kind::Cue(check),
+    meta: Some(meta),
+};
+
 /// Zero-width joiners and variation selectors inside emoji sequences are normal.
 fn emoji_context(text: &str) -> usize {
     let mut benign = 0;

@@ -1,48 +1,71 @@
 //! Coded checks: what regexes cannot do, one check per file, each with its documentation.
 //!
-//! Three kinds, run by the engine:
-//! - *cue* checks add evidence to an item that the engine combines with the pattern hits
-//!   (`cross_tool`, `invisible_unicode`, `encoded_payload`, `exfil_params`, `name_marketing`);
-//! - *item* checks judge one definition on its own (`readonly_mismatch`, `shell_execution`,
-//!   `network_schema_ref`, `secret_parameter`, `open_input_schema`, `oversized`,
-//!   `confusable_name`);
-//! - *scan* checks compare the servers of one scan (`name_collision`, `duplicate_definition`).
+//! Three kinds ([`Kind`]), run by the engine:
+//! - *cue* checks add evidence to an item that the engine combines with the pattern hits;
+//! - *item* checks judge one definition on its own;
+//! - *scan* checks compare the servers of one scan.
+//!
+//! Adding a check is one file (its `check` function, its `meta`, and `pub const CHECK`) plus
+//! one line in [`register_checks!`]; its documentation, the rule table in `docs/audit.md` and
+//! the catalogue follow from the registry.
 
 use crate::audit::engine::{Hit, Scan};
 use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
-use crate::model::rule_id;
 
-pub mod confusable_name;
-pub mod cross_tool;
-pub mod duplicate_definition;
-pub mod encoded_payload;
-pub mod exfil_params;
-pub mod invisible_unicode;
-pub mod name_collision;
-pub mod name_marketing;
-pub mod network_schema_ref;
-pub mod open_input_schema;
-pub mod oversized;
-pub mod readonly_mismatch;
-pub mod secret_parameter;
-pub mod shell_execution;
+/// How a coded check runs.
+#[derive(Clone, Copy)]
+pub enum Kind {
+    /// Adds evidence (hits) to the items of one server; the engine combines it with the
+    /// pattern hits into one finding per rule and item.
+    Cue(fn(&Scan, usize, &mut Vec<Hit>)),
+    /// Judges each definition of one server on its own.
+    Item(fn(&Scan, usize, &mut Vec<Finding>)),
+    /// Compares the servers of one scan.
+    Scan(fn(&Scan, &mut Vec<Finding>)),
+}
 
-/// Rule ids owned by coded checks (pattern files may not define them).
-pub const CODED_RULES: &[&str] = &[
-    rule_id::INVISIBLE_UNICODE,
-    rule_id::CONFUSABLE_NAME,
-    rule_id::ENCODED_PAYLOAD,
-    rule_id::READONLY_CLAIM_MISMATCH,
-    rule_id::SHELL_EXECUTION_TOOL,
-    rule_id::NETWORK_SCHEMA_REF,
-    rule_id::SECRET_PARAMETER,
-    rule_id::OPEN_INPUT_SCHEMA,
-    rule_id::TOOL_NAME_COLLISION,
-    rule_id::DUPLICATE_TOOL_DEFINITION,
-    rule_id::OVERSIZED_DEFINITION,
+/// One coded check: how it runs, and the documentation of the rule it owns (cue checks that
+/// only add evidence to pattern rules own none).
+#[derive(Clone, Copy)]
+pub struct Check {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub meta: Option<fn() -> RuleMeta>,
+}
+
+/// The registry: each check is one file that declares `pub const CHECK: Check`, plus one
+/// line here. The order is the order in which checks of a kind run.
+macro_rules! register_checks {
+    ($($module:ident),* $(,)?) => {
+        $(pub mod $module;)*
+        /// Every coded check, in running order.
+        pub const CHECKS: &[Check] = &[$($module::CHECK),*];
+    };
+}
+
+register_checks![
+    cross_tool,
+    invisible_unicode,
+    encoded_payload,
+    exfil_params,
+    name_marketing,
+    readonly_mismatch,
+    shell_execution,
+    network_schema_ref,
+    secret_parameter,
+    open_input_schema,
+    oversized,
+    confusable_name,
+    name_collision,
+    duplicate_definition,
 ];
 
-#[allow(clippy::too_many_arguments)]
+/// Rule ids owned by coded checks (pattern files may not define them).
+pub fn coded_rule_ids() -> Vec<String> {
+    coded_rule_docs().into_iter().map(|m| m.id).collect()
+}
+
+/// Shorthand for a definition rule's documentation.
 pub(crate) fn meta(
     id: &str,
     summary: &str,
@@ -66,76 +89,65 @@ pub(crate) fn meta(
 
 /// Documentation of the coded rules.
 pub fn coded_rule_docs() -> Vec<RuleMeta> {
-    vec![
-        invisible_unicode::meta(),
-        confusable_name::meta(),
-        encoded_payload::meta(),
-        readonly_mismatch::meta(),
-        shell_execution::meta(),
-        network_schema_ref::meta(),
-        secret_parameter::meta(),
-        open_input_schema::meta(),
-        name_collision::meta(),
-        duplicate_definition::meta(),
-        oversized::meta(),
-    ]
+    CHECKS.iter().filter_map(|c| c.meta).map(|m| m()).collect()
 }
 
 /// Checks that add evidence to items.
 pub fn cue_checks(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
-    cross_tool::check(scan, si, hits);
-    invisible_unicode::check(scan, si, hits);
-    encoded_payload::check(scan, si, hits);
-    exfil_params::check(scan, si, hits);
-    name_marketing::check(scan, si, hits);
+    for c in CHECKS {
+        if let Kind::Cue(run) = c.kind {
+            run(scan, si, hits);
+        }
+    }
 }
 
 /// Checks that judge one definition on its own.
 pub fn item_checks(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
-    readonly_mismatch::check(scan, si, out);
-    shell_execution::check(scan, si, out);
-    network_schema_ref::check(scan, si, out);
-    secret_parameter::check(scan, si, out);
-    open_input_schema::check(scan, si, out);
-    oversized::check(scan, si, out);
-    confusable_name::check(scan, si, out);
+    for c in CHECKS {
+        if let Kind::Item(run) = c.kind {
+            run(scan, si, out);
+        }
+    }
 }
 
 /// Checks across the servers of a scan.
 pub fn scan_checks(scan: &Scan, out: &mut Vec<Finding>) {
-    name_collision::check(scan, out);
-    duplicate_definition::check(scan, out);
+    for c in CHECKS {
+        if let Kind::Scan(run) = c.kind {
+            run(scan, out);
+        }
+    }
 }
 
-/// A finding about one item of one server.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn item_finding(
-    scan: &Scan,
-    si: usize,
-    item: usize,
-    rule: &str,
-    severity: Severity,
-    confidence: Confidence,
-    pointer: String,
-    message: String,
-    evidence: Option<String>,
-    control: Control,
-) -> Finding {
+/// What a coded check found about one item: everything but where the item is.
+pub(crate) struct Emit {
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub confidence: Confidence,
+    /// JSON Pointer into the snapshot.
+    pub pointer: String,
+    pub message: String,
+    pub evidence: Option<String>,
+    pub control: Control,
+}
+
+/// A finding about item `item` of server `si` of the scan.
+pub(crate) fn item_finding(scan: &Scan, si: usize, item: usize, e: Emit) -> Finding {
     let server = &scan.servers[si];
     let it = &server.items[item];
     Finding {
-        rule: rule.into(),
-        severity,
-        confidence,
+        rule: e.rule.into(),
+        severity: e.severity,
+        confidence: e.confidence,
         server: server.snap.server.clone(),
         item: Some(it.item_ref()),
         location: crate::model::finding::Location {
             config: None,
-            pointer: Some(pointer),
+            pointer: Some(e.pointer),
         },
-        message,
-        evidence,
-        control,
+        message: e.message,
+        evidence: e.evidence,
+        control: e.control,
     }
 }
 

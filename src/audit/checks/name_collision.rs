@@ -42,6 +42,13 @@ fn core(name: &str) -> Option<String> {
     (kept.len() < words.len() && kept.len() >= 2).then(|| kept.into_iter().cloned().collect())
 }
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "name_collision",
+    kind: super::Kind::Scan(check),
+    meta: Some(meta),
+};
+
 /// Two config entries of one server (e.g. an approved server and a proposal that adds a tool
 /// to it) expose the same tool: both report the same `serverInfo.name` and the definitions
 /// are identical, so whichever the host picks, the model reads and calls the same thing.
@@ -134,18 +141,7 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                 }
             }
             if let Some((severity, msg, other)) = best {
-                out.push(super::item_finding(
-                    scan,
-                    si,
-                    ii,
-                    rule_id::TOOL_NAME_COLLISION,
-                    severity,
-                    Confidence::Medium,
-                    format!("{}/name", item.pointer),
-                    format!("tool `{}` {msg}", item.name),
-                    Some(format!("{} ~ {other}", item.name)),
-                    Control::Allowlist,
-                ));
+                out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::TOOL_NAME_COLLISION, severity: severity, confidence: Confidence::Medium, pointer: format!("{}/name", item.pointer), message: format!("tool `{}` {msg}", item.name), evidence: Some(format!("{} ~ {other}", item.name)), control: Control::Allowlist }));
             }
         }
     }

@@ -7,6 +7,13 @@ use crate::audit::walk::StrKind;
 use crate::model::finding::ItemKind;
 use crate::model::rule_id;
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "name_marketing",
+    kind: super::Kind::Cue(check),
+    meta: None,
+};
+
 const WORDS: &[&str] = &[
     "best", "premium", "ultimate", "superior", "enhanced", "advanced", "pro", "turbo", "improved",
     "better", "super",

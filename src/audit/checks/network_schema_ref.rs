@@ -29,6 +29,13 @@ fn is_network(r: &str) -> bool {
         || l.starts_with("file:")
 }
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "network_schema_ref",
+    kind: super::Kind::Item(check),
+    meta: Some(meta),
+};
+
 fn find_refs(v: &Value, base: &str, depth: usize, out: &mut Vec<(String, String)>) {
     if depth > 64 || out.len() > 16 {
         return;
@@ -66,21 +73,10 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             }
         }
         for (pointer, target) in refs {
-            out.push(super::item_finding(
-                scan,
-                si,
-                ii,
-                rule_id::NETWORK_SCHEMA_REF,
-                Severity::Medium,
-                Confidence::High,
-                pointer,
-                format!(
+            out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::NETWORK_SCHEMA_REF, severity: Severity::Medium, confidence: Confidence::High, pointer: pointer, message: format!(
                     "{} references a schema on the network; it can change after approval and must not be fetched",
                     crate::audit::engine::kind_label(item.kind, &item.name)
-                ),
-                Some(target),
-                Control::LockAndReapprove,
-            ));
+                ), evidence: Some(target), control: Control::LockAndReapprove }));
         }
     }
 }

@@ -10,6 +10,13 @@ use crate::audit::engine::Scan;
 use crate::model::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
 use crate::model::rule_id;
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "open_input_schema",
+    kind: super::Kind::Item(check),
+    meta: Some(meta),
+};
+
 pub fn meta() -> RuleMeta {
     super::meta(
         rule_id::OPEN_INPUT_SCHEMA,
@@ -56,18 +63,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         let Some((suffix, what)) = problem else {
             continue;
         };
-        out.push(super::item_finding(
-            scan,
-            si,
-            ii,
-            rule_id::OPEN_INPUT_SCHEMA,
-            Severity::Low,
-            Confidence::High,
-            format!("{}/inputSchema{suffix}", item.pointer),
-            format!("tool `{}` {what}", item.name),
-            None,
-            Control::ReviewDefinitions,
-        ));
+        out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::OPEN_INPUT_SCHEMA, severity: Severity::Low, confidence: Confidence::High, pointer: format!("{}/inputSchema{suffix}", item.pointer), message: format!("tool `{}` {what}", item.name), evidence: None, control: Control::ReviewDefinitions }));
     }
 }
 

@@ -10,6 +10,13 @@ pub const MAX_STRING: usize = 6_000;
 /// A whole definition larger than this (bytes of JSON) is reported.
 pub const MAX_DEFINITION: usize = 24_000;
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "oversized",
+    kind: super::Kind::Item(check),
+    meta: Some(meta),
+};
+
 pub fn meta() -> RuleMeta {
     super::meta(
         rule_id::OVERSIZED_DEFINITION,
@@ -29,22 +36,11 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         let n = field.text.chars().count();
         if n > MAX_STRING && reported.insert(field.item) {
             let item = &server.items[field.item];
-            out.push(super::item_finding(
-                scan,
-                si,
-                field.item,
-                rule_id::OVERSIZED_DEFINITION,
-                Severity::Low,
-                Confidence::High,
-                field.pointer.clone(),
-                format!(
+            out.push(super::item_finding(scan, si, field.item, super::Emit { rule: rule_id::OVERSIZED_DEFINITION, severity: Severity::Low, confidence: Confidence::High, pointer: field.pointer.clone(), message: format!(
                     "{} has a {} of {n} characters (limit {MAX_STRING})",
                     crate::audit::engine::kind_label(item.kind, &item.name),
                     field.kind.as_str()
-                ),
-                Some(crate::audit::text::clip(field.text, 80)),
-                Control::ReviewDefinitions,
-            ));
+                ), evidence: Some(crate::audit::text::clip(field.text, 80)), control: Control::ReviewDefinitions }));
         }
     }
     for (ii, item) in server.items.iter().enumerate() {
@@ -54,21 +50,10 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         let Some(v) = item.value else { continue };
         let size = serde_json::to_string(v).map(|s| s.len()).unwrap_or(0);
         if size > MAX_DEFINITION {
-            out.push(super::item_finding(
-                scan,
-                si,
-                ii,
-                rule_id::OVERSIZED_DEFINITION,
-                Severity::Low,
-                Confidence::High,
-                item.pointer.clone(),
-                format!(
+            out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::OVERSIZED_DEFINITION, severity: Severity::Low, confidence: Confidence::High, pointer: item.pointer.clone(), message: format!(
                     "{} is {size} bytes of JSON (limit {MAX_DEFINITION})",
                     crate::audit::engine::kind_label(item.kind, &item.name)
-                ),
-                None,
-                Control::ReviewDefinitions,
-            ));
+                ), evidence: None, control: Control::ReviewDefinitions }));
         }
     }
 }

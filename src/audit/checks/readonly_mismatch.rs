@@ -105,6 +105,13 @@ const SEND_WORDS: &[&str] = &[
     "send", "email", "mail", "publish", "notify", "tweet", "upload", "transfer", "pay", "webhook",
 ];
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "readonly_mismatch",
+    kind: super::Kind::Item(check),
+    meta: Some(meta),
+};
+
 /// Classify a tool definition.
 pub fn effects(tool: &Value) -> Effects {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
@@ -199,26 +206,15 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         } else {
             Severity::High
         };
-        out.push(super::item_finding(
-            scan,
-            si,
-            ii,
-            rule_id::READONLY_CLAIM_MISMATCH,
-            severity,
-            if fx.executes {
+        out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::READONLY_CLAIM_MISMATCH, severity: severity, confidence: if fx.executes {
                 Confidence::High
             } else {
                 Confidence::Medium
-            },
-            format!("{}/annotations/{key}", item.pointer),
-            format!(
+            }, pointer: format!("{}/annotations/{key}", item.pointer), message: format!(
                 "tool `{}` claims `{claim}` but {}; hosts may run it without asking",
                 item.name,
                 does.join(" and ")
-            ),
-            Some(format!("{}: {claim}", item.name)),
-            Control::ConfirmSensitiveCalls,
-        ));
+            ), evidence: Some(format!("{}: {claim}", item.name)), control: Control::ConfirmSensitiveCalls }));
     }
 }
 

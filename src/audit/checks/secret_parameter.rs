@@ -19,6 +19,13 @@ pub fn meta() -> RuleMeta {
     )
 }
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "secret_parameter",
+    kind: super::Kind::Item(check),
+    meta: Some(meta),
+};
+
 const SECRET: &[&str] = &[
     "password",
     "passwd",
@@ -64,21 +71,10 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         if !SECRET.contains(&key.as_str()) {
             continue;
         }
-        out.push(super::item_finding(
-            scan,
-            si,
-            field.item,
-            rule_id::SECRET_PARAMETER,
-            Severity::Medium,
-            Confidence::Medium,
-            field.pointer.clone(),
-            format!(
+        out.push(super::item_finding(scan, si, field.item, super::Emit { rule: rule_id::SECRET_PARAMETER, severity: Severity::Medium, confidence: Confidence::Medium, pointer: field.pointer.clone(), message: format!(
                 "tool `{}` asks the model for a secret in parameter `{}`",
                 item.name, field.text
-            ),
-            Some(field.text.to_owned()),
-            Control::LeastPrivilegeCredential,
-        ));
+            ), evidence: Some(field.text.to_owned()), control: Control::LeastPrivilegeCredential }));
     }
 }
 

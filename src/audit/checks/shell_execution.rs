@@ -6,6 +6,13 @@ use crate::audit::engine::Scan;
 use crate::model::finding::{Confidence, Control, Finding, ItemKind, RuleMeta, Severity};
 use crate::model::rule_id;
 
+/// This check's entry in the registry.
+pub const CHECK: super::Check = super::Check {
+    name: "shell_execution",
+    kind: super::Kind::Item(check),
+    meta: Some(meta),
+};
+
 pub fn meta() -> RuleMeta {
     super::meta(
         rule_id::SHELL_EXECUTION_TOOL,
@@ -28,21 +35,10 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         if !super::readonly_mismatch::effects(tool).executes {
             continue;
         }
-        out.push(super::item_finding(
-            scan,
-            si,
-            ii,
-            rule_id::SHELL_EXECUTION_TOOL,
-            Severity::Medium,
-            Confidence::Medium,
-            format!("{}/name", item.pointer),
-            format!(
+        out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::SHELL_EXECUTION_TOOL, severity: Severity::Medium, confidence: Confidence::Medium, pointer: format!("{}/name", item.pointer), message: format!(
                 "tool `{}` executes commands or code; run the server sandboxed and confirm every call",
                 item.name
-            ),
-            Some(item.name.clone()),
-            Control::Sandbox,
-        ));
+            ), evidence: Some(item.name.clone()), control: Control::Sandbox }));
     }
 }
 
