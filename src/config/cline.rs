@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, mcp_servers};
 use crate::model::spec::ServerSpec;
@@ -13,4 +14,12 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
         "cline",
         &["alwaysAllow", "autoApprove", "disabled", "type", "timeout"],
     )
+}
+
+/// `cline_mcp_settings.json`, or a file under the Cline extension's folder.
+pub fn sniff(s: &Sniff) -> Option<u8> {
+    if s.name == "cline_mcp_settings.json" {
+        return Some(3);
+    }
+    s.in_dir("saoudrizwan.claude-dev").then_some(15)
 }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::ConfigError;
 use super::entry::SpecBuilder;
+use super::Sniff;
 use super::tree::Node;
 use crate::model::spec::ServerSpec;
 
@@ -101,4 +102,9 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
         specs.push(b.build()?);
     }
     Ok(specs)
+}
+
+/// Any TOML file.
+pub fn sniff(s: &Sniff) -> Option<u8> {
+    (s.ext == "toml").then_some(5)
 }

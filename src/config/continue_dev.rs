@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, entry};
 use crate::model::spec::ServerSpec;
@@ -70,4 +71,23 @@ fn legacy_json(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError>
         specs.push(b.build()?);
     }
     Ok(specs)
+}
+
+/// YAML files; JSON with `experimental.modelContextProtocolServers`, an `mcpServers` list, or
+/// `mcpServers` under `.continue/`.
+pub fn sniff(s: &Sniff) -> Option<u8> {
+    if s.ext == "yaml" || s.ext == "yml" {
+        return Some(6);
+    }
+    if s.root
+        .path(&["experimental", "modelContextProtocolServers"])
+        .is_some()
+    {
+        return Some(18);
+    }
+    match s.root.get("mcpServers").map(|n| &n.value) {
+        Some(super::tree::Value::Arr(_)) => Some(19),
+        Some(_) if s.in_dir(".continue") => Some(20),
+        _ => None,
+    }
 }

@@ -2,10 +2,16 @@
 
 use std::path::Path;
 
+use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, mcp_servers};
 use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     mcp_servers(path, root, "cursor", &["type", "disabled"])
+}
+
+/// A file under `.cursor/`.
+pub fn sniff(s: &Sniff) -> Option<u8> {
+    s.in_dir(".cursor").then_some(11)
 }

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, mcp_servers};
 use crate::model::spec::ServerSpec;
@@ -15,4 +16,9 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
         "gemini",
         &["trust", "includeTools", "excludeTools", "timeout", "type"],
     )
+}
+
+/// A file under `.gemini/`.
+pub fn sniff(s: &Sniff) -> Option<u8> {
+    s.in_dir(".gemini").then_some(12)
 }

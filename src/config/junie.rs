@@ -2,10 +2,16 @@
 
 use std::path::Path;
 
+use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, mcp_servers};
 use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     mcp_servers(path, root, "junie", &["type", "disabled"])
+}
+
+/// A file under `.junie/`.
+pub fn sniff(s: &Sniff) -> Option<u8> {
+    s.in_dir(".junie").then_some(13)
 }

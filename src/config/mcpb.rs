@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::ConfigError;
 use super::entry::{self, SpecBuilder};
+use super::Sniff;
 use super::tree::Node;
 use crate::model::spec::ServerSpec;
 
@@ -53,4 +54,13 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
         b.settings.insert("server_type".into(), t.value.to_json());
     }
     Ok(vec![b.build()?])
+}
+
+/// `manifest.json` (or a `manifest_version`/`dxt_version` member) with a `server`.
+pub fn sniff(s: &Sniff) -> Option<u8> {
+    ((s.name == "manifest.json"
+        || s.root.get("manifest_version").is_some()
+        || s.root.get("dxt_version").is_some())
+        && s.root.get("server").is_some())
+    .then_some(9)
 }

@@ -9,23 +9,12 @@ use std::path::Path;
 use crate::model::spec::ServerSpec;
 
 mod claude;
-mod cline;
-mod codex;
-mod continue_dev;
-mod cursor;
 mod discover;
 pub mod entry;
-mod gemini;
 pub mod jsonc;
-mod junie;
-mod mcpb;
-mod registry;
 pub mod toml_tree;
 pub mod tree;
-mod vscode;
-mod windsurf;
 pub mod yaml_tree;
-mod zed;
 
 pub use discover::{DiscoveredConfig, Scope, discover, discover_from_env};
 
@@ -53,77 +42,93 @@ pub enum ConfigError {
     UnknownFormat { path: String, known: String },
 }
 
-/// The host configuration formats mcpvet reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum HostFormat {
+/// What a format's `sniff` sees of a file: its lower-cased name, folders and extension, and
+/// its parsed content.
+pub struct Sniff<'a> {
+    pub name: String,
+    pub dirs: Vec<String>,
+    pub ext: String,
+    pub root: &'a Node,
+}
+
+impl Sniff<'_> {
+    /// Is the file inside a folder of this (lower-case) name?
+    pub fn in_dir(&self, d: &str) -> bool {
+        self.dirs.iter().any(|x| x == d)
+    }
+}
+
+/// The registry of host formats: one line each, `Variant = "id" in module;`, where the
+/// module (one file) has `parse(path, root)` and `sniff(&Sniff) -> Option<u8>`. `sniff`
+/// claims a file with a priority (lower wins; each priority belongs to one format), so
+/// detection is the same ordered cascade whatever order the lines are in.
+macro_rules! host_formats {
+    ($($(#[doc = $doc:literal])* $variant:ident = $id:literal in $module:ident;)*) => {
+        $(mod $module;)*
+
+        /// The host configuration formats mcpvet reads.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum HostFormat {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl HostFormat {
+            pub const ALL: [HostFormat; [$($id),*].len()] = [$(HostFormat::$variant),*];
+
+            /// The stable id used in `ServerSpec.host`, `--host` and reports.
+            pub fn id(self) -> &'static str {
+                match self {
+                    $(HostFormat::$variant => $id,)*
+                }
+            }
+
+            fn parse(self, path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
+                match self {
+                    $(HostFormat::$variant => $module::parse(path, root),)*
+                }
+            }
+
+            fn sniff(self, s: &Sniff) -> Option<u8> {
+                match self {
+                    $(HostFormat::$variant => $module::sniff(s),)*
+                }
+            }
+        }
+    };
+}
+
+host_formats! {
     /// Claude Desktop `claude_desktop_config.json` (`mcpServers`).
-    ClaudeDesktop,
+    ClaudeDesktop = "claude-desktop" in claude_desktop;
     /// Claude Code `.mcp.json` and `~/.claude.json` (user and per-project local scopes).
-    ClaudeCode,
+    ClaudeCode = "claude-code" in claude_code;
     /// VS Code `.vscode/mcp.json`, user `mcp.json` (`servers` + `inputs`), `settings.json` `mcp.servers`.
-    VsCode,
+    VsCode = "vscode" in vscode;
     /// Cursor `~/.cursor/mcp.json`, `.cursor/mcp.json`.
-    Cursor,
+    Cursor = "cursor" in cursor;
     /// Windsurf `~/.codeium/windsurf/mcp_config.json` (`serverUrl` for remotes).
-    Windsurf,
+    Windsurf = "windsurf" in windsurf;
     /// Zed `settings.json` `context_servers` (all three historical shapes).
-    Zed,
+    Zed = "zed" in zed;
     /// Codex `~/.codex/config.toml` `[mcp_servers.*]`.
-    Codex,
+    Codex = "codex" in codex;
     /// Gemini CLI `settings.json` (`command`/`url`/`httpUrl`, `trust`).
-    Gemini,
+    Gemini = "gemini" in gemini;
     /// Cline `cline_mcp_settings.json` (`alwaysAllow`, `autoApprove`).
-    Cline,
+    Cline = "cline" in cline;
     /// Continue `config.yaml` and `.continue/mcpServers/*.yaml` (a list of servers).
-    Continue,
+    Continue = "continue" in continue_dev;
     /// JetBrains Junie `.junie/mcp/mcp.json`.
-    Junie,
+    Junie = "junie" in junie;
     /// The MCP registry's `server.json` (packages and remotes).
-    Registry,
+    Registry = "registry" in registry;
     /// An MCPB bundle `manifest.json`.
-    Mcpb,
+    Mcpb = "mcpb" in mcpb;
     /// Any other JSON file with a Claude-style `mcpServers` map.
-    Generic,
+    Generic = "mcp-json" in generic;
 }
 
 impl HostFormat {
-    pub const ALL: [HostFormat; 14] = [
-        HostFormat::ClaudeDesktop,
-        HostFormat::ClaudeCode,
-        HostFormat::VsCode,
-        HostFormat::Cursor,
-        HostFormat::Windsurf,
-        HostFormat::Zed,
-        HostFormat::Codex,
-        HostFormat::Gemini,
-        HostFormat::Cline,
-        HostFormat::Continue,
-        HostFormat::Junie,
-        HostFormat::Registry,
-        HostFormat::Mcpb,
-        HostFormat::Generic,
-    ];
-
-    /// The stable id used in `ServerSpec.host`, `--host` and reports.
-    pub fn id(self) -> &'static str {
-        match self {
-            HostFormat::ClaudeDesktop => "claude-desktop",
-            HostFormat::ClaudeCode => "claude-code",
-            HostFormat::VsCode => "vscode",
-            HostFormat::Cursor => "cursor",
-            HostFormat::Windsurf => "windsurf",
-            HostFormat::Zed => "zed",
-            HostFormat::Codex => "codex",
-            HostFormat::Gemini => "gemini",
-            HostFormat::Cline => "cline",
-            HostFormat::Continue => "continue",
-            HostFormat::Junie => "junie",
-            HostFormat::Registry => "registry",
-            HostFormat::Mcpb => "mcpb",
-            HostFormat::Generic => "mcp-json",
-        }
-    }
-
     fn known_ids() -> String {
         HostFormat::ALL
             .iter()
@@ -218,108 +223,34 @@ fn parse_text(path: &Path, text: &str) -> Result<Node, ConfigError> {
 }
 
 fn parse_as(path: &Path, root: &Node, format: HostFormat) -> Result<Vec<ServerSpec>, ConfigError> {
-    match format {
-        HostFormat::ClaudeDesktop => claude::parse_desktop(path, root),
-        HostFormat::ClaudeCode => claude::parse_code(path, root),
-        HostFormat::VsCode => vscode::parse(path, root),
-        HostFormat::Cursor => cursor::parse(path, root),
-        HostFormat::Windsurf => windsurf::parse(path, root),
-        HostFormat::Zed => zed::parse(path, root),
-        HostFormat::Codex => codex::parse(path, root),
-        HostFormat::Gemini => gemini::parse(path, root),
-        HostFormat::Cline => cline::parse(path, root),
-        HostFormat::Continue => continue_dev::parse(path, root),
-        HostFormat::Junie => junie::parse(path, root),
-        HostFormat::Registry => registry::parse(path, root),
-        HostFormat::Mcpb => mcpb::parse(path, root),
-        HostFormat::Generic => claude::parse_generic(path, root),
-    }
+    format.parse(path, root)
 }
 
-/// Tell the host format from the file name, its folders, then its content.
+/// Tell the host format from the file name, its folders, then its content: every format
+/// sniffs the file and the lowest priority claimed wins.
 fn detect(path: &Path, root: &Node) -> Option<HostFormat> {
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    let dirs: Vec<String> = path
-        .parent()
-        .map(|p| {
-            p.components()
-                .map(|c| c.as_os_str().to_string_lossy().to_ascii_lowercase())
-                .collect()
-        })
-        .unwrap_or_default();
-    let in_dir = |d: &str| dirs.iter().any(|x| x == d);
-    let ext = extension(path);
-    match name.as_str() {
-        "claude_desktop_config.json" => return Some(HostFormat::ClaudeDesktop),
-        ".mcp.json" | ".claude.json" => return Some(HostFormat::ClaudeCode),
-        "cline_mcp_settings.json" => return Some(HostFormat::Cline),
-        "mcp_config.json" => return Some(HostFormat::Windsurf),
-        _ => {}
-    }
-    if ext == "toml" {
-        return Some(HostFormat::Codex);
-    }
-    if ext == "yaml" || ext == "yml" {
-        return Some(HostFormat::Continue);
-    }
-    if root.get("context_servers").is_some() {
-        return Some(HostFormat::Zed);
-    }
-    if name == "server.json" && (root.get("packages").is_some() || root.get("remotes").is_some()) {
-        return Some(HostFormat::Registry);
-    }
-    if (name == "manifest.json"
-        || root.get("manifest_version").is_some()
-        || root.get("dxt_version").is_some())
-        && root.get("server").is_some()
-    {
-        return Some(HostFormat::Mcpb);
-    }
-    if (in_dir(".vscode")
-        || root.get("servers").is_some()
-        || root.path(&["mcp", "servers"]).is_some()
-        || root.get("mcp.servers").is_some())
-        && root.get("mcpServers").is_none()
-    {
-        return Some(HostFormat::VsCode);
-    }
-    if in_dir(".cursor") {
-        return Some(HostFormat::Cursor);
-    }
-    if in_dir(".gemini") {
-        return Some(HostFormat::Gemini);
-    }
-    if in_dir(".junie") {
-        return Some(HostFormat::Junie);
-    }
-    if in_dir("windsurf") || in_dir(".windsurf") {
-        return Some(HostFormat::Windsurf);
-    }
-    if in_dir("saoudrizwan.claude-dev") {
-        return Some(HostFormat::Cline);
-    }
-    if in_dir("claude") {
-        return Some(HostFormat::ClaudeDesktop);
-    }
-    if root.get("packages").is_some() || root.get("remotes").is_some() {
-        return Some(HostFormat::Registry);
-    }
-    if root
-        .path(&["experimental", "modelContextProtocolServers"])
-        .is_some()
-    {
-        return Some(HostFormat::Continue);
-    }
-    match root.get("mcpServers").map(|n| &n.value) {
-        Some(tree::Value::Arr(_)) => Some(HostFormat::Continue),
-        Some(_) if in_dir(".continue") => Some(HostFormat::Continue),
-        Some(_) => Some(HostFormat::Generic),
-        None => None,
-    }
+    let sniff = Sniff {
+        name: path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_ascii_lowercase(),
+        dirs: path
+            .parent()
+            .map(|p| {
+                p.components()
+                    .map(|c| c.as_os_str().to_string_lossy().to_ascii_lowercase())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        ext: extension(path),
+        root,
+    };
+    HostFormat::ALL
+        .into_iter()
+        .filter_map(|f| Some((f.sniff(&sniff)?, f)))
+        .min()
+        .map(|(_, f)| f)
 }
 
 /// The `mcpServers` map of a Claude-style file (absent → no servers).

@@ -8,6 +8,7 @@
 
 use std::path::Path;
 
+use super::Sniff;
 use super::ConfigError;
 use super::entry::SpecBuilder;
 use super::tree::{Node, Pos};
@@ -190,4 +191,14 @@ fn push_arguments(b: &mut SpecBuilder<'_>, args: Option<&Node>) -> Result<(), Co
         }
     }
     Ok(())
+}
+
+/// `server.json` with `packages` or `remotes` (any file with them, at lower priority).
+pub fn sniff(s: &Sniff) -> Option<u8> {
+    let listed = s.root.get("packages").is_some() || s.root.get("remotes").is_some();
+    match (listed, s.name == "server.json") {
+        (true, true) => Some(8),
+        (true, false) => Some(17),
+        _ => None,
+    }
 }

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, entry};
 use crate::model::spec::ServerSpec;
@@ -50,4 +51,14 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
         }
     }
     Ok(specs)
+}
+
+/// `.vscode/`, or `servers` / `mcp.servers` without `mcpServers`.
+pub fn sniff(s: &Sniff) -> Option<u8> {
+    ((s.in_dir(".vscode")
+        || s.root.get("servers").is_some()
+        || s.root.path(&["mcp", "servers"]).is_some()
+        || s.root.get("mcp.servers").is_some())
+        && s.root.get("mcpServers").is_none())
+    .then_some(10)
 }

@@ -2,10 +2,19 @@
 
 use std::path::Path;
 
+use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, mcp_servers};
 use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     mcp_servers(path, root, "windsurf", &["disabled", "disabledTools"])
+}
+
+/// `mcp_config.json`, or a file under a Windsurf folder.
+pub fn sniff(s: &Sniff) -> Option<u8> {
+    if s.name == "mcp_config.json" {
+        return Some(4);
+    }
+    (s.in_dir("windsurf") || s.in_dir(".windsurf")).then_some(14)
 }

@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use super::entry::SpecBuilder;
+use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, entry};
 use crate::model::spec::ServerSpec;
@@ -103,4 +104,9 @@ fn read_nested(b: &mut SpecBuilder<'_>, cmd: &Node) -> Result<(), ConfigError> {
         ));
     }
     Ok(())
+}
+
+/// A `context_servers` member.
+pub fn sniff(s: &Sniff) -> Option<u8> {
+    s.root.get("context_servers").is_some().then_some(7)
 }
