@@ -115,6 +115,33 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// Every example of this pattern that does not hold: a `must_match` text the regex misses,
+    /// a `must_not_match` text it matches, or a regex that does not compile. All of them, so
+    /// one broken example never hides another.
+    pub fn example_failures(&self) -> Vec<String> {
+        let Some(regex) = self.regex() else {
+            return vec![format!("{}: the regex does not compile", self.id)];
+        };
+        let mut out = Vec::new();
+        for ex in &self.must_match {
+            if !regex.is_match(&Prepared::new(ex).norm) {
+                out.push(format!(
+                    "{}: must_match example does not match: {ex:?}",
+                    self.id
+                ));
+            }
+        }
+        for ex in &self.must_not_match {
+            if regex.is_match(&Prepared::new(ex).norm) {
+                out.push(format!(
+                    "{}: must_not_match example matches: {ex:?}",
+                    self.id
+                ));
+            }
+        }
+        out
+    }
+
     /// The compiled regex (compiled on first use; `None` only if the source is invalid,
     /// which loading rules out for user files and tests rule out for the built-in ones).
     pub fn regex(&self) -> Option<&Regex> {

@@ -8,3 +8,4 @@ mod config;
 mod lock;
 mod probe;
 mod report;
+mod rules;

@@ -153,10 +153,18 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             })
             .collect();
         let item = &server.items[field.item];
-        out.push(super::item_finding(scan, si, field.item, super::Emit { rule: rule_id::CONFUSABLE_NAME, severity: severity, confidence: Confidence::High, pointer: field.pointer.clone(), message: format!(
+        out.push(super::item_finding(scan, si, field.item, super::Emit {
+rule: rule_id::CONFUSABLE_NAME,
+severity,
+confidence: Confidence::High,
+pointer: field.pointer.clone(),
+message: format!(
                 "{} {what}",
                 crate::audit::engine::kind_label(item.kind, &item.name)
-            ), evidence: Some(shown), control: Control::Reject }));
+            ),
+evidence: Some(shown),
+control: Control::Reject,
+}));
     }
 }
 

@@ -80,10 +80,18 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                 .and_then(|v| v.get("description"))
                 .and_then(Value::as_str)
                 .unwrap_or("");
-            out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::DUPLICATE_TOOL_DEFINITION, severity: Severity::High, confidence: Confidence::Medium, pointer: format!("{}/description", item.pointer), message: format!(
+            out.push(super::item_finding(scan, si, ii, super::Emit {
+rule: rule_id::DUPLICATE_TOOL_DEFINITION,
+severity: Severity::High,
+confidence: Confidence::Medium,
+pointer: format!("{}/description", item.pointer),
+message: format!(
                     "tool `{}` has the same description as `{oname}` of server `{}`",
                     item.name, other.snap.server
-                ), evidence: Some(crate::audit::text::clip(desc, 120)), control: Control::Allowlist }));
+                ),
+evidence: Some(crate::audit::text::clip(desc, 120)),
+control: Control::Allowlist,
+}));
         }
     }
 }

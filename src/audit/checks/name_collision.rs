@@ -141,7 +141,15 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
                 }
             }
             if let Some((severity, msg, other)) = best {
-                out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::TOOL_NAME_COLLISION, severity: severity, confidence: Confidence::Medium, pointer: format!("{}/name", item.pointer), message: format!("tool `{}` {msg}", item.name), evidence: Some(format!("{} ~ {other}", item.name)), control: Control::Allowlist }));
+                out.push(super::item_finding(scan, si, ii, super::Emit {
+rule: rule_id::TOOL_NAME_COLLISION,
+severity,
+confidence: Confidence::Medium,
+pointer: format!("{}/name", item.pointer),
+message: format!("tool `{}` {msg}", item.name),
+evidence: Some(format!("{} ~ {other}", item.name)),
+control: Control::Allowlist,
+}));
             }
         }
     }

@@ -73,10 +73,18 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             }
         }
         for (pointer, target) in refs {
-            out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::NETWORK_SCHEMA_REF, severity: Severity::Medium, confidence: Confidence::High, pointer: pointer, message: format!(
+            out.push(super::item_finding(scan, si, ii, super::Emit {
+rule: rule_id::NETWORK_SCHEMA_REF,
+severity: Severity::Medium,
+confidence: Confidence::High,
+pointer,
+message: format!(
                     "{} references a schema on the network; it can change after approval and must not be fetched",
                     crate::audit::engine::kind_label(item.kind, &item.name)
-                ), evidence: Some(target), control: Control::LockAndReapprove }));
+                ),
+evidence: Some(target),
+control: Control::LockAndReapprove,
+}));
         }
     }
 }

@@ -63,7 +63,15 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         let Some((suffix, what)) = problem else {
             continue;
         };
-        out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::OPEN_INPUT_SCHEMA, severity: Severity::Low, confidence: Confidence::High, pointer: format!("{}/inputSchema{suffix}", item.pointer), message: format!("tool `{}` {what}", item.name), evidence: None, control: Control::ReviewDefinitions }));
+        out.push(super::item_finding(scan, si, ii, super::Emit {
+rule: rule_id::OPEN_INPUT_SCHEMA,
+severity: Severity::Low,
+confidence: Confidence::High,
+pointer: format!("{}/inputSchema{suffix}", item.pointer),
+message: format!("tool `{}` {what}", item.name),
+evidence: None,
+control: Control::ReviewDefinitions,
+}));
     }
 }
 

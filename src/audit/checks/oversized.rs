@@ -36,11 +36,19 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         let n = field.text.chars().count();
         if n > MAX_STRING && reported.insert(field.item) {
             let item = &server.items[field.item];
-            out.push(super::item_finding(scan, si, field.item, super::Emit { rule: rule_id::OVERSIZED_DEFINITION, severity: Severity::Low, confidence: Confidence::High, pointer: field.pointer.clone(), message: format!(
+            out.push(super::item_finding(scan, si, field.item, super::Emit {
+rule: rule_id::OVERSIZED_DEFINITION,
+severity: Severity::Low,
+confidence: Confidence::High,
+pointer: field.pointer.clone(),
+message: format!(
                     "{} has a {} of {n} characters (limit {MAX_STRING})",
                     crate::audit::engine::kind_label(item.kind, &item.name),
                     field.kind.as_str()
-                ), evidence: Some(crate::audit::text::clip(field.text, 80)), control: Control::ReviewDefinitions }));
+                ),
+evidence: Some(crate::audit::text::clip(field.text, 80)),
+control: Control::ReviewDefinitions,
+}));
         }
     }
     for (ii, item) in server.items.iter().enumerate() {
@@ -50,10 +58,18 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         let Some(v) = item.value else { continue };
         let size = serde_json::to_string(v).map(|s| s.len()).unwrap_or(0);
         if size > MAX_DEFINITION {
-            out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::OVERSIZED_DEFINITION, severity: Severity::Low, confidence: Confidence::High, pointer: item.pointer.clone(), message: format!(
+            out.push(super::item_finding(scan, si, ii, super::Emit {
+rule: rule_id::OVERSIZED_DEFINITION,
+severity: Severity::Low,
+confidence: Confidence::High,
+pointer: item.pointer.clone(),
+message: format!(
                     "{} is {size} bytes of JSON (limit {MAX_DEFINITION})",
                     crate::audit::engine::kind_label(item.kind, &item.name)
-                ), evidence: None, control: Control::ReviewDefinitions }));
+                ),
+evidence: None,
+control: Control::ReviewDefinitions,
+}));
         }
     }
 }

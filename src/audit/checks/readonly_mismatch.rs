@@ -206,15 +206,23 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         } else {
             Severity::High
         };
-        out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::READONLY_CLAIM_MISMATCH, severity: severity, confidence: if fx.executes {
+        out.push(super::item_finding(scan, si, ii, super::Emit {
+rule: rule_id::READONLY_CLAIM_MISMATCH,
+severity,
+confidence: if fx.executes {
                 Confidence::High
             } else {
                 Confidence::Medium
-            }, pointer: format!("{}/annotations/{key}", item.pointer), message: format!(
+            },
+pointer: format!("{}/annotations/{key}", item.pointer),
+message: format!(
                 "tool `{}` claims `{claim}` but {}; hosts may run it without asking",
                 item.name,
                 does.join(" and ")
-            ), evidence: Some(format!("{}: {claim}", item.name)), control: Control::ConfirmSensitiveCalls }));
+            ),
+evidence: Some(format!("{}: {claim}", item.name)),
+control: Control::ConfirmSensitiveCalls,
+}));
     }
 }
 

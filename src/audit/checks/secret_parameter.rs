@@ -71,10 +71,18 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         if !SECRET.contains(&key.as_str()) {
             continue;
         }
-        out.push(super::item_finding(scan, si, field.item, super::Emit { rule: rule_id::SECRET_PARAMETER, severity: Severity::Medium, confidence: Confidence::Medium, pointer: field.pointer.clone(), message: format!(
+        out.push(super::item_finding(scan, si, field.item, super::Emit {
+rule: rule_id::SECRET_PARAMETER,
+severity: Severity::Medium,
+confidence: Confidence::Medium,
+pointer: field.pointer.clone(),
+message: format!(
                 "tool `{}` asks the model for a secret in parameter `{}`",
                 item.name, field.text
-            ), evidence: Some(field.text.to_owned()), control: Control::LeastPrivilegeCredential }));
+            ),
+evidence: Some(field.text.to_owned()),
+control: Control::LeastPrivilegeCredential,
+}));
     }
 }
 

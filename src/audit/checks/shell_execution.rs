@@ -35,10 +35,18 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         if !super::readonly_mismatch::effects(tool).executes {
             continue;
         }
-        out.push(super::item_finding(scan, si, ii, super::Emit { rule: rule_id::SHELL_EXECUTION_TOOL, severity: Severity::Medium, confidence: Confidence::Medium, pointer: format!("{}/name", item.pointer), message: format!(
+        out.push(super::item_finding(scan, si, ii, super::Emit {
+rule: rule_id::SHELL_EXECUTION_TOOL,
+severity: Severity::Medium,
+confidence: Confidence::Medium,
+pointer: format!("{}/name", item.pointer),
+message: format!(
                 "tool `{}` executes commands or code; run the server sandboxed and confirm every call",
                 item.name
-            ), evidence: Some(item.name.clone()), control: Control::Sandbox }));
+            ),
+evidence: Some(item.name.clone()),
+control: Control::Sandbox,
+}));
     }
 }
 
