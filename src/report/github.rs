@@ -3,8 +3,19 @@
 
 use super::model::ScanReport;
 use super::table::item_label;
+use super::{RenderOptions, Renderer};
 use crate::model::escape::{workflow_data, workflow_property};
 use crate::model::finding::{Finding, Severity};
+
+/// `--format github`: GitHub Actions annotations.
+#[derive(Debug, Clone, Copy)]
+pub struct GithubFormat;
+
+impl Renderer for GithubFormat {
+    fn render(&self, report: &ScanReport, _opts: &RenderOptions) -> String {
+        render(report)
+    }
+}
 
 /// Render one annotation line per finding (worst first), a line per server that could not be
 /// probed, and the verdict as a plain log line.

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use super::fingerprint;
 use super::model::{ScanReport, ServerOutcome, ServerReport};
+use super::{RenderOptions, Renderer};
 use crate::model::finding::{Confidence, Finding, ItemRef, Severity};
 use crate::model::redact::url_for_report as redact_url;
 use crate::model::secrets::env_reference;
@@ -17,6 +18,16 @@ use crate::model::spec::Transport;
 
 /// The format version written in the `version` field.
 pub const VERSION: u32 = 1;
+
+/// `--format json`: JSON v1.
+#[derive(Debug, Clone, Copy)]
+pub struct JsonFormat;
+
+impl Renderer for JsonFormat {
+    fn render(&self, report: &ScanReport, _opts: &RenderOptions) -> String {
+        render(report)
+    }
+}
 
 /// Render the report as pretty JSON v1 (with a trailing newline).
 pub fn render(report: &ScanReport) -> String {

@@ -2,7 +2,8 @@
 //!
 //! Renderers (table, json v1, sarif, github, markdown review) are pure functions over a
 //! [`model::ScanReport`] that return strings; the `write_*`/`print_*` helpers here do the
-//! actual I/O (a broken pipe is success).
+//! actual I/O (a broken pipe is success). The `--format` values of `scan`/`check` map to their
+//! renderers in one place, [`Format::renderer`].
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -26,7 +27,12 @@ pub mod text;
 
 pub use model::{LockState, OutputSample, Pinning, ScanReport, ServerReport, Suppressed, ToolInfo};
 
-/// The output formats of `scan`/`check`.
+/// The output formats of `scan`/`check`: the one registry of renderers.
+///
+/// Adding a format: write `src/report/<name>.rs` with a unit struct implementing
+/// [`Renderer`], then here declare `pub mod <name>;`, add the variant (its doc comment is the
+/// `--help` text for the value) and its arm in [`Format::renderer`]. Nothing else dispatches
+/// on the format; the compiler refuses a variant without an arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
     /// Summary table and findings for people.
@@ -38,6 +44,35 @@ pub enum Format {
     Sarif,
     /// GitHub Actions annotations.
     Github,
+}
+
+impl Format {
+    /// The renderer each format maps to.
+    pub fn renderer(self) -> &'static dyn Renderer {
+        match self {
+            Format::Table => &table::TableFormat,
+            Format::Json => &json::JsonFormat,
+            Format::Sarif => &sarif::SarifFormat,
+            Format::Github => &github::GithubFormat,
+        }
+    }
+
+    /// Whether the output is written for people (see [`Renderer::for_people`]).
+    pub fn for_people(self) -> bool {
+        self.renderer().for_people()
+    }
+}
+
+/// What one `--format` value writes: a whole report as text.
+pub trait Renderer {
+    /// Render `report` (pure: no I/O). Only formats for people use `opts`.
+    fn render(&self, report: &ScanReport, opts: &RenderOptions) -> String;
+
+    /// Whether the output is written for people and shows the report's warnings in its text;
+    /// for a machine format, a caller writing to a terminal repeats the warnings on stderr.
+    fn for_people(&self) -> bool {
+        false
+    }
 }
 
 /// How to render for people.
@@ -92,12 +127,7 @@ fn crossterm_width() -> Option<u16> {
 
 /// Render a report in one of the machine or people formats.
 pub fn render(format: Format, report: &ScanReport, opts: &RenderOptions) -> String {
-    match format {
-        Format::Table => table::render(report, opts),
-        Format::Json => json::render(report),
-        Format::Sarif => sarif::render(report),
-        Format::Github => github::render(report),
-    }
+    format.renderer().render(report, opts)
 }
 
 /// Render `report` for stdout (colour and width from the terminal for the table) and write
@@ -204,6 +234,24 @@ mod tests {
             message: "m".into(),
             evidence: None,
             control: Control::Reject,
+        }
+    }
+
+    #[test]
+    fn every_format_has_a_renderer_and_only_the_table_is_for_people() {
+        use clap::ValueEnum;
+        let people: Vec<Format> = Format::value_variants()
+            .iter()
+            .copied()
+            .filter(|f| f.for_people())
+            .collect();
+        assert_eq!(people, [Format::Table]);
+        let r = ScanReport::new(vec![], vec![], Severity::High);
+        for f in Format::value_variants() {
+            assert!(
+                !render(*f, &r, &RenderOptions::default()).is_empty(),
+                "{f:?}"
+            );
         }
     }
 

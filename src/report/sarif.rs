@@ -15,10 +15,21 @@ use serde_json::{Value, json};
 use super::fingerprint;
 use super::model::ScanReport;
 use super::table::item_label;
+use super::{RenderOptions, Renderer};
 use crate::model::finding::{Confidence, Finding, RuleMeta, Severity};
 use crate::model::spec::Origin;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// `--format sarif`: SARIF 2.1.0.
+#[derive(Debug, Clone, Copy)]
+pub struct SarifFormat;
+
+impl Renderer for SarifFormat {
+    fn render(&self, report: &ScanReport, _opts: &RenderOptions) -> String {
+        render(report)
+    }
+}
 
 /// Render the report as SARIF 2.1.0 (pretty JSON, trailing newline).
 pub fn render(report: &ScanReport) -> String {

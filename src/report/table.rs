@@ -3,15 +3,29 @@
 
 use comfy_table::{Cell, ContentArrangement, Table, presets};
 
-use super::RenderOptions;
 use super::model::{LockState, Pinning, ScanReport, ServerOutcome, ServerReport};
 use super::style::Style;
 use super::text::{plural, wrap};
+use super::{RenderOptions, Renderer};
 use crate::model::escape::sanitize;
 use crate::model::finding::{Finding, ItemKind, Severity};
 
 /// Evidence longer than this many wrapped lines is cut unless `--verbose`.
 const EVIDENCE_LINES: usize = 8;
+
+/// `--format table`: the report for people, in the terminal.
+#[derive(Debug, Clone, Copy)]
+pub struct TableFormat;
+
+impl Renderer for TableFormat {
+    fn render(&self, report: &ScanReport, opts: &RenderOptions) -> String {
+        render(report, opts)
+    }
+
+    fn for_people(&self) -> bool {
+        true
+    }
+}
 
 /// Render the terminal report.
 pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {

@@ -1,4 +1,5 @@
-//! Small text helpers shared by the renderers: word wrapping and truncation.
+//! Small text helpers shared by the renderers: word wrapping, truncation, plurals and
+//! sentences.
 
 /// Wrap `text` to lines of at most `width` characters, breaking at spaces where possible and
 /// hard-breaking words that are longer than a line. Existing newlines are kept.
@@ -61,6 +62,16 @@ pub fn headline(s: &str) -> &str {
 /// `1 finding` / `3 findings`.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `text` trimmed, ending with a full stop unless it already ends a sentence.
+pub fn sentence(text: &str) -> String {
+    let t = text.trim();
+    if t.ends_with(['.', '!', '?']) {
+        t.to_owned()
+    } else {
+        format!("{t}.")
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,138 @@
+//! Markdown building blocks for the review: a line writer, code spans, table cells, block
+//! quotes, numbers, and the words each control and status is shown with.
+
+use serde_json::Value;
+
+use super::decision::ControlStatus;
+use crate::model::finding::Control;
+
+/// The review being written, one line at a time.
+#[derive(Debug, Default)]
+pub(super) struct Md(String);
+
+impl Md {
+    /// Append `line` and a newline.
+    pub(super) fn line(&mut self, line: &str) {
+        self.0.push_str(line);
+        self.0.push('\n');
+    }
+
+    /// Append an empty line.
+    pub(super) fn blank(&mut self) {
+        self.0.push('\n');
+    }
+
+    /// Everything written so far.
+    pub(super) fn into_string(self) -> String {
+        self.0
+    }
+}
+
+/// How a control's status reads in the controls table.
+pub(super) fn status_label(status: ControlStatus) -> &'static str {
+    match status {
+        ControlStatus::Blocking => "**required first**",
+        ControlStatus::Standard => "required (standard)",
+        ControlStatus::InPlace => "in place",
+    }
+}
+
+/// A control's name in the controls table.
+pub(super) fn control_title(c: Control) -> &'static str {
+    match c {
+        Control::ReviewDefinitions => "Review the source and the complete definitions",
+        Control::PinVersion => "Pin an exact version and verify it",
+        Control::LockAndReapprove => "Lock the definitions; re-approve on change",
+        Control::LeastPrivilegeCredential => "Dedicated, least-privilege credential",
+        Control::SecretReference => "No secrets in config files",
+        Control::Sandbox => "Sandbox (limited file and network access)",
+        Control::ConfirmSensitiveCalls => "Confirmation for sensitive calls",
+        Control::Allowlist => "Team allowlist",
+        Control::AuditLog => "Audit logs",
+        Control::SecureTransport => "Secure transport",
+        Control::TreatAsUntrusted => "Treat output and annotations as untrusted",
+        Control::Reject => "Remove the offending definition",
+    }
+}
+
+/// Total characters of every string (keys included) in a JSON value: what the model reads.
+pub(super) fn text_chars(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.chars().count(),
+        Value::Array(a) => a.iter().map(text_chars).sum(),
+        Value::Object(m) => m
+            .iter()
+            .map(|(k, v)| k.chars().count() + text_chars(v))
+            .sum(),
+        _ => 0,
+    }
+}
+
+/// `s` as an inline code span on one line (double backticks when it holds one).
+pub(super) fn md_code(s: &str) -> String {
+    let s = s.replace('\n', " ");
+    if s.contains('`') {
+        format!("`` {s} ``")
+    } else {
+        format!("`{s}`")
+    }
+}
+
+/// `s` safe inside a table cell.
+pub(super) fn md_cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// `items` as code spans, comma-separated.
+pub(super) fn code_list(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|c| md_code(c))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `s` as a block quote (HTML tags made inert).
+pub(super) fn quote(s: &str) -> String {
+    s.lines()
+        .map(|l| {
+            if l.is_empty() {
+                ">".to_owned()
+            } else {
+                format!("> {}", l.replace('<', "&lt;"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `n` with thousands separators (`12,345`).
+pub(super) fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_get_thousands_separators() {
+        assert_eq!(thousands(7), "7");
+        assert_eq!(thousands(1234), "1,234");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn code_spans_survive_backticks_and_newlines() {
+        assert_eq!(md_code("a\nb"), "`a b`");
+        assert_eq!(md_code("a`b"), "`` a`b ``");
+    }
+}
