@@ -1,10 +1,10 @@
 //! Lockfile v1, as callers name it: one path (`lock::lockfile::…`) for the model, reading with
 //! hash verification, atomic writes, the approval behind `mcpvet lock`, and RFC 3339 times.
 //!
-//! The code lives by job in sibling files: [`model`](super::model) (the types, serde and the
-//! hashes), [`verify`](super::verify) (tamper checks), [`io`](super::io) (parse, read, render,
-//! write, [`path_for`]), [`approval`](super::approval) ([`approve`]), [`error`](super::error)
-//! ([`LockError`]) and [`time`](super::time) (RFC 3339).
+//! The code lives by job in sibling files of `src/lock/`: `model.rs` (the types, serde and
+//! the hashes), `verify.rs` (tamper checks), `io.rs` (parse, read, render, write,
+//! [`path_for`]), `approval.rs` ([`approve`]), `error.rs` ([`LockError`]) and `time.rs`
+//! (RFC 3339).
 
 pub use super::approval::{ApproveOptions, LockOutcome, approve};
 pub use super::error::LockError;

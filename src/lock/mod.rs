@@ -4,7 +4,7 @@
 //! - [`lockfile`]: the v1 lockfile as callers name it ([`Lockfile`]), re-exported from its
 //!   parts: `model` (types and hashes), `verify` (tamper checks), `io` (read, render, write),
 //!   `approval` ([`approve`]), `error` ([`LockError`]) and `time` (RFC 3339).
-//! - [`diff`]: the structured [`LockDiff`] between a lock and a snapshot (or two listings).
+//! - [`diff`](mod@diff): the structured [`LockDiff`] between a lock and a snapshot (or two listings).
 //! - [`drift`]: drift findings for `scan` and the static `pin-mismatch` check.
 //! - [`cloak`]: `cloaked-definitions`, comparing two listings of the same server.
 
