@@ -143,6 +143,10 @@ const SECRET_QUERY_WORDS: [&str; 8] = [
 
 /// Remove user-info and redact secret-looking query values, so a lock never records secrets.
 /// This form is hashed into committed lockfiles.
+///
+/// Split by hand on purpose, not with the `url` crate: that crate normalises (lower-cases the
+/// host, drops a default port, adds a `/` path, percent-encodes spaces, refuses a URL without
+/// a scheme), so every such URL would hash differently and every lock holding one would drift.
 pub fn url_for_lock(url: &str) -> String {
     let (scheme, rest) = match url.split_once("://") {
         Some((s, r)) => (format!("{s}://"), r),
@@ -222,4 +226,41 @@ pub fn url_for_report(url: &str) -> String {
         out.push_str(&parts.join("&"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_forms_keep_the_bytes_they_were_given() {
+        // What a normalising URL parser would change stays as written: the lock form is hashed.
+        for (url, lock) in [
+            ("https://acme.example.test", "https://acme.example.test"),
+            (
+                "HTTPS://API.Example.test:443/mcp",
+                "HTTPS://API.Example.test:443/mcp",
+            ),
+            ("http://[::1]:8443", "http://[::1]:8443"),
+            ("https://example.test/a b", "https://example.test/a b"),
+            (
+                "mcp.example.test/mcp?token=t",
+                "mcp.example.test/mcp?token=REDACTED",
+            ),
+            (
+                "https://user:pw@example.test/mcp?api_key=abc&v=2#x",
+                "https://example.test/mcp?api_key=REDACTED&v=2#x",
+            ),
+        ] {
+            assert_eq!(url_for_lock(url), lock, "{url}");
+        }
+        assert_eq!(
+            url_for_report("https://u:p@Mcp.Example.com?Api_Key=abc&team=x"),
+            "https://***@Mcp.Example.com?Api_Key=***&team=x"
+        );
+        assert_eq!(
+            url_for_report("http://localhost:3000"),
+            "http://localhost:3000"
+        );
+    }
 }

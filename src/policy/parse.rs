@@ -1,0 +1,312 @@
+//! Reading `mcpvet.toml`: the raw TOML shapes (with their spans), validated into a
+//! [`Policy`] whose errors point at line:column, and finding the file in a repository.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{CredentialScope, Entry, FILE_NAME, Grant, Ignore, Policy, Remap};
+use crate::config::tree::Pos;
+use crate::model::finding::Severity;
+
+/// Why a policy file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum PolicyError {
+    #[error("cannot read policy {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: {message}")]
+    Invalid {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawPolicy {
+    #[serde(default)]
+    fail_on: Option<Spanned<String>>,
+    #[serde(default)]
+    require_pinned: bool,
+    #[serde(default)]
+    require_lock: bool,
+    #[serde(default)]
+    allow: Vec<Spanned<RawEntry>>,
+    #[serde(default)]
+    deny: Vec<Spanned<RawEntry>>,
+    #[serde(default)]
+    remap: Vec<Spanned<RawRemap>>,
+    #[serde(default)]
+    ignore: Vec<Spanned<RawIgnore>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEntry {
+    name: Option<String>,
+    package: Option<Spanned<String>>,
+    command: Option<String>,
+    url: Option<String>,
+    credentials: Option<Vec<Spanned<RawCredential>>>,
+    reason: Spanned<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum RawCredential {
+    Name(String),
+    Scoped { name: String, scope: Option<String> },
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRemap {
+    rule: String,
+    server: Option<String>,
+    severity: Spanned<String>,
+    reason: Spanned<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawIgnore {
+    rule: String,
+    server: Option<String>,
+    reason: Spanned<String>,
+}
+
+const IDENTITY_PREFIXES: &[&str] = &["npm:", "pypi:", "oci:", "go:", "jsr:", "git:", "url:"];
+
+impl Policy {
+    /// The policy in force when there is no `mcpvet.toml`: no allowlist, nothing required,
+    /// fail on high. Evaluating it still checks pins against the lockfiles.
+    pub fn empty() -> Policy {
+        Policy {
+            path: PathBuf::new(),
+            fail_on: Severity::High,
+            require_pinned: false,
+            require_lock: false,
+            allow: Vec::new(),
+            deny: Vec::new(),
+            remap: Vec::new(),
+            ignore: Vec::new(),
+        }
+    }
+
+    /// Read and validate a policy file.
+    pub fn load(path: &Path) -> Result<Policy, PolicyError> {
+        let text = std::fs::read_to_string(path).map_err(|source| PolicyError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Policy::parse(path, &text)
+    }
+
+    /// Validate policy text as if read from `path`.
+    pub fn parse(path: &Path, text: &str) -> Result<Policy, PolicyError> {
+        let err = |span: Range<usize>, message: String| {
+            let pos = Pos::of_offset(text, span.start);
+            PolicyError::Invalid {
+                path: path.display().to_string(),
+                line: pos.line as usize,
+                column: pos.column as usize,
+                message,
+            }
+        };
+        let raw: RawPolicy = toml::from_str(text)
+            .map_err(|e| err(e.span().unwrap_or(0..0), e.message().trim().to_string()))?;
+        let origin = |span: Range<usize>| Pos::of_offset(text, span.start).origin(path);
+        let severity = |s: &Spanned<String>| {
+            s.get_ref()
+                .parse::<Severity>()
+                .map_err(|m| err(s.span(), m))
+        };
+        let reason = |r: &Spanned<String>, what: &str| {
+            if r.get_ref().trim().is_empty() {
+                Err(err(
+                    r.span(),
+                    format!("{what}: `reason` must say why (it is empty)"),
+                ))
+            } else {
+                Ok(r.get_ref().trim().to_string())
+            }
+        };
+        let entry = |e: &Spanned<RawEntry>, kind: &str| -> Result<Entry, PolicyError> {
+            let r = e.get_ref();
+            if r.name.is_none() && r.package.is_none() && r.command.is_none() && r.url.is_none() {
+                return Err(err(
+                    e.span(),
+                    format!(
+                        "[[{kind}]] entry needs at least one of `name`, `package`, `command`, `url`"
+                    ),
+                ));
+            }
+            if let Some(p) = &r.package {
+                if !IDENTITY_PREFIXES
+                    .iter()
+                    .any(|pre| p.get_ref().starts_with(pre))
+                {
+                    return Err(err(
+                        p.span(),
+                        format!(
+                            "package `{}` must be a package identity such as npm:@scope/pkg@1.2.3, pypi:pkg==1.2.3 or oci:image@sha256:…",
+                            p.get_ref()
+                        ),
+                    ));
+                }
+            }
+            let credentials = match &r.credentials {
+                None => None,
+                Some(list) => Some(
+                    list.iter()
+                        .map(|c| match c.get_ref() {
+                            RawCredential::Name(n) => Ok(Grant { name: n.clone(), scope: None }),
+                            RawCredential::Scoped { name, scope } => {
+                                let scope = match scope {
+                                    None => None,
+                                    Some(s) => Some(match s.as_str() {
+                                        "read" => CredentialScope::Read,
+                                        "write" => CredentialScope::Write,
+                                        "admin" => CredentialScope::Admin,
+                                        other => {
+                                            return Err(err(c.span(), format!(
+                                                "unknown credential scope `{other}` (expected read, write or admin)"
+                                            )));
+                                        }
+                                    }),
+                                };
+                                Ok(Grant { name: name.clone(), scope })
+                            }
+                        })
+                        .collect::<Result<Vec<_>, _>>()?,
+                ),
+            };
+            Ok(Entry {
+                name: r.name.clone(),
+                package: r.package.as_ref().map(|p| p.get_ref().clone()),
+                command: r.command.clone(),
+                url: r.url.clone(),
+                credentials,
+                reason: reason(&r.reason, &format!("[[{kind}]]"))?,
+                origin: origin(e.span()),
+            })
+        };
+        Ok(Policy {
+            path: path.to_path_buf(),
+            fail_on: raw
+                .fail_on
+                .as_ref()
+                .map(severity)
+                .transpose()?
+                .unwrap_or(Severity::High),
+            require_pinned: raw.require_pinned,
+            require_lock: raw.require_lock,
+            allow: raw
+                .allow
+                .iter()
+                .map(|e| entry(e, "allow"))
+                .collect::<Result<_, _>>()?,
+            deny: raw
+                .deny
+                .iter()
+                .map(|e| entry(e, "deny"))
+                .collect::<Result<_, _>>()?,
+            remap: raw
+                .remap
+                .iter()
+                .map(|r| {
+                    let v = r.get_ref();
+                    Ok(Remap {
+                        rule: v.rule.clone(),
+                        server: v.server.clone(),
+                        severity: severity(&v.severity)?,
+                        reason: reason(&v.reason, "[[remap]]")?,
+                        origin: origin(r.span()),
+                    })
+                })
+                .collect::<Result<_, PolicyError>>()?,
+            ignore: raw
+                .ignore
+                .iter()
+                .map(|r| {
+                    let v = r.get_ref();
+                    Ok(Ignore {
+                        rule: v.rule.clone(),
+                        server: v.server.clone(),
+                        reason: reason(&v.reason, "[[ignore]]")?,
+                        origin: origin(r.span()),
+                    })
+                })
+                .collect::<Result<_, PolicyError>>()?,
+        })
+    }
+
+    /// The `mcpvet.toml` of the repository `start_dir` is in: the nearest one walking up,
+    /// stopping at the repository root (the folder holding `.git`).
+    pub fn find(start_dir: &Path) -> Option<PathBuf> {
+        for dir in start_dir.ancestors() {
+            let candidate = dir.join(FILE_NAME);
+            if candidate.is_file() {
+                return Some(candidate);
+            }
+            if dir.join(".git").exists() {
+                break;
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Policy, PolicyError> {
+        Policy::parse(Path::new("mcpvet.toml"), text)
+    }
+
+    #[test]
+    fn errors_point_at_the_line() {
+        let e = parse("fail-on = \"high\"\nrequire-pined = true\n").expect_err("unknown key");
+        assert!(e.to_string().starts_with("mcpvet.toml:2:1:"), "{e}");
+        let e = parse("fail-on = \"hgih\"\n").expect_err("bad severity");
+        assert!(
+            e.to_string().starts_with("mcpvet.toml:1:11:")
+                && e.to_string().contains("unknown severity"),
+            "{e}"
+        );
+        let e = parse("[[allow]]\nname = \"x\"\n").expect_err("no reason");
+        assert!(e.to_string().contains("reason"), "{e}");
+        let e = parse("[[allow]]\nname = \"x\"\nreason = \" \"\n").expect_err("empty reason");
+        assert!(e.to_string().starts_with("mcpvet.toml:3:"), "{e}");
+        let e = parse("[[allow]]\npackage = \"ci-insights\"\nreason = \"r\"\n")
+            .expect_err("bad identity");
+        assert!(e.to_string().starts_with("mcpvet.toml:2:11:"), "{e}");
+        let e = parse("[[allow]]\nname = \"x\"\ncredentials = [{ name = \"T\", scope = \"all\" }]\nreason = \"r\"\n").expect_err("bad scope");
+        assert!(e.to_string().contains("scope"), "{e}");
+        let e = parse("[[deny]]\nreason = \"r\"\n").expect_err("no matcher");
+        assert!(e.to_string().contains("at least one"), "{e}");
+    }
+
+    #[test]
+    fn find_stops_at_the_repository_root() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let repo = dir.path().join("repo");
+        let sub = repo.join("a/b");
+        std::fs::create_dir_all(&sub).expect("mkdir");
+        std::fs::create_dir_all(repo.join(".git")).expect("mkdir");
+        assert_eq!(Policy::find(&sub), None);
+        std::fs::write(dir.path().join(FILE_NAME), "").expect("write");
+        assert_eq!(Policy::find(&sub), None, "outside the repository");
+        std::fs::write(repo.join(FILE_NAME), "").expect("write");
+        assert_eq!(Policy::find(&sub), Some(repo.join(FILE_NAME)));
+    }
+}
