@@ -17,7 +17,9 @@
 //! A tool counts as flagged when a finding about it reaches the gate (default: high).
 //! Prints recall (malicious) and false-positive rate (benign) per file and per category;
 //! `--show` lists every miss and every false alarm with its strongest finding; `--check`
-//! exits 1 unless in-scan recall ≥ 97 % and false-positive rate ≤ 2 %.
+//! exits 1 unless in-scan recall ≥ 97 % and false-positive rate ≤ 2 % (`--check-per-server`:
+//! the same bar, each server alone). Records with a `language` field are also counted per
+//! language.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -32,6 +34,7 @@ struct Record {
     id: String,
     label: String,
     category: String,
+    language: String,
     server: String,
     tool: Value,
 }
@@ -58,6 +61,7 @@ fn load(path: &Path) -> Result<Vec<Record>, String> {
             id: s("id"),
             label: label.to_owned(),
             category: s("category"),
+            language: s("language"),
             server: s("server"),
             tool: tool.clone(),
         });
@@ -136,6 +140,7 @@ fn main() {
     let mut gate = Severity::High;
     let mut show = false;
     let mut check = false;
+    let mut check_mode = "in-scan";
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -147,6 +152,10 @@ fn main() {
             }
             "--show" => show = true,
             "--check" => check = true,
+            "--check-per-server" => {
+                check = true;
+                check_mode = "per-server";
+            }
             other => dir = PathBuf::from(other),
         }
     }
@@ -188,6 +197,7 @@ fn main() {
     for mode in ["in-scan", "per-server"] {
         out(&format!("\n== {mode} ==\n"));
         let mut per_cat: BTreeMap<(String, String), Tally> = BTreeMap::new();
+        let mut per_lang: BTreeMap<(String, String), Tally> = BTreeMap::new();
         for (path, recs) in &all_recs {
             let (snaps, pos) = snapshots(recs);
             let t0 = Instant::now();
@@ -213,6 +223,13 @@ fn main() {
                     .or_default();
                 c.total += 1;
                 c.flagged += usize::from(flagged);
+                if !r.language.is_empty() {
+                    let l = per_lang
+                        .entry((r.label.clone(), r.language.clone()))
+                        .or_default();
+                    l.total += 1;
+                    l.flagged += usize::from(flagged);
+                }
                 let wrong = (r.label == "malicious") != flagged;
                 if show && wrong {
                     let what = top.map_or("no finding".to_owned(), |f| {
@@ -273,6 +290,17 @@ fn main() {
                 t.total
             ));
         }
+        if !per_lang.is_empty() {
+            out("per language:\n");
+            for ((label, lang), t) in &per_lang {
+                out(&format!(
+                    "  {label:9} {lang:48} {:5.1}% flagged ({}/{})\n",
+                    t.pct(),
+                    t.flagged,
+                    t.total
+                ));
+            }
+        }
     }
     out("\nsummary:\n");
     for ((mode, label), t) in &overall {
@@ -290,9 +318,9 @@ fn main() {
     }
     if check {
         let recall = overall
-            .get(&("in-scan", "malicious"))
+            .get(&(check_mode, "malicious"))
             .map_or(0.0, Tally::pct);
-        let fpr = overall.get(&("in-scan", "benign")).map_or(0.0, Tally::pct);
+        let fpr = overall.get(&(check_mode, "benign")).map_or(0.0, Tally::pct);
         if recall < 97.0 || fpr > 2.0 {
             mcpvet::report::eprint_line(&format!(
                 "corpus check failed: recall {recall:.1}% (need >= 97), false-positive rate {fpr:.1}% (need <= 2)"

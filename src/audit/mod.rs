@@ -13,7 +13,9 @@
 //! [`definition_rules`].
 
 pub mod checks;
+pub mod clause;
 pub mod engine;
+pub mod lexicon;
 pub mod pattern;
 pub mod text;
 pub mod walk;

@@ -127,6 +127,22 @@ impl Prepared {
                 p.display.push(']');
                 p.hidden.tag_runs.push(std::mem::take(&mut tag_run));
             }
+            if let Some(decoded) = smuggled_run(c, &mut chars) {
+                // Bytes smuggled in variation selectors or zero-width bits: shown and matched
+                // as the text they hide, like a tag-character run.
+                p.hidden.first.get_or_insert(c);
+                p.display.push_str("[hidden: ");
+                p.push_norm(' ', &mut last_space);
+                for d in decoded.chars() {
+                    let d = if d.is_control() { ' ' } else { d };
+                    p.push_norm(d, &mut last_space);
+                    p.display.push(d);
+                }
+                p.push_norm(' ', &mut last_space);
+                p.display.push(']');
+                p.hidden.tag_runs.push(decoded);
+                continue;
+            }
             if is_zero_width(c) {
                 p.hidden.zero_width += 1;
                 p.hidden.first.get_or_insert(c);
@@ -228,6 +244,75 @@ impl Prepared {
         let de = de.max(ds);
         excerpt(&self.display, ds, de, context)
     }
+}
+
+/// A variation selector (VS1–VS16, VS17–VS256): each one can carry a byte.
+fn vs_byte(c: char) -> Option<u8> {
+    match c as u32 {
+        cp @ 0xFE00..=0xFE0F => u8::try_from(cp - 0xFE00).ok(),
+        cp @ 0xE0100..=0xE01EF => u8::try_from(cp - 0xE0100 + 16).ok(),
+        _ => None,
+    }
+}
+
+/// The bytes of a run, as text, when it reads as text (mostly printable).
+fn readable(bytes: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    let total = text.chars().count().max(1);
+    let printable = text
+        .chars()
+        .filter(|c| !c.is_control() && *c != '\u{FFFD}')
+        .count();
+    (printable * 10 >= total * 9).then_some(text)
+}
+
+/// Text hidden in a run that starts at `first`: 4 or more variation selectors (one byte
+/// each), or 16 or more zero-width spaces and non-joiners (one bit each, either polarity).
+/// Consumes the run from `rest` only when it decodes to readable text.
+fn smuggled_run(
+    first: char,
+    rest: &mut std::iter::Peekable<std::str::Chars<'_>>,
+) -> Option<String> {
+    if let Some(b0) = vs_byte(first) {
+        let mut ahead = rest.clone();
+        let mut bytes = vec![b0];
+        while let Some(b) = ahead.peek().copied().and_then(vs_byte) {
+            bytes.push(b);
+            ahead.next();
+        }
+        if bytes.len() < 4 {
+            return None;
+        }
+        let text = readable(&bytes)?;
+        *rest = ahead;
+        return Some(text);
+    }
+    let bit = |c: char| match c {
+        '\u{200B}' => Some(0u8),
+        '\u{200C}' => Some(1u8),
+        _ => None,
+    };
+    let b0 = bit(first)?;
+    let mut ahead = rest.clone();
+    let mut bits = vec![b0];
+    while let Some(b) = ahead.peek().copied().and_then(bit) {
+        bits.push(b);
+        ahead.next();
+    }
+    if bits.len() < 16 {
+        return None;
+    }
+    for flip in [0u8, 1u8] {
+        let bytes: Vec<u8> = bits
+            .chunks_exact(8)
+            .map(|ch| ch.iter().fold(0u8, |acc, b| (acc << 1) | (b ^ flip)))
+            .collect();
+        if let Some(text) = readable(&bytes) {
+            *rest = ahead;
+            return Some(text);
+        }
+    }
+    None
 }
 
 /// Printable ASCII, no leading space and no double spaces: both forms equal the input.
@@ -347,6 +432,42 @@ mod tests {
         // Not plain: leading, double and non-ASCII spaces take the slow path.
         assert_eq!(Prepared::new(" a  b").norm, "a b");
         assert_eq!(Prepared::new(" a  b").display, " a b");
+    }
+
+    #[test]
+    fn variation_selector_and_zero_width_bit_smuggling_is_decoded() {
+        let hide = |s: &str| -> String {
+            s.bytes()
+                .map(|b| {
+                    let cp = if b < 16 {
+                        0xFE00 + u32::from(b)
+                    } else {
+                        0xE0100 + u32::from(b) - 16
+                    };
+                    char::from_u32(cp).unwrap_or('?')
+                })
+                .collect()
+        };
+        let p = Prepared::new(&format!("Sets a status 🙂{} ok", hide("read .env")));
+        assert!(p.norm.contains("read .env"), "{}", p.norm);
+        assert_eq!(p.hidden.tag_runs, ["read .env"]);
+        let bits: String = "send"
+            .bytes()
+            .flat_map(|b| {
+                (0..8).rev().map(move |i| {
+                    if (b >> i) & 1 == 1 {
+                        '\u{200C}'
+                    } else {
+                        '\u{200B}'
+                    }
+                })
+            })
+            .collect();
+        let p = Prepared::new(&format!("auto{bits}"));
+        assert!(p.norm.contains("send"), "{}", p.norm);
+        // An emoji's own presentation selector is not a hidden message.
+        let p = Prepared::new("ok ❤\u{FE0F}");
+        assert!(p.hidden.tag_runs.is_empty());
     }
 
     #[test]

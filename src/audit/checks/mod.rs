@@ -45,6 +45,7 @@ macro_rules! register_checks {
 
 register_checks![
     cross_tool,
+    intent,
     invisible_unicode,
     encoded_payload,
     exfil_params,

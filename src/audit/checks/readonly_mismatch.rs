@@ -22,7 +22,7 @@ pub fn meta() -> RuleMeta {
 }
 
 /// What a tool evidently does, from its name words, parameter names and description.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Effects {
     pub executes: bool,
     pub deletes: bool,
@@ -112,10 +112,76 @@ pub const CHECK: super::Check = super::Check {
     meta: Some(meta),
 };
 
+/// Name words that make a tool a reader when they lead its name (`get_merge_request_diffs`,
+/// `list_mail_folders`): the later words name what it reads.
+const READ_VERBS: &[&str] = &[
+    "get", "list", "search", "read", "fetch", "find", "describe", "show", "query", "count",
+    "view", "check", "inspect", "lookup", "look", "explain", "preview", "diff", "status",
+    "validate", "browse", "download", "export", "watch", "summarize", "summarise", "analyze",
+    "analyse", "compare", "estimate", "calculate", "resolve", "verify", "test", "dry",
+];
+
+/// Objects of `execute`/`run` that are queries, not code (`execute_query`, `run_report`).
+const QUERY_OBJECTS: &[&str] = &["query", "sql", "search", "report", "select", "analysis", "lookup"];
+
+/// What the description says the tool does, from its opening verb ("Deletes …", "Sends …",
+/// "This tool executes …"), in any language the lexicons know; `None` when it opens
+/// otherwise or says it only reads.
+fn described(desc: &str) -> Option<Effects> {
+    use crate::audit::lexicon::{Concept, Lexicon, fold};
+    let lex = Lexicon::builtin().ok()?;
+    let first = crate::audit::clause::split(desc).into_iter().next()?;
+    let folded = fold(&desc[first.start..first.end]);
+    let body = ["this tool ", "the tool ", "tool that ", "it "]
+        .iter()
+        .find_map(|p| folded.strip_prefix(p))
+        .unwrap_or(&folded);
+    let offset = folded.len() - body.len();
+    if ["read-only", "readonly", "read only", "只读", "読み取り専用", "읽기 전용", "только чтение", "solo lectura", "somente leitura", "lecture seule", "schreibgeschützt", "nur lesend", "without modifying", "does not modify", "select only", "only select", "dry run", "dry-run", "preview"]
+        .iter()
+        .any(|p| folded.contains(p))
+    {
+        return None;
+    }
+    let verb = lex
+        .find(&folded)
+        .into_iter()
+        .find(|h| h.concept == Concept::Effect && h.start == offset)?;
+    let word = folded.get(verb.start..verb.end)?;
+    let stem = |list: &[&str]| list.iter().any(|w| word.starts_with(w));
+    let mut fx = Effects::default();
+    if stem(&["execut", "run"]) {
+        fx.executes = !QUERY_OBJECTS.iter().any(|q| body.contains(q));
+        fx.writes = !fx.executes;
+    } else if stem(&[
+        "delet", "remov", "drop", "purg", "wip", "eras", "destroy", "truncat", "terminat", "kill",
+        "revok", "overwrit", "force-push",
+    ]) {
+        fx.deletes = true;
+    } else if stem(&[
+        "send", "post", "publish", "upload", "email", "messag", "notif", "tweet", "broadcast",
+        "forward", "repl", "transfer", "pay", "charg", "refund",
+    ]) {
+        fx.sends = true;
+    } else {
+        fx.writes = true;
+    }
+    Some(fx)
+}
+
 /// Classify a tool definition.
 pub fn effects(tool: &Value) -> Effects {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-    let words = crate::model::words::name_words(name);
+    let all_words = crate::model::words::name_words(name);
+    // A name led by a read verb names what it reads: only its first word says what it does.
+    let reads = all_words
+        .first()
+        .is_some_and(|w| READ_VERBS.contains(&w.as_str()));
+    let words: Vec<String> = if reads {
+        all_words.iter().take(1).cloned().collect()
+    } else {
+        all_words.clone()
+    };
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     let params: Vec<String> = crate::audit::walk::property_names(tool)
         .iter()
@@ -149,8 +215,17 @@ pub fn effects(tool: &Value) -> Effects {
     .any(|p| desc.contains(p));
     let run_word = words.first().is_some_and(|w| w == "run")
         && has(&["shell", "command", "cmd", "script", "code"]);
-    Effects {
-        executes: has(EXEC_WORDS)
+    let query_runner = all_words
+        .iter()
+        .any(|w| QUERY_OBJECTS.contains(&w.as_str()))
+        && !has(&["shell", "command", "cmd", "script", "code", "bash", "terminal"]);
+    let told = tool
+        .get("description")
+        .and_then(Value::as_str)
+        .and_then(described)
+        .unwrap_or_default();
+    let mut fx = Effects {
+        executes: (has(EXEC_WORDS) && !query_runner)
             || run_word
             || desc_exec
             || params.iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
@@ -158,10 +233,15 @@ pub fn effects(tool: &Value) -> Effects {
                     "run", "exec", "execute", "shell", "command", "terminal", "process", "eval",
                 ]) || desc.contains("command")
                     || desc.contains("shell")),
-        deletes: has(DELETE_WORDS),
+        deletes: has(DELETE_WORDS) || (has(&["force"]) && has(&["push", "delete", "remove", "reset"])),
         writes: has(WRITE_WORDS),
         sends: has(SEND_WORDS),
-    }
+    };
+    fx.executes |= told.executes;
+    fx.deletes |= told.deletes;
+    fx.writes |= told.writes;
+    fx.sends |= told.sends;
+    fx
 }
 
 pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {

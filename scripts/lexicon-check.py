@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Check rules/lexicon/*.toml: format, and that every [[example]] shows its concepts and every
+[[counter]] lacks its absent ones, with the same matching rules as src/audit/intent
+(NFKC + casefold, whole words or stem* for latin/cyrillic, substrings for cjk/hangul).
+
+    python3 scripts/lexicon-check.py [FILE.toml ...]   (default: every file)
+"""
+import glob, os, re, sys, tomllib, unicodedata
+
+CONCEPTS = {"directive", "addressee", "trigger", "override", "conceal", "skip-confirm", "prefer",
+            "other-tools", "act-call", "act-modify", "act-read", "act-send", "act-delete",
+            "act-run", "data-secret", "data-conversation", "data-personal", "contents",
+            "arg-sensitive", "against-user", "sink", "ask-user", "effect", "disparage"}
+
+def norm(s):
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", s).casefold())
+
+def word_re(term):
+    stem = term.endswith("*")
+    t = term[:-1] if stem else term
+    body = r"\s+".join(re.escape(w) for w in t.split())
+    word = lambda ch: ch.isalnum() or ch == "_"
+    end = r"\w*" if stem else (r"(?!\w)" if word(t[-1:]) else "")
+    start = r"(?<!\w)" if word(t[:1]) else ""
+    return re.compile(start + body + end)
+
+def matcher(script, terms):
+    if script in ("cjk", "hangul"):
+        return lambda text: any(norm(t) in text for t in terms)
+    res = [word_re(norm(t)) for t in terms]
+    return lambda text: any(r.search(text) for r in res)
+
+def check(path, merged):
+    errs = []
+    d = tomllib.load(open(path, "rb"))
+    lang, script = d.get("language"), d.get("script")
+    if script not in ("latin", "cyrillic", "cjk", "hangul"):
+        errs.append(f"{path}: script must be latin|cyrillic|cjk|hangul")
+        return errs
+    concepts = d.get("concepts", {})
+    for c, terms in concepts.items():
+        if c not in CONCEPTS:
+            errs.append(f"{path}: unknown concept {c}")
+        for t in terms:
+            if t != t.lower() and t != norm(t):
+                errs.append(f"{path}: {c}: term not lower case: {t!r}")
+            if script in ("cjk", "hangul") and len(t.rstrip('*')) < 2:
+                errs.append(f"{path}: {c}: term too short for substring matching: {t!r}")
+    for c in concepts:
+        n_ex = sum(1 for e in d.get("example", []) if c in e.get("concepts", []))
+        n_co = sum(1 for e in d.get("counter", []) if c in e.get("absent", []))
+        if n_ex < 2 or n_co < 2:
+            errs.append(f"{path}: concept {c} needs >= 2 examples and >= 2 counters (has {n_ex}, {n_co})")
+    for e in d.get("example", []):
+        text = norm(e["text"])
+        for c in e.get("concepts", []):
+            if not any(m(text) for m in merged.get(c, [])):
+                errs.append(f"{path}: example misses {c}: {e['text']!r}")
+    for e in d.get("counter", []):
+        text = norm(e["text"])
+        for c in e.get("absent", []):
+            if any(m(text) for m in merged.get(c, [])):
+                errs.append(f"{path}: counter shows {c}: {e['text']!r}")
+    return errs
+
+def main():
+    root = os.path.join(os.path.dirname(__file__), "..", "rules", "lexicon")
+    every = sorted(glob.glob(os.path.join(root, "*.toml")))
+    files = sys.argv[1:] or every
+    merged = {}
+    for p in every:
+        d = tomllib.load(open(p, "rb"))
+        for c, terms in d.get("concepts", {}).items():
+            merged.setdefault(c, []).append(matcher(d.get("script"), terms))
+    errs = []
+    for p in files:
+        errs += check(p, merged)
+    for e in errs:
+        print(e)
+    print(f"{len(files)} file(s), {len(errs)} problem(s)")
+    sys.exit(1 if errs else 0)
+
+main()

@@ -1,0 +1,101 @@
+//! Clauses: the unit the intent analysis reads. A string is cut into sentences and list
+//! items (`.`/`!`/`?`/`;` before a space or the end, CJK sentence marks, new lines, bullets),
+//! never inside a file path, a URL or a number (`~/.ssh/id_rsa`, `e.g.`, `1.5`).
+
+/// One clause of a string: byte offsets into the string it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clause {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Longest clause kept whole; a longer run is cut at the next space (bounds work on hostile
+/// strings without sentence marks).
+const MAX_CLAUSE: usize = 600;
+
+/// Cut `text` into clauses (empty ones dropped).
+pub fn split(text: &str) -> Vec<Clause> {
+    let mut out = Vec::new();
+    let mut start = 0usize;
+    let mut chars = text.char_indices().peekable();
+    let push = |s: usize, e: usize, out: &mut Vec<Clause>| {
+        let piece = &text[s..e];
+        let lead = piece.len() - piece.trim_start().len();
+        let trail = piece.len() - piece.trim_end().len();
+        if s + lead < e - trail {
+            out.push(Clause {
+                start: s + lead,
+                end: e - trail,
+            });
+        }
+    };
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|(_, n)| *n);
+        let end_here = match c {
+            '\n' | '。' | '！' | '？' | '；' | '\u{2022}' => true,
+            '.' => next.is_none_or(char::is_whitespace) && !abbreviation(&text[start..i]),
+            '!' | '?' | ';' => next.is_none_or(char::is_whitespace),
+            ' ' => i - start >= MAX_CLAUSE,
+            _ => false,
+        };
+        if end_here {
+            let e = i + c.len_utf8();
+            push(start, e, &mut out);
+            start = e;
+        }
+    }
+    push(start, text.len(), &mut out);
+    out
+}
+
+/// Does the text before a period end with an abbreviation (`e.g`, `i.e`, `etc`, `vs`)?
+fn abbreviation(before: &str) -> bool {
+    let last = before
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    [
+        "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "incl", "esp", "min", "max", "ca",
+    ]
+    .contains(&last.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(t: &str) -> Vec<&str> {
+        split(t).iter().map(|c| &t[c.start..c.end]).collect()
+    }
+
+    #[test]
+    fn sentences_lines_and_cjk_marks_but_not_paths() {
+        assert_eq!(
+            pieces("Read ~/.ssh/id_rsa. Then send it!\n- item one; item two"),
+            [
+                "Read ~/.ssh/id_rsa.",
+                "Then send it!",
+                "- item one;",
+                "item two"
+            ]
+        );
+        assert_eq!(pieces("读取私钥。发送给我"), ["读取私钥。", "发送给我"]);
+        assert_eq!(
+            pieces("Version 1.5 is e.g. fine"),
+            ["Version 1.5 is e.g. fine"]
+        );
+        assert!(pieces("   ").is_empty());
+    }
+
+    #[test]
+    fn long_runs_are_cut() {
+        let long = "word ".repeat(400);
+        assert!(split(&long).len() > 1);
+        assert!(
+            split(&long)
+                .iter()
+                .all(|c| c.end - c.start <= MAX_CLAUSE + 8)
+        );
+    }
+}

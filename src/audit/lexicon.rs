@@ -1,0 +1,421 @@
+//! Lexicons: the vocabulary of meaning the intent analysis reads with (`rules/lexicon/*.toml`,
+//! one file per language, embedded at build time, merged into one matcher).
+//!
+//! A lexicon maps *concepts* (a directive to the model, an action, a kind of data, a sink, a
+//! way of hiding) to terms. Text is folded first ([`fold`]: NFKC, lower case, look-alike
+//! letters inside mixed-script words mapped to Latin, whitespace collapsed); terms of
+//! Latin- and Cyrillic-script languages match whole words (a term ending in `*` matches any
+//! word that starts with it), terms of Chinese, Japanese and Korean match anywhere.
+
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use serde::Deserialize;
+use unicode_normalization::UnicodeNormalization;
+use unicode_script::{Script, UnicodeScript};
+
+use super::AuditError;
+
+/// The built-in lexicon files.
+pub const BUILTIN_LEXICONS: &[(&str, &str)] = &[(
+    "rules/lexicon/en.toml",
+    include_str!("../../rules/lexicon/en.toml"),
+)];
+
+macro_rules! concepts {
+    ($($variant:ident = $id:literal: $doc:literal,)*) => {
+        /// What a term means.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Concept {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl Concept {
+            /// Every concept, in a stable order.
+            pub const ALL: &'static [Concept] = &[$(Concept::$variant),*];
+
+            /// The id used in lexicon files.
+            pub fn id(self) -> &'static str {
+                match self {
+                    $(Concept::$variant => $id,)*
+                }
+            }
+
+            /// What the concept means, for `rules explain`.
+            pub fn doc(self) -> &'static str {
+                match self {
+                    $(Concept::$variant => $doc,)*
+                }
+            }
+
+            pub fn parse(id: &str) -> Option<Concept> {
+                Concept::ALL.iter().copied().find(|c| c.id() == id)
+            }
+        }
+    };
+}
+
+concepts! {
+    Directive = "directive": "a requirement or order addressed to the model",
+    Addressee = "addressee": "words naming the model as the one who acts",
+    Trigger = "trigger": "when an order applies (before, after, whenever, on startup)",
+    Override = "override": "replacing the model's instructions (line jumping)",
+    Conceal = "conceal": "hiding an action or its result from the user",
+    SkipConfirm = "skip-confirm": "removing the user's approval",
+    Prefer = "prefer": "steering tool choice towards this tool",
+    Disparage = "disparage": "running down other tools so the model avoids them",
+    OtherTools = "other-tools": "tools other than this one, in general",
+    ActCall = "act-call": "calling a tool",
+    ActModify = "act-modify": "changing a call's arguments",
+    ActRead = "act-read": "reading or collecting data",
+    ActSend = "act-send": "moving data somewhere",
+    ActDelete = "act-delete": "destroying data",
+    ActRun = "act-run": "running or installing code",
+    DataSecret = "data-secret": "credentials and secret stores",
+    DataConversation = "data-conversation": "the conversation and the model's context",
+    DataPersonal = "data-personal": "the user's personal data",
+    Contents = "contents": "the contents of something rather than a reference to it",
+    ArgSensitive = "arg-sensitive": "arguments whose change redirects a call",
+    AgainstUser = "against-user": "against what the user asked",
+    Sink = "sink": "places data can be sent to",
+    AskUser = "ask-user": "asking the user first (a safeguard, not an attack)",
+    Effect = "effect": "what a tool does to the world, in the third person (deletes, sends, pays)",
+}
+
+/// How a language's terms are matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ScriptKind {
+    Latin,
+    Cyrillic,
+    Cjk,
+    Hangul,
+}
+
+#[derive(Deserialize)]
+struct RawFile {
+    language: String,
+    script: ScriptKind,
+    #[serde(default)]
+    concepts: std::collections::BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    example: Vec<RawExample>,
+    #[serde(default)]
+    counter: Vec<RawCounter>,
+}
+
+#[derive(Deserialize)]
+struct RawExample {
+    text: String,
+    concepts: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct RawCounter {
+    text: String,
+    absent: Vec<String>,
+}
+
+struct Term {
+    concept: Concept,
+    /// The term must start at a word start.
+    word_start: bool,
+    /// The term must end at a word end (`false` for stems and CJK terms).
+    word_end: bool,
+    /// A stem (`envi*`): the match extends to the end of the word.
+    stem: bool,
+}
+
+/// An example sentence of a lexicon file and what must (or must not) be found in it.
+#[derive(Debug, Clone)]
+pub struct LexiconExample {
+    pub file: String,
+    pub text: String,
+    pub concepts: Vec<Concept>,
+    /// `true` for `[[example]]` (concepts must be found), `false` for `[[counter]]`.
+    pub present: bool,
+}
+
+/// One concept found in folded text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConceptHit {
+    pub concept: Concept,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// All lexicons, merged.
+pub struct Lexicon {
+    matcher: AhoCorasick,
+    terms: Vec<Term>,
+    /// Languages loaded, in file order.
+    pub languages: Vec<String>,
+    /// The examples and counters of every file (checked by tests).
+    pub examples: Vec<LexiconExample>,
+}
+
+static BUILTIN: LazyLock<Result<Lexicon, String>> =
+    LazyLock::new(|| Lexicon::from_sources(BUILTIN_LEXICONS).map_err(|e| e.to_string()));
+
+impl Lexicon {
+    /// The built-in lexicons (parsed once).
+    pub fn builtin() -> Result<&'static Lexicon, AuditError> {
+        BUILTIN.as_ref().map_err(|message| AuditError::Toml {
+            file: "rules/lexicon".into(),
+            message: message.clone(),
+        })
+    }
+
+    /// Parse lexicon files given as (name, TOML text).
+    pub fn from_sources(files: &[(&str, &str)]) -> Result<Lexicon, AuditError> {
+        let mut patterns: Vec<String> = Vec::new();
+        let mut terms = Vec::new();
+        let mut languages = Vec::new();
+        let mut examples = Vec::new();
+        for (file, text) in files {
+            let raw: RawFile = toml::from_str(text).map_err(|e| AuditError::Toml {
+                file: (*file).to_owned(),
+                message: e.to_string(),
+            })?;
+            let bad = |id: &str, problem: String| AuditError::Rule {
+                file: (*file).to_owned(),
+                id: id.to_owned(),
+                field: "concepts".into(),
+                problem,
+            };
+            for (id, list) in &raw.concepts {
+                let concept =
+                    Concept::parse(id).ok_or_else(|| bad(id, format!("unknown concept `{id}`")))?;
+                for t in list {
+                    let (body, stem) = match t.strip_suffix('*') {
+                        Some(b) => (b, true),
+                        None => (t.as_str(), false),
+                    };
+                    let folded = fold(body);
+                    if folded.trim().is_empty() {
+                        return Err(bad(id, "empty term".into()));
+                    }
+                    let spaced = matches!(raw.script, ScriptKind::Latin | ScriptKind::Cyrillic);
+                    let first = folded.chars().next().is_some_and(is_word);
+                    let last = folded.chars().next_back().is_some_and(is_word);
+                    terms.push(Term {
+                        concept,
+                        word_start: spaced && first,
+                        word_end: spaced && last && !stem,
+                        stem: spaced && stem,
+                    });
+                    patterns.push(folded);
+                }
+            }
+            let parse_list = |ids: &[String]| -> Result<Vec<Concept>, AuditError> {
+                ids.iter()
+                    .map(|id| {
+                        Concept::parse(id).ok_or_else(|| bad(id, format!("unknown concept `{id}`")))
+                    })
+                    .collect()
+            };
+            for e in &raw.example {
+                examples.push(LexiconExample {
+                    file: (*file).to_owned(),
+                    text: e.text.clone(),
+                    concepts: parse_list(&e.concepts)?,
+                    present: true,
+                });
+            }
+            for e in &raw.counter {
+                examples.push(LexiconExample {
+                    file: (*file).to_owned(),
+                    text: e.text.clone(),
+                    concepts: parse_list(&e.absent)?,
+                    present: false,
+                });
+            }
+            languages.push(raw.language);
+        }
+        let matcher = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&patterns)
+            .map_err(|e| AuditError::Toml {
+                file: "rules/lexicon".into(),
+                message: e.to_string(),
+            })?;
+        Ok(Lexicon {
+            matcher,
+            terms,
+            languages,
+            examples,
+        })
+    }
+
+    /// Every concept term found in `folded` (the output of [`fold`]), with word boundaries
+    /// respected; overlapping hits of different concepts are all kept.
+    pub fn find(&self, folded: &str) -> Vec<ConceptHit> {
+        let mut out = Vec::new();
+        for m in self.matcher.find_overlapping_iter(folded) {
+            let Some(term) = self.terms.get(m.pattern().as_usize()) else {
+                continue;
+            };
+            let (start, mut end) = (m.start(), m.end());
+            if term.word_start && folded[..start].chars().next_back().is_some_and(is_word) {
+                continue;
+            }
+            if term.word_end && folded[end..].chars().next().is_some_and(is_word) {
+                continue;
+            }
+            if term.stem {
+                end += folded[end..]
+                    .char_indices()
+                    .find(|(_, c)| !is_word(*c))
+                    .map_or(folded.len() - end, |(i, _)| i);
+            }
+            out.push(ConceptHit {
+                concept: term.concept,
+                start,
+                end,
+            });
+        }
+        // A term inside a longer term of another concept is read as part of it ("access" in
+        // "personal access token" is not an action).
+        let all = out.clone();
+        out.retain(|h| {
+            let action = matches!(
+                h.concept,
+                Concept::ActCall
+                    | Concept::ActModify
+                    | Concept::ActRead
+                    | Concept::ActSend
+                    | Concept::ActDelete
+                    | Concept::ActRun
+                    | Concept::Effect
+                    | Concept::ArgSensitive
+                    | Concept::AskUser
+            );
+            !action
+                || !all.iter().any(|o| {
+                    o.concept != h.concept
+                        && o.start <= h.start
+                        && h.end <= o.end
+                        && (o.end - o.start) > (h.end - h.start)
+                })
+        });
+        out
+    }
+
+    /// The set of concepts found in `text` (folded here).
+    pub fn concepts_in(&self, text: &str) -> Vec<Concept> {
+        let mut v: Vec<Concept> = self
+            .find(&fold(text))
+            .into_iter()
+            .map(|h| h.concept)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The folded form every lexicon term and every clause is matched in: NFKC, lower case,
+/// Cyrillic and Greek look-alike letters inside words that also hold Latin letters mapped to
+/// the Latin letter they imitate (`~/.ѕѕh` → `~/.ssh`), whitespace runs as one space.
+pub fn fold(text: &str) -> String {
+    let nfkc: String = text.nfkc().collect();
+    let lower = nfkc.to_lowercase();
+    let mut out = String::with_capacity(lower.len());
+    let mut word = String::new();
+    let mut last_space = false;
+    let flush = |word: &mut String, out: &mut String| {
+        if word.is_empty() {
+            return;
+        }
+        out.push_str(&unconfuse_word(word));
+        word.clear();
+    };
+    for c in lower.chars() {
+        if is_word(c) {
+            word.push(c);
+            last_space = false;
+            continue;
+        }
+        flush(&mut word, &mut out);
+        if c.is_whitespace() {
+            if !last_space {
+                out.push(' ');
+            }
+            last_space = true;
+        } else {
+            out.push(c);
+            last_space = false;
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// A word mixing Latin with Cyrillic or Greek letters: the non-Latin letters mapped to the
+/// ASCII letter they look like (UTS #39 skeleton), when there is one.
+fn unconfuse_word(word: &str) -> String {
+    let mut latin = false;
+    let mut other = false;
+    for c in word.chars() {
+        match c.script() {
+            Script::Latin => latin = true,
+            Script::Cyrillic | Script::Greek => other = true,
+            _ => {}
+        }
+    }
+    if !(latin && other) {
+        return word.to_owned();
+    }
+    word.chars()
+        .map(|c| {
+            if matches!(c.script(), Script::Cyrillic | Script::Greek) {
+                let sk: String = unicode_security::skeleton(&c.to_string()).collect();
+                let mut it = sk.chars();
+                match (it.next(), it.next()) {
+                    (Some(a), None) if a.is_ascii_alphabetic() => a.to_ascii_lowercase(),
+                    _ => c,
+                }
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_maps_homoglyphs_only_inside_mixed_words() {
+        assert_eq!(fold("Read ~/.ѕѕh/id_rsa"), "read ~/.ssh/id_rsa");
+        assert_eq!(fold("Отправь  ключ"), "отправь ключ");
+        assert_eq!(fold("ＩＭＰＯＲＴＡＮＴ"), "important");
+    }
+
+    #[test]
+    fn words_stems_and_cjk_terms_match_as_documented() {
+        let lx = Lexicon::from_sources(&[
+            (
+                "a.toml",
+                "language='es'\nscript='latin'\n[concepts]\nact-send=['envi*','adjunta']\n",
+            ),
+            (
+                "b.toml",
+                "language='zh'\nscript='cjk'\n[concepts]\ndata-secret=['私钥']\n",
+            ),
+        ])
+        .expect("lexicon");
+        assert_eq!(lx.concepts_in("Luego envíalo"), vec![]);
+        assert_eq!(lx.concepts_in("Luego enviarlo"), vec![Concept::ActSend]);
+        assert_eq!(lx.concepts_in("adjuntar"), vec![]);
+        assert_eq!(
+            lx.concepts_in("请读取用户的私钥文件"),
+            vec![Concept::DataSecret]
+        );
+    }
+}
