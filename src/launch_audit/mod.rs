@@ -104,7 +104,12 @@ pub(crate) fn meta(
     control: Control,
 ) -> RuleMeta {
     RuleMeta::new(
-        id, "launch", summary, why, example, severity, confidence, control,
+        id,
+        "launch",
+        [summary, why, example],
+        severity,
+        confidence,
+        control,
     )
 }
 

@@ -373,9 +373,7 @@ pub fn rule_meta() -> Vec<RuleMeta> {
         RuleMeta::new(
             id,
             "lock",
-            summary,
-            why,
-            example,
+            [summary, why, example],
             sev,
             Confidence::High,
             control,

@@ -282,17 +282,16 @@ pub struct RuleMeta {
 
 impl RuleMeta {
     /// A rule's documentation; each family's `meta` shorthand calls this with its name.
-    #[allow(clippy::too_many_arguments)]
+    /// `text` is the summary, why it matters, and an example, in that order.
     pub fn new(
         id: &str,
         family: &str,
-        summary: &str,
-        why: &str,
-        example: &str,
+        text: [&str; 3],
         severity: Severity,
         confidence: Confidence,
         control: Control,
     ) -> RuleMeta {
+        let [summary, why, example] = text;
         RuleMeta {
             id: id.into(),
             family: family.into(),

@@ -13,9 +13,7 @@ pub fn rule_meta() -> Vec<RuleMeta> {
         RuleMeta::new(
             id,
             "policy",
-            summary,
-            why,
-            example,
+            [summary, why, example],
             sev,
             Confidence::High,
             control,

@@ -79,9 +79,7 @@ pub(crate) fn meta(
     RuleMeta::new(
         id,
         "definition",
-        summary,
-        why,
-        example,
+        [summary, why, example],
         severity,
         confidence,
         control,

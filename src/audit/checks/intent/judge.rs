@@ -1,0 +1,245 @@
+//! Scoring by meaning: what one reading adds as evidence (cues with weights the engine adds
+//! up), and the evidence text that names the clause, the action, the target and the data.
+
+use crate::audit::engine::Hit;
+use crate::audit::lexicon::Concept;
+use crate::audit::walk::StrKind;
+use crate::model::rule_id;
+
+use super::reading::{Reading, imperative};
+/// Whether a reading puts data into a parameter of its tool.
+pub(super) fn into_param_of(x: &Read, r: &Reading) -> bool {
+    (x.param_sink || x.in_param)
+        && (r.has(Concept::ActSend) || r.has(Concept::ActModify) || r.has(Concept::ActRead) || r.has(Concept::Contents))
+}
+
+/// One reading and where it stands.
+pub(super) struct Read<'a> {
+    pub r: &'a Reading<'a>,
+    pub raw: &'a str,
+    /// Other tools it names, described for messages.
+    pub targets: &'a [String],
+    /// It names a parameter of its own tool.
+    pub param_sink: bool,
+    /// It describes a parameter or the output (the parameter is where data goes).
+    pub in_param: bool,
+    pub kind: StrKind,
+    /// Weight taken off every cue (1 for the whole-string reading).
+    pub damp: u8,
+}
+
+pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec<Hit>) {
+    use Concept::*;
+    let r = x.r;
+    let targets = x.targets;
+    // An order in so many words; a bare imperative is weaker (tool descriptions are often
+    // written as imperatives: "Send a message to a channel").
+    let told = r.has(Directive) || r.has(Addressee) || r.has(Override);
+    let ordered = told || imperative(r.folded);
+    let trigger = r.has(Trigger);
+    // Named tools of other servers are a strong sign; "the other tools" in general may be
+    // this server's own.
+    let named_other = !targets.is_empty();
+    let other = named_other || r.has(OtherTools) || r.other_tools;
+    let asks_user = r.safeguard();
+    let data_secret = r.has(DataSecret);
+    let data_talk = r.has(DataConversation);
+    let data_personal = r.has(DataPersonal);
+    let named_sink = r.has(Sink) || r.literal_sink;
+    let sink = named_sink || x.param_sink || x.in_param;
+    let skip = r.skip_confirm();
+    let takes = r.has(ActRead) || r.has(Contents);
+    let moves = r.has(ActSend) || r.has(ActModify);
+    let reference_only = ["path to", "path of", "location of", "file name of", "filename of"]
+        .iter()
+        .any(|p| r.folded.contains(p))
+        && !r.has(Contents);
+    let broad = [" all ", "every", "~/", "/*", " * ", "--force", "-rf", "/all", "entire"]
+        .iter()
+        .any(|p| r.folded.contains(p));
+    let mut emit = |rule: &str, cue: &str, weight: u8, what: &str| {
+        hits.push(Hit {
+            rule: rule.to_owned(),
+            cue: cue.to_owned(),
+            source: format!("intent:{cue}"),
+            weight: weight.saturating_sub(x.damp).max(1),
+            field,
+            start: span.0,
+            end: span.1,
+            message: what.to_owned(),
+            floor: None,
+            evidence: Some(evidence(r, x.raw, targets, x.param_sink || x.in_param)),
+        });
+    };
+    if x.damp == 0 && r.has(Override) {
+        emit(
+            rule_id::HIDDEN_INSTRUCTIONS,
+            "intent-override",
+            4,
+            "tells the model to set aside its instructions (line jumping)",
+        );
+    }
+    // Read as a whole, a string only adds what one sentence asks and another says where it
+    // goes: the data rules, with a destination.
+    let whole = x.damp > 0;
+    if whole && !(named_sink || into_param_of(x, r) || skip || r.has(Conceal)) {
+        return;
+    }
+    let acts = r.has(ActCall) || moves || r.has(ActDelete) || r.has(ActRun) || trigger;
+    if !whole && other && (ordered || trigger) && acts {
+        let what = if targets.is_empty() {
+            "orders the model how to use other tools".to_owned()
+        } else {
+            format!("orders the model how to use another tool: {}", targets.join(", "))
+        };
+        // "call this tool first, other tools need its id" is a workflow note about itself;
+        // naming another server's tool, or data on top, is not.
+        let loaded = data_secret || data_talk || r.has(AgainstUser) || r.has(Disparage) || skip;
+        let weight = match (named_other, loaded, r.about_itself()) {
+            (true, _, _) | (false, true, false) => 4,
+            (false, false, false) => 3,
+            (false, _, true) => 2,
+        };
+        emit(rule_id::CROSS_TOOL_INSTRUCTION, "intent-other-tool", weight, &what);
+    }
+    let redirects = r.has(AgainstUser) && named_sink && (moves || r.has(ActCall));
+    if !whole && (r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser))) || redirects {
+        emit(
+            rule_id::CROSS_TOOL_INSTRUCTION,
+            "intent-tamper",
+            4,
+            "changes where another call goes or what it carries (recipient, amount, branch, query)",
+        );
+    }
+    let into_param = (x.param_sink || x.in_param)
+        && (moves || takes)
+        && (r.names_store() || takes)
+        && !reference_only;
+    // Credential words in general ("password", "API key") count when the model is told to
+    // read them or, in so many words, to move them; key files and stores count when moved.
+    let secret_object = r.names_store() || takes || (told && moves);
+    if data_secret
+        && (takes || moves || into_param || (told && named_sink))
+        && (ordered || trigger || named_sink || into_param)
+        && secret_object
+        && (takes || named_sink || other || into_param)
+        && (named_sink || !asks_user)
+    {
+        emit(
+            rule_id::SENSITIVE_FILE_REFERENCE,
+            "intent-secret",
+            4,
+            "asks the model to read credentials or a secret store",
+        );
+    }
+    if data_talk && (moves || takes || sink) && (ordered || trigger || sink) {
+        emit(
+            rule_id::EXFILTRATION_CHANNEL,
+            "intent-history",
+            4,
+            "asks the model to hand over the conversation or its instructions",
+        );
+    }
+    if data_personal && (moves || takes) && (named_sink || other || x.param_sink || skip) && (ordered || trigger) {
+        emit(
+            rule_id::EXFILTRATION_CHANNEL,
+            "intent-personal",
+            4,
+            "asks the model to send the user's personal data",
+        );
+    }
+    if named_sink && (data_secret || data_talk || data_personal) && (moves || takes) {
+        emit(
+            rule_id::EXFILTRATION_CHANNEL,
+            "intent-sink",
+            3,
+            "names where the data is to be sent",
+        );
+    }
+    if !whole && r.has(Conceal) {
+        emit(
+            rule_id::CONCEALMENT,
+            "intent-conceal",
+            3,
+            "tells the model to hide what it does from the user",
+        );
+    }
+    if !whole && skip && !asks_user {
+        emit(
+            rule_id::CONCEALMENT,
+            "intent-skip-confirm",
+            if told { 4 } else { 3 },
+            "tells the model to act without the user's confirmation",
+        );
+    }
+    // Running other tools down (deprecated, unsafe, blocked) is the manipulation; "use this
+    // instead of X for local files" alone is guidance, however loud.
+    if !whole && r.has(Disparage) {
+        emit(
+            rule_id::PREFERENCE_MANIPULATION,
+            "intent-disparage",
+            if other || told || r.has(Prefer) { 4 } else { 3 },
+            "runs other tools down so the model avoids them",
+        );
+    } else if !whole && r.has(Prefer) {
+        emit(
+            rule_id::PREFERENCE_MANIPULATION,
+            "intent-prefer",
+            if r.has(AgainstUser) && other && told { 3 } else { 2 },
+            "steers the model towards this tool",
+        );
+    }
+    let stakes = other || r.has(AgainstUser) || r.has(Conceal) || skip || data_secret || data_talk;
+    let destroys = r.has(ActDelete)
+        && !asks_user
+        && if whole {
+            ordered && broad && skip
+        } else {
+            ((told || trigger) && (stakes || r.has(ActRun) || broad)) || (ordered && other)
+        };
+    if destroys {
+        emit(
+            rule_id::EMBEDDED_COMMAND,
+            "intent-destroy",
+            4,
+            "orders a destructive action as a side effect",
+        );
+    }
+    let filled_command = matches!(x.kind, StrKind::Default | StrKind::Example) && named_sink;
+    if !whole && r.has(ActRun) && !asks_user && (((told || trigger) && (stakes || named_sink)) || filled_command) {
+        emit(
+            rule_id::EMBEDDED_COMMAND,
+            "intent-run",
+            4,
+            "orders the model to run or install code",
+        );
+    }
+}
+
+/// The clause and what was read in it.
+pub(super) fn evidence(r: &Reading, raw: &str, targets: &[String], param_sink: bool) -> String {
+    use Concept::*;
+    let mut parts: Vec<String> = Vec::new();
+    let mut part = |label: &str, concepts: &[Concept]| {
+        let words: Vec<&str> = concepts.iter().flat_map(|c| r.words(*c)).collect();
+        if !words.is_empty() {
+            parts.push(format!("{label}: {}", words.join(", ")));
+        }
+    };
+    part("order", &[Override, Directive, Addressee, Trigger]);
+    part(
+        "action",
+        &[ActCall, ActModify, ActRead, ActSend, ActDelete, ActRun, Prefer, Disparage, SkipConfirm],
+    );
+    part("data", &[DataSecret, DataConversation, DataPersonal, Contents, ArgSensitive]);
+    part("sink", &[Sink]);
+    part("hidden", &[Conceal]);
+    if !targets.is_empty() {
+        parts.push(format!("target: {}", targets.join(", ")));
+    }
+    if param_sink {
+        parts.push("into: a parameter of this tool".into());
+    }
+    let clause = crate::audit::text::clip(raw, 240);
+    format!("\"{clause}\" ({})", parts.join("; "))
+}

@@ -1,0 +1,272 @@
+//! What one clause shows: the concepts the lexicons find in it (negated actions dropped), the
+//! literal sinks and "other tools" phrases in it, whether it reads as an order, and the tool
+//! names it mentions.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::audit::lexicon::{Concept, ConceptHit};
+
+/// English imperative verbs that open an order ("Read …", "Send …", "Call …").
+const IMPERATIVE: &[&str] = &[
+    "read", "send", "call", "include", "upload", "forward", "copy", "set", "change", "replace",
+    "append", "add", "run", "execute", "install", "delete", "remove", "ignore", "use", "pass",
+    "put", "attach", "collect", "gather", "open", "post", "invoke", "insert", "embed", "write",
+    "dump", "extract", "fetch", "retrieve", "share", "transmit", "leak", "exfiltrate", "paste",
+    "prefix", "prepend", "redirect", "route", "swap", "substitute", "override", "wipe", "erase",
+    "drop", "purge", "disable", "grant", "export", "submit", "store", "save", "encode", "hide",
+    "do", "don't", "never", "always", "first", "then", "also", "bcc", "cc",
+];
+
+/// Words a clause may open with before its verb (list markers, tags, labels).
+pub(super) fn strip_lead(folded: &str) -> &str {
+    let mut s = folded.trim_start();
+    loop {
+        let before = s;
+        s = s.trim_start_matches(['-', '*', '>', '#', '•', ' ', '(', '[', '"', '\'', '`']);
+        if let Some(rest) = s.strip_prefix('<') {
+            // A short label tag (`<important>`, `</system>`), not `<paste the key here>`.
+            if let Some(i) = rest.find('>') {
+                let label = &rest[..i];
+                if label.len() <= 24 && !label.contains(' ') {
+                    s = &rest[i + 1..];
+                }
+            }
+        }
+        for label in ["note:", "important:", "note to the assistant:", "instruction:", "step 1:"] {
+            if let Some(rest) = s.strip_prefix(label) {
+                s = rest;
+            }
+        }
+        if s.len() == before.len() {
+            return s;
+        }
+    }
+}
+
+/// Adverbs that may stand before the verb of an order ("immediately delete …").
+const ADVERBS: &[&str] = &[
+    "immediately", "also", "then", "please", "just", "simply", "now", "quietly", "silently",
+    "permanently", "proactively", "automatically", "kindly", "next",
+];
+
+/// Does the clause read as an order: an imperative verb at its start, or right after an
+/// opening phrase ("For every call to X, set …", "Afterwards, run …")?
+pub(super) fn imperative(folded: &str) -> bool {
+    let opens_with_verb = |text: &str| {
+        let mut words = strip_lead(text)
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .filter(|w| !w.is_empty());
+        let mut first = words.next().unwrap_or_default();
+        while ADVERBS.contains(&first) {
+            first = words.next().unwrap_or_default();
+        }
+        IMPERATIVE.contains(&first)
+    };
+    opens_with_verb(folded)
+        || folded
+            .split_once([',', ':'])
+            .is_some_and(|(_, after)| opens_with_verb(after))
+}
+
+pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    // A URL, an e-mail address, an international phone number, an IBAN (upper case, as
+    // written), a markdown image.
+    Regex::new(
+        r"(?i:\bhttps?://\S+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\()|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b",
+    )
+    .ok()
+});
+
+/// "any CRM, HR or e-mail tool", "every other server": tools other than this one.
+pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(any|every|all|other|each)\b[\w\s,/'-]{0,40}?\b(tools?|servers?|functions?)\b")
+        .ok()
+});
+
+/// A literal destination in the clause: a URL, an e-mail address, a phone number, an IBAN, a
+/// markdown image.
+pub(super) fn literal_sink(raw: &str) -> bool {
+    LITERAL_SINK.as_ref().is_some_and(|r| r.is_match(raw))
+}
+
+/// Identifiers in a clause that look like tool names (`send_email`, `sendEmail`, `` `x-y` ``),
+/// minus environment-variable names, paths and file names.
+pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
+    let mut out: Vec<(String, bool)> = Vec::new();
+    let mut push = |s: &str, quoted: bool| {
+        let s = s.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'));
+        if s.len() < 3 || s.len() > 64 || out.iter().any(|(o, _)| o == s) {
+            return;
+        }
+        if s.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
+            return; // OPENAI_API_KEY: data, not a tool
+        }
+        if !s.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+            return;
+        }
+        out.push((s.to_owned(), quoted));
+    };
+    // Backticked or quoted identifiers.
+    for quote in ['`', '\''] {
+        let mut parts = raw.split(quote);
+        parts.next();
+        while let (Some(inner), Some(_)) = (parts.next(), parts.next()) {
+            if !inner.is_empty()
+                && inner
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                && (inner.contains(['_', '-']) || inner.chars().skip(1).any(|c| c.is_ascii_uppercase()))
+            {
+                push(inner, true);
+            }
+        }
+    }
+    for word in raw.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '/' || c == '-')) {
+        let word = word.trim_end_matches(['.', '-']);
+        if word.contains(['.', '/']) {
+            continue; // a path, a file name or a URL
+        }
+        // snake_case names; camelCase ones only when quoted (above), since camelCase words
+        // in prose are mostly parameters and settings.
+        let snake = word.contains('_') && word.split('_').filter(|p| !p.is_empty()).count() >= 2;
+        // `common_prefix{-removed-}`: a name inside code or a format, not a tool.
+        let at = word.as_ptr() as usize - raw.as_ptr() as usize;
+        let code = raw[at + word.len()..].starts_with(['{', '(', '[', '='])
+            || raw[..at].ends_with(['{', '}', '(', '[', '$', '%', '.']);
+        if snake && !code {
+            push(word, false);
+        }
+    }
+    out
+}
+
+/// What one clause (or a whole string) shows.
+pub(super) struct Reading<'a> {
+    pub hits: Vec<ConceptHit>,
+    pub folded: &'a str,
+    /// A URL, an e-mail address, a phone number, an IBAN or an image link.
+    pub literal_sink: bool,
+    /// "any … tool", "every other server".
+    pub other_tools: bool,
+}
+
+/// Does `folded` name parameter `p` as a place to put something: quoted (`` `note` ``,
+/// 'note'), or as "the note parameter/field/argument", "as note", "into note", "in note"?
+pub(super) fn names_param(folded: &str, p: &str) -> bool {
+    folded.match_indices(p).any(|(i, _)| {
+        let before = &folded[..i];
+        let after = &folded[i + p.len()..];
+        let prev = before.chars().next_back();
+        let next = after.chars().next();
+        if prev.is_some_and(char::is_alphanumeric) || next.is_some_and(char::is_alphanumeric) {
+            return false;
+        }
+        let quoted = matches!(prev, Some('`' | '\'' | '"')) && matches!(next, Some('`' | '\'' | '"'));
+        let labelled = ["parameter", "field", "argument", "arg ", "param", "property", "input"]
+            .iter()
+            .any(|w| after.trim_start_matches(['`', '\'', '"', ' ']).starts_with(w));
+        let placed = [" as ", " into ", " in ", " to "]
+            .iter()
+            .any(|w| before.ends_with(w) || before.ends_with(&format!("{}the ", w)));
+        quoted || labelled || placed
+    })
+}
+impl Reading<'_> {
+    /// Drop actions and overrides that the clause negates ("contents are never read",
+    /// "does not override your instructions"): a statement about what does not happen.
+    pub(super) fn without_negated(mut self) -> Self {
+        use Concept::*;
+        let folded = self.folded;
+        self.hits.retain(|h| {
+            let negatable = matches!(
+                h.concept,
+                Override | ActModify | ActSend | ActRead | ActDelete | ActRun | ActCall
+            );
+            if !negatable {
+                return true;
+            }
+            let from = folded[..h.start]
+                .char_indices()
+                .rev()
+                .nth(13)
+                .map_or(0, |(i, _)| i);
+            let before = &folded[from..h.start];
+            ![" not ", "n't ", "never ", " no ", "nicht ", "jamais ", "nunca ", "не "]
+                .iter()
+                .any(|n| before.contains(n) || before.starts_with(n.trim_start()))
+        });
+        self
+    }
+
+    /// "call this first", "this tool must be called": about this tool itself.
+    pub(super) fn about_itself(&self) -> bool {
+        ["this tool", "call this", "this function", "this server"]
+            .iter()
+            .any(|p| self.folded.contains(p))
+    }
+
+    /// A secret store or key file named in the clause (a path, a file, a wallet), as
+    /// opposed to a generic credential word ("password", "api key").
+    pub(super) fn names_store(&self) -> bool {
+        self.hits.iter().any(|h| {
+            h.concept == Concept::DataSecret
+                && self.folded.get(h.start..h.end).is_some_and(|w| {
+                    w.contains(['/', '.', '~', '_', '\\'])
+                        || [
+                            "ssh key", "private key", "wallet", "keychain", "cookies", "seed phrase",
+                            "mnemonic", "browser profile", "shell history", "environment variables",
+                            "credentials file", "keystore", "login data", "recovery phrase",
+                        ]
+                        .contains(&w)
+                })
+        })
+    }
+
+    pub(super) fn has(&self, c: Concept) -> bool {
+        self.hits.iter().any(|h| h.concept == c)
+    }
+    /// The words that showed a concept, for evidence.
+    pub(super) fn words(&self, c: Concept) -> Vec<&str> {
+        let of: Vec<&ConceptHit> = self.hits.iter().filter(|h| h.concept == c).collect();
+        let mut v: Vec<&str> = of
+            .iter()
+            .filter(|h| {
+                !of.iter().any(|o| {
+                    o.start <= h.start && h.end <= o.end && (o.end - o.start) > (h.end - h.start)
+                })
+            })
+            .filter_map(|h| self.folded.get(h.start..h.end))
+            .collect();
+        v.dedup();
+        v.truncate(3);
+        v
+    }
+    /// A `skip-confirm` term that is itself negated ("never run *without asking*") is a
+    /// safeguard, not an attack.
+    pub(super) fn skip_confirm(&self) -> bool {
+        self.hits
+            .iter()
+            .any(|h| h.concept == Concept::SkipConfirm && !self.negated_without(h))
+    }
+
+    /// "Never run *without asking*": a `without …` term under a negation.
+    pub(super) fn negated_without(&self, h: &ConceptHit) -> bool {
+        let term = self.folded.get(h.start..).unwrap_or_default();
+        let before = self.folded.get(..h.start).unwrap_or_default();
+        let negated = [" never ", "never ", " not ", "n't ", " no ", "must not"]
+            .iter()
+            .any(|n| before.contains(n) || before.starts_with(n.trim_start()));
+        term.starts_with("without") && negated
+    }
+
+    /// The clause asks for the user's approval (a safeguard, not an attack).
+    pub(super) fn safeguard(&self) -> bool {
+        self.has(Concept::AskUser)
+            || self
+                .hits
+                .iter()
+                .any(|h| h.concept == Concept::SkipConfirm && self.negated_without(h))
+    }
+}
