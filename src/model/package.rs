@@ -7,6 +7,8 @@ use regex::Regex;
 
 use crate::model::spec::{ServerSpec, Transport};
 
+pub use super::container::{ImageRef, git_sources, image};
+
 /// Package ecosystems whose runners fetch and run code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ecosystem {
@@ -399,150 +401,6 @@ pub fn packages(spec: &ServerSpec) -> Vec<PackageRef> {
                 });
             }
         }
-    }
-    out
-}
-
-/// A container image a `docker`/`podman` `run` launches, with its argument index and the
-/// run options before it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImageRef {
-    pub runtime: String,
-    pub image: String,
-    pub arg: usize,
-    /// `(option, value, index)` for every option before the image.
-    pub options: Vec<(String, Option<String>, usize)>,
-}
-
-const DOCKER_VALUE_FLAGS: &[&str] = &[
-    "-e",
-    "--env",
-    "--env-file",
-    "-v",
-    "--volume",
-    "--mount",
-    "-p",
-    "--publish",
-    "--name",
-    "--network",
-    "--net",
-    "-w",
-    "--workdir",
-    "-u",
-    "--user",
-    "--entrypoint",
-    "-l",
-    "--label",
-    "--platform",
-    "--pull",
-    "-m",
-    "--memory",
-    "--cpus",
-    "--cap-add",
-    "--cap-drop",
-    "--security-opt",
-    "--add-host",
-    "--device",
-    "--tmpfs",
-    "-h",
-    "--hostname",
-    "--restart",
-    "--ulimit",
-    "--ipc",
-    "--pid",
-    "--userns",
-    "--runtime",
-    "--log-driver",
-    "--log-opt",
-    "--dns",
-    "--group-add",
-    "--label-file",
-    "--shm-size",
-    "--cgroupns",
-    "--uts",
-    "--gpus",
-    "--volumes-from",
-    "--link",
-];
-
-/// The image of `docker run …` / `podman run …` (also `docker container run`).
-pub fn image(spec: &ServerSpec) -> Option<ImageRef> {
-    let Transport::Stdio { command, args, .. } = &spec.transport else {
-        return None;
-    };
-    let (program, argv, offset) = effective(command, args);
-    if !matches!(program.as_str(), "docker" | "podman" | "nerdctl") {
-        return None;
-    }
-    let skip = match (
-        argv.first().map(String::as_str),
-        argv.get(1).map(String::as_str),
-    ) {
-        (Some("run"), _) => 1,
-        (Some("container"), Some("run")) => 2,
-        _ => return None,
-    };
-    let mut options = Vec::new();
-    let mut i = skip;
-    while i < argv.len() {
-        let a = &argv[i];
-        if a == "--" {
-            i += 1;
-            break;
-        }
-        if !a.starts_with('-') {
-            break;
-        }
-        if let Some((f, v)) = a.split_once('=') {
-            options.push((f.to_string(), Some(v.to_string()), offset + i));
-            i += 1;
-        } else if DOCKER_VALUE_FLAGS.contains(&a.as_str()) {
-            options.push((a.clone(), argv.get(i + 1).cloned(), offset + i + 1));
-            i += 2;
-        } else {
-            options.push((a.clone(), None, offset + i));
-            i += 1;
-        }
-    }
-    let image = argv.get(i)?.clone();
-    Some(ImageRef {
-        runtime: program,
-        image,
-        arg: offset + i,
-        options,
-    })
-}
-
-/// Git sources on the command line: (argument index, source, ref if any).
-pub fn git_sources(spec: &ServerSpec) -> Vec<(usize, String, Option<String>)> {
-    let Transport::Stdio { args, .. } = &spec.transport else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (i, a) in args.iter().enumerate() {
-        let value = a
-            .split_once('=')
-            .filter(|(f, _)| f.starts_with('-'))
-            .map_or(a.as_str(), |(_, v)| v);
-        let value = value.strip_prefix("npm:").unwrap_or(value);
-        if !is_git_source(value) {
-            continue;
-        }
-        // npm style `#ref`, pip style `@ref` after the path (not the `git@host` user part).
-        let reference = if let Some((_, r)) = value.split_once('#') {
-            Some(
-                r.split('&')
-                    .next()
-                    .unwrap_or(r)
-                    .trim_start_matches("commit=")
-                    .to_string(),
-            )
-        } else {
-            let after_scheme = value.split_once("://").map_or(value, |(_, r)| r);
-            let path = after_scheme.split_once('/').map_or("", |(_, p)| p);
-            path.rsplit_once('@').map(|(_, r)| r.to_string())
-        };
-        out.push((i, value.to_string(), reference.filter(|r| !r.is_empty())));
     }
     out
 }
