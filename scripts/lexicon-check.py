@@ -18,7 +18,8 @@ def norm(s):
 def word_re(term):
     stem = term.endswith("*")
     t = term[:-1] if stem else term
-    body = r"\s+".join(re.escape(w) for w in t.split())
+    # "sende … mit": parts in order, at most 48 characters apart
+    body = r".{0,48}?".join(r"\s+".join(re.escape(w) for w in part.split()) for part in t.split("…") if part.strip())
     word = lambda ch: ch.isalnum() or ch == "_"
     end = r"\w*" if stem else (r"(?!\w)" if word(t[-1:]) else "")
     start = r"(?<!\w)" if word(t[:1]) else ""
@@ -26,7 +27,8 @@ def word_re(term):
 
 def matcher(script, terms):
     if script in ("cjk", "hangul"):
-        return lambda text: any(norm(t) in text for t in terms)
+        res = [re.compile(".{0,48}?".join(re.escape(norm(p.strip())) for p in t.split("…") if p.strip())) for t in terms]
+        return lambda text: any(r.search(text) for r in res)
     res = [word_re(norm(t)) for t in terms]
     return lambda text: any(r.search(text) for r in res)
 

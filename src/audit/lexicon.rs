@@ -17,10 +17,28 @@ use unicode_script::{Script, UnicodeScript};
 use super::AuditError;
 
 /// The built-in lexicon files.
-pub const BUILTIN_LEXICONS: &[(&str, &str)] = &[(
-    "rules/lexicon/en.toml",
-    include_str!("../../rules/lexicon/en.toml"),
-)];
+pub const BUILTIN_LEXICONS: &[(&str, &str)] = &[
+    (
+        "rules/lexicon/en.toml",
+        include_str!("../../rules/lexicon/en.toml"),
+    ),
+    (
+        "rules/lexicon/es.toml",
+        include_str!("../../rules/lexicon/es.toml"),
+    ),
+    (
+        "rules/lexicon/pt.toml",
+        include_str!("../../rules/lexicon/pt.toml"),
+    ),
+    (
+        "rules/lexicon/fr.toml",
+        include_str!("../../rules/lexicon/fr.toml"),
+    ),
+    (
+        "rules/lexicon/de.toml",
+        include_str!("../../rules/lexicon/de.toml"),
+    ),
+];
 
 macro_rules! concepts {
     ($($variant:ident = $id:literal: $doc:literal,)*) => {
@@ -124,7 +142,12 @@ struct Term {
     word_end: bool,
     /// A stem (`envi*`): the match extends to the end of the word.
     stem: bool,
+    /// Parts after a `…` gap ("sende … mit"): each must follow within [`GAP`] bytes.
+    rest: Vec<String>,
 }
+
+/// How far apart the parts of a `…` term may be.
+const GAP: usize = 48;
 
 /// An example sentence of a lexicon file and what must (or must not) be found in it.
 #[derive(Debug, Clone)]
@@ -191,7 +214,9 @@ impl Lexicon {
                         Some(b) => (b, true),
                         None => (t.as_str(), false),
                     };
-                    let folded = fold(body);
+                    let mut parts = body.split('…').map(|p| fold(p.trim()));
+                    let folded = parts.next().unwrap_or_default();
+                    let rest: Vec<String> = parts.filter(|p| !p.is_empty()).collect();
                     if folded.trim().is_empty() {
                         return Err(bad(id, "empty term".into()));
                     }
@@ -203,6 +228,7 @@ impl Lexicon {
                         word_start: spaced && first,
                         word_end: spaced && last && !stem,
                         stem: spaced && stem,
+                        rest,
                     });
                     patterns.push(folded);
                 }
@@ -268,6 +294,27 @@ impl Lexicon {
                     .find(|(_, c)| !is_word(*c))
                     .map_or(folded.len() - end, |(i, _)| i);
             }
+            let mut complete = true;
+            for part in &term.rest {
+                let window_end = floor_char(folded, (end + GAP + part.len()).min(folded.len()));
+                let found = folded[end..window_end]
+                    .match_indices(part.as_str())
+                    .find(|(i, _)| {
+                        let (s, e) = (end + i, end + i + part.len());
+                        !(term.word_start && folded[..s].chars().next_back().is_some_and(is_word))
+                            && !(term.word_end && folded[e..].chars().next().is_some_and(is_word))
+                    });
+                match found {
+                    Some((i, _)) => end = end + i + part.len(),
+                    None => {
+                        complete = false;
+                        break;
+                    }
+                }
+            }
+            if !complete {
+                continue;
+            }
             out.push(ConceptHit {
                 concept: term.concept,
                 start,
@@ -292,7 +339,14 @@ impl Lexicon {
             );
             !action
                 || !all.iter().any(|o| {
-                    o.concept != h.concept
+                    matches!(
+                        o.concept,
+                        Concept::DataSecret
+                            | Concept::DataConversation
+                            | Concept::DataPersonal
+                            | Concept::Contents
+                            | Concept::Sink
+                    ) && o.concept != h.concept
                         && o.start <= h.start
                         && h.end <= o.end
                         && (o.end - o.start) > (h.end - h.start)
@@ -312,6 +366,14 @@ impl Lexicon {
         v.dedup();
         v
     }
+}
+
+/// The largest char boundary of `s` at or below `i`.
+fn floor_char(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 fn is_word(c: char) -> bool {

@@ -54,6 +54,10 @@ macro_rules! lexicon_examples {
 
 lexicon_examples! {
     english_lexicon_examples_hold => "en.toml",
+    spanish_lexicon_examples_hold => "es.toml",
+    portuguese_lexicon_examples_hold => "pt.toml",
+    french_lexicon_examples_hold => "fr.toml",
+    german_lexicon_examples_hold => "de.toml",
 }
 
 #[test]
@@ -66,4 +70,24 @@ fn every_concept_has_terms_in_english() {
             .any(|e| e.present && e.concepts.contains(c));
         assert!(shown, "concept {} has no example", c.id());
     }
+}
+
+/// The frozen test split is measured, never edited: its bytes match `test/SHA256SUMS`.
+#[test]
+fn frozen_test_split_is_unchanged() {
+    use sha2::{Digest, Sha256};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let sums = std::fs::read_to_string(dir.join("test/SHA256SUMS")).expect("SHA256SUMS");
+    let mut checked = 0;
+    for line in sums.lines().filter(|l| !l.trim().is_empty()) {
+        let (want, file) = line.split_once("  ").expect("sha256sum format");
+        let bytes = std::fs::read(dir.join(file)).expect("split file");
+        let got = hex::encode(Sha256::digest(&bytes));
+        assert_eq!(
+            got, want,
+            "{file} changed: the frozen test split must not be edited"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 3, "malicious, benign and paraphrases are pinned");
 }

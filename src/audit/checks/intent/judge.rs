@@ -185,7 +185,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         emit(
             rule_id::PREFERENCE_MANIPULATION,
             "intent-prefer",
-            if r.has(AgainstUser) && other && told { 3 } else { 2 },
+            if r.has(AgainstUser) && other && told { 3 } else { 1 },
             "steers the model towards this tool",
         );
     }
