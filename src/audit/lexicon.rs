@@ -38,6 +38,22 @@ pub const BUILTIN_LEXICONS: &[(&str, &str)] = &[
         "rules/lexicon/de.toml",
         include_str!("../../rules/lexicon/de.toml"),
     ),
+    (
+        "rules/lexicon/zh.toml",
+        include_str!("../../rules/lexicon/zh.toml"),
+    ),
+    (
+        "rules/lexicon/ja.toml",
+        include_str!("../../rules/lexicon/ja.toml"),
+    ),
+    (
+        "rules/lexicon/ko.toml",
+        include_str!("../../rules/lexicon/ko.toml"),
+    ),
+    (
+        "rules/lexicon/ru.toml",
+        include_str!("../../rules/lexicon/ru.toml"),
+    ),
 ];
 
 macro_rules! concepts {
@@ -301,8 +317,11 @@ impl Lexicon {
                     .match_indices(part.as_str())
                     .find(|(i, _)| {
                         let (s, e) = (end + i, end + i + part.len());
-                        !(term.word_start && folded[..s].chars().next_back().is_some_and(is_word))
-                            && !(term.word_end && folded[e..].chars().next().is_some_and(is_word))
+                        let cut_before =
+                            term.word_start && folded[..s].chars().next_back().is_some_and(is_word);
+                        let cut_after =
+                            term.word_end && folded[e..].chars().next().is_some_and(is_word);
+                        !(cut_before || cut_after)
                     });
                 match found {
                     Some((i, _)) => end = end + i + part.len(),

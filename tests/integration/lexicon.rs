@@ -58,6 +58,10 @@ lexicon_examples! {
     portuguese_lexicon_examples_hold => "pt.toml",
     french_lexicon_examples_hold => "fr.toml",
     german_lexicon_examples_hold => "de.toml",
+    chinese_lexicon_examples_hold => "zh.toml",
+    japanese_lexicon_examples_hold => "ja.toml",
+    korean_lexicon_examples_hold => "ko.toml",
+    russian_lexicon_examples_hold => "ru.toml",
 }
 
 #[test]

@@ -95,8 +95,12 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         // "call this tool first, other tools need its id" is a workflow note about itself;
         // naming another server's tool, or data on top, is not.
         let loaded = data_secret || data_talk || r.has(AgainstUser) || r.has(Disparage) || skip;
+        // Names the clause uses beside "call this tool first" may be this tool's own output
+        // fields; a general "other tools" under the user's approval is a safeguard.
         let weight = match (named_other, loaded, r.about_itself()) {
+            (true, false, true) => 3,
             (true, _, _) | (false, true, false) => 4,
+            (false, false, false) if asks_user => 1,
             (false, false, false) => 3,
             (false, _, true) => 2,
         };
@@ -132,7 +136,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "asks the model to read credentials or a secret store",
         );
     }
-    if data_talk && (moves || takes || sink) && (ordered || trigger || sink) {
+    if data_talk && (moves || takes || sink) && (ordered || trigger || sink) && (named_sink || !asks_user) {
         emit(
             rule_id::EXFILTRATION_CHANNEL,
             "intent-history",

@@ -142,6 +142,19 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
     out
 }
 
+/// Words that negate the action after them ("never read", "不要复制", "nicht senden").
+const NEGATION_BEFORE: &[&str] = &[
+    " not ", "n't ", "never ", " no ", "nicht ", "niemals ", "keine ", "jamais ", " ne ", "nunca ",
+    "não ", "nao ", "не ", "никогда ", "不要", "不得", "请勿", "切勿", "勿", "禁止", "不可", "不能",
+    "不会", "别", "절대 ",
+];
+
+/// Endings that negate the action before them ("渡さないでください", "복사하지 마세요").
+const NEGATION_AFTER: &[&str] = &[
+    "ないで", "ません", "ないこと", "ないように", "てはいけ", "ては", "禁止", "지 마", "지 말", "지 않",
+    "지마", "금지",
+];
+
 /// What one clause (or a whole string) shows.
 pub(super) struct Reading<'a> {
     pub hits: Vec<ConceptHit>,
@@ -193,16 +206,27 @@ impl Reading<'_> {
                 .nth(13)
                 .map_or(0, |(i, _)| i);
             let before = &folded[from..h.start];
-            ![" not ", "n't ", "never ", " no ", "nicht ", "jamais ", "nunca ", "не "]
+            let to = folded[h.end..]
+                .char_indices()
+                .nth(8)
+                .map_or(folded.len(), |(i, _)| h.end + i);
+            let after = &folded[h.end..to];
+            let negated_before = NEGATION_BEFORE
                 .iter()
-                .any(|n| before.contains(n) || before.starts_with(n.trim_start()))
+                .any(|n| before.contains(n) || before.starts_with(n.trim_start()));
+            let negated_after = NEGATION_AFTER.iter().any(|n| after.contains(n));
+            !(negated_before || negated_after)
         });
         self
     }
 
     /// "call this first", "this tool must be called": about this tool itself.
     pub(super) fn about_itself(&self) -> bool {
-        ["this tool", "call this", "this function", "this server"]
+        [
+            "this tool", "call this", "this function", "this server", "本工具", "此工具",
+            "该工具", "このツール", "本ツール", "이 도구", "이 툴", "этот инструмент",
+            "esta herramienta", "esta ferramenta", "cet outil", "dieses tool", "dieses werkzeug",
+        ]
             .iter()
             .any(|p| self.folded.contains(p))
     }
