@@ -7,9 +7,9 @@
 
 use std::time::Instant;
 
-use mcpvet::audit::finding::Severity;
 use mcpvet::audit::{RuleSet, audit_snapshots};
-use mcpvet::snapshot::ServerSnapshot;
+use mcpvet::model::finding::Severity;
+use mcpvet::model::snapshot::ServerSnapshot;
 use serde_json::json;
 
 const SERVERS: usize = 50;

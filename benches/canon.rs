@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use mcpvet::lock::{Approval, Lockfile, canonical_json, sha256_hex};
-use mcpvet::snapshot::{Era, ServerSnapshot};
+use mcpvet::model::snapshot::{Era, ServerSnapshot};
 use serde_json::{Value, json};
 
 /// A small deterministic generator (xorshift64*), so every run measures the same corpus.

@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use mcpvet::mcp::{ProbeOptions, probe, probe_all};
-use mcpvet::spec::{ServerSpec, Transport};
+use mcpvet::model::spec::{ServerSpec, Transport};
 
 fn python() -> String {
     if Path::new("/usr/bin/python3").exists() {

@@ -6,11 +6,11 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use mcpvet::audit::catalog::catalog;
-use mcpvet::audit::finding::{Confidence, Control, Finding, ItemKind, ItemRef, Location, Severity};
+use mcpvet::catalog::catalog;
+use mcpvet::model::finding::{Confidence, Control, Finding, ItemKind, ItemRef, Location, Severity};
+use mcpvet::model::snapshot::ServerSnapshot;
+use mcpvet::model::spec::{Origin, ServerSpec, Transport};
 use mcpvet::report::{self, Format, RenderOptions, ScanReport, ServerReport};
-use mcpvet::snapshot::ServerSnapshot;
-use mcpvet::spec::{Origin, ServerSpec, Transport};
 
 fn build(servers: usize, findings: usize) -> ScanReport {
     let rules = catalog();

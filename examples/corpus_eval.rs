@@ -23,9 +23,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use mcpvet::audit::finding::{Finding, ItemKind, Severity};
 use mcpvet::audit::{RuleSet, audit_snapshots};
-use mcpvet::snapshot::ServerSnapshot;
+use mcpvet::model::finding::{Finding, ItemKind, Severity};
+use mcpvet::model::snapshot::ServerSnapshot;
 use serde_json::Value;
 
 struct Record {

@@ -71,7 +71,7 @@ fn run(path: &Path, repeat: usize) -> Result<String, String> {
         entries += 1;
         for spec in &specs {
             servers += 1;
-            let findings = mcpvet::launch::audit_spec(spec);
+            let findings = mcpvet::launch_audit::audit_spec(spec);
             if !findings.is_empty() {
                 flagged += 1;
             }
@@ -91,7 +91,7 @@ fn run(path: &Path, repeat: usize) -> Result<String, String> {
     let mut out = format!(
         "{entries} config entries, {servers} servers, {flagged} with at least one finding\n\nper rule:\n"
     );
-    for meta in mcpvet::launch::rule_meta() {
+    for meta in mcpvet::launch_audit::rule_meta() {
         out.push_str(&format!(
             "  {:<20} {}\n",
             meta.id,
@@ -116,7 +116,7 @@ fn run(path: &Path, repeat: usize) -> Result<String, String> {
                     .map_err(|e| e.to_string())?;
                 for spec in &specs {
                     audited += 1;
-                    count += mcpvet::launch::audit_spec(spec).len();
+                    count += mcpvet::launch_audit::audit_spec(spec).len();
                 }
             }
         }
