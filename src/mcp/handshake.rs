@@ -133,7 +133,13 @@ pub async fn run(
         });
     }
     let outcome = classify_discover(answer, opts.discover_timeout);
-    tracing::debug!(?outcome, "server/discover answered");
+    match &outcome {
+        DiscoverOutcome::Modern(_) => tracing::debug!("server/discover: modern"),
+        DiscoverOutcome::Unsupported(list) => {
+            tracing::debug!(supported = ?list, "server/discover: unsupported versions");
+        }
+        DiscoverOutcome::Legacy(why) => tracing::debug!(reason = ?why, "server/discover: legacy"),
+    }
     let mut ex = Exchange {
         session,
         deadline,
@@ -324,7 +330,7 @@ impl Exchange<'_> {
                 snap.tools = t;
             }
             Err(e) if !tools_advertised && e.is_method_not_found() => {
-                tracing::debug!(error = %e, "tools/list is not implemented and not advertised");
+                tracing::debug!(error = ?e, "tools/list is not implemented and not advertised");
             }
             Err(e) => return Err(e),
         }

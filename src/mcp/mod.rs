@@ -21,6 +21,7 @@ pub mod jsonrpc;
 pub mod limits;
 pub mod probe;
 pub mod process;
+pub mod sandbox;
 pub mod sse;
 pub mod stdio;
 
@@ -165,8 +166,9 @@ impl Session {
     }
 
     pub fn note(&mut self, note: String) {
-        // Every note, kept or not, is visible to a maintainer with `-v`.
-        tracing::debug!(note = %note, "probe note");
+        // Every note, kept or not, is visible to a maintainer with `-v` (as Debug, so that
+        // server-controlled text cannot reach the terminal raw).
+        tracing::debug!(note = ?note, "probe note");
         if self.notes.len() < 50 {
             self.notes.push(note);
         }

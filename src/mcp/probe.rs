@@ -10,7 +10,8 @@ use tokio::time::Instant;
 use super::error::RpcError;
 use super::handshake::{self, Connect};
 use super::limits::{RingBuffer, human_duration};
-use super::process::{self, LaunchEnv, LaunchPlan};
+use super::process::{self, Launch, LaunchEnv, LaunchPlan};
+use super::sandbox;
 use super::{Conn, ProbeFailure, ProbeOptions, Session, StderrBuf};
 use crate::model::snapshot::{ProbeInfo, ServerSnapshot};
 use crate::model::spec::{ServerSpec, Transport};
@@ -80,21 +81,31 @@ impl Launcher<'_> {
                     }
                 }
                 let scratch = self.scratch_dir()?;
+                let launch = Launch {
+                    command,
+                    args,
+                    env: &self.env,
+                    cwd: cwd.as_deref(),
+                    scratch: &scratch,
+                };
                 let plan: LaunchPlan = if let Some(bwrap) = &self.bwrap {
                     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-                    process::sandbox_plan(
+                    sandbox::sandbox_plan(
                         &bwrap.display().to_string(),
-                        command,
-                        args,
-                        &self.env,
-                        cwd.as_deref(),
+                        &launch,
                         home.as_deref(),
-                        &scratch,
                         self.opts,
                     )
                 } else {
-                    process::plain_plan(command, args, &self.env, cwd.as_deref(), &scratch)
+                    process::plain_plan(&launch)
                 };
+                // The arguments are not logged: passed references may have put secrets there.
+                tracing::debug!(
+                    program = ?plan.program,
+                    arguments = plan.args.len(),
+                    start = self.starts,
+                    "starting the server"
+                );
                 let conn =
                     super::stdio::StdioConn::spawn(&plan, &self.opts.caps, self.stderr.clone())
                         .map_err(|e| {
@@ -167,19 +178,19 @@ pub async fn probe_async(
         }
         if opts.sandbox {
             let path = std::env::var("PATH").ok();
-            let Some(b) = process::find_bwrap(path.as_deref()) else {
+            let Some(b) = sandbox::find_bwrap(path.as_deref()) else {
                 return Err(fail(
                     "--sandbox needs bubblewrap (`bwrap`), which is not on PATH; install it (e.g. `apt-get install bubblewrap`) or drop --sandbox".into(),
                 ));
             };
             if let Transport::Stdio { command, .. } = &spec.transport {
                 let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-                let hidden = process::hidden_dirs(home.as_deref());
-                if let Some(why) = process::hidden_command(command, path.as_deref(), &hidden) {
+                let hidden = sandbox::hidden_dirs(home.as_deref());
+                if let Some(why) = sandbox::hidden_command(command, path.as_deref(), &hidden) {
                     return Err(fail(format!("--sandbox: {why}")));
                 }
             }
-            process::bwrap_preflight(&b, opts).await.map_err(|e| {
+            sandbox::bwrap_preflight(&b, opts).await.map_err(|e| {
                 fail(format!(
                     "--sandbox: {e}; refusing to run the server unsandboxed"
                 ))
@@ -236,7 +247,7 @@ pub async fn probe_async(
             )));
         }
         Ok(Err(e)) => {
-            tracing::debug!(server = %spec.name, error = ?e, "the probe failed");
+            tracing::debug!(server = ?spec.name, error = ?e, "the probe failed");
             return Err(fail(with_stderr(e.to_string(), &stderr)));
         }
         Ok(Ok(s)) => s,
