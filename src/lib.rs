@@ -19,5 +19,6 @@ pub mod launch_audit;
 pub mod lock;
 pub mod mcp;
 pub mod model;
+pub mod pipeline;
 pub mod policy;
 pub mod report;

@@ -85,11 +85,7 @@ pub fn gate_findings(
     servers: &[(Option<ServerSpec>, ServerSnapshot)],
     rules_dirs: &[PathBuf],
 ) -> anyhow::Result<Vec<Finding>> {
-    let judge = super::pipeline::JudgeArgs {
-        rules_dirs: rules_dirs.to_vec(),
-        ..Default::default()
-    };
-    let rules = super::pipeline::rule_set(&judge)?;
+    let rules = crate::pipeline::rule_set(rules_dirs)?;
     let mut findings: Vec<Finding> = servers
         .iter()
         .filter_map(|(spec, _)| spec.as_ref())

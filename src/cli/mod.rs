@@ -73,6 +73,9 @@ pub fn main() -> ExitCode {
             return code.into();
         }
     };
+    if cli.verbose {
+        init_tracing();
+    }
     match run(cli) {
         Ok(exit) => exit.into(),
         Err(e) => {
@@ -84,6 +87,24 @@ pub fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// With `-v`: the library's debug events (what a server did during the probe) on stderr.
+/// Without it no subscriber is installed and the events cost nothing.
+fn init_tracing() {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let only_mcpvet =
+        tracing_subscriber::filter::Targets::new().with_target("mcpvet", tracing::Level::DEBUG);
+    let fmt = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .without_time();
+    // A subscriber already set (a test harness) is kept.
+    let _ = tracing_subscriber::registry()
+        .with(fmt)
+        .with(only_mcpvet)
+        .try_init();
 }
 
 /// Global output options every command receives.

@@ -8,17 +8,21 @@
 //! `resources/list` and `resources/templates/list` where the server advertises them.
 
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use super::jsonrpc::{self, LEGACY_VERSION, MODERN_VERSION, RpcError};
-use super::limits::{RingBuffer, human_duration};
-use super::process::{self, LaunchEnv, LaunchPlan};
-use super::{CallError, Conn, ProbeFailure, ProbeOptions, Session, StderrBuf};
-use crate::model::snapshot::{Era, ProbeInfo, ServerSnapshot};
-use crate::model::spec::{ServerSpec, Transport};
+use super::error::RpcError;
+use super::jsonrpc::{self, ErrorObject, LEGACY_VERSION, MODERN_VERSION};
+use super::limits::human_duration;
+use super::{CallError, Conn, ProbeOptions, Session};
+use crate::model::snapshot::{Era, ServerSnapshot};
+
+/// Opens a connection to the server under probe: for stdio, a fresh process each time.
+pub trait Connect {
+    /// Start the server (or open the connection) once more.
+    fn connect(&mut self) -> impl std::future::Future<Output = Result<Conn, RpcError>> + Send;
+}
 
 /// How the server answered `server/discover`.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,7 +78,7 @@ fn is_legacy_version(v: &str) -> bool {
 }
 
 /// `data.supported` of a -32022 error.
-fn supported_versions(e: &RpcError) -> Option<Vec<String>> {
+fn supported_versions(e: &ErrorObject) -> Option<Vec<String>> {
     if e.code != -32022 {
         return None;
     }
@@ -100,600 +104,350 @@ fn short(v: &Value) -> String {
     }
 }
 
-/// Everything needed to (re)start one server.
-struct Launcher<'a> {
-    spec: &'a ServerSpec,
-    opts: &'a ProbeOptions,
-    stderr: StderrBuf,
-    env: LaunchEnv,
-    bwrap: Option<std::path::PathBuf>,
-    http_headers: std::collections::BTreeMap<String, String>,
-    /// The stdio arguments after resolving passed references.
-    args: Vec<String>,
-    starts: usize,
-    /// The scratch HOME and TMPDIR, shared by the discover process and the fresh legacy
-    /// one (so an `npx` download is not repeated) and removed when the probe ends.
-    scratch: Option<tempfile::TempDir>,
-}
-
-impl Launcher<'_> {
-    fn scratch_dir(&mut self) -> Result<std::path::PathBuf, String> {
-        if let Some(d) = &self.scratch {
-            return Ok(d.path().to_path_buf());
-        }
-        let dir = tempfile::Builder::new()
-            .prefix("mcpvet-probe-")
-            .tempdir()
-            .map_err(|e| format!("cannot create a scratch HOME: {e}"))?;
-        for sub in ["home", "tmp"] {
-            std::fs::create_dir_all(dir.path().join(sub))
-                .map_err(|e| format!("cannot create a scratch HOME: {e}"))?;
-        }
-        let path = dir.path().to_path_buf();
-        self.scratch = Some(dir);
-        Ok(path)
-    }
-
-    async fn connect(&mut self) -> Result<Conn, String> {
-        match &self.spec.transport {
-            Transport::Http { url, .. } => {
-                let c = super::http::HttpConn::new(url, &self.http_headers, &self.opts.caps)
-                    .map_err(|e| e.to_string())?;
-                Ok(Conn::Http(Box::new(c)))
-            }
-            Transport::Stdio { command, cwd, .. } => {
-                let args = &self.args.clone();
-                self.starts += 1;
-                // Relative commands and arguments are relative to the config's `cwd`, else
-                // to mcpvet's own working directory.
-                let here = std::env::current_dir().ok();
-                let cwd: Option<std::path::PathBuf> = match (cwd, &here) {
-                    (Some(c), Some(h)) if c.is_relative() => Some(h.join(c)),
-                    (Some(c), _) => Some(c.clone()),
-                    (None, h) => h.clone(),
-                };
-                let command: &String = &if command.contains('/') && !command.starts_with('/') {
-                    cwd.as_ref()
-                        .map(|c| c.join(command).display().to_string())
-                        .unwrap_or_else(|| command.clone())
-                } else {
-                    command.clone()
-                };
-                if self.starts > 1 {
-                    if let Ok(mut b) = self.stderr.lock() {
-                        b.push(b"\n[mcpvet: fresh process for the legacy handshake]\n");
-                    }
-                }
-                let scratch = self.scratch_dir()?;
-                let plan: LaunchPlan = if let Some(bwrap) = &self.bwrap {
-                    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-                    process::sandbox_plan(
-                        &bwrap.display().to_string(),
-                        command,
-                        args,
-                        &self.env,
-                        cwd.as_deref(),
-                        home.as_deref(),
-                        &scratch,
-                        self.opts,
-                    )
-                } else {
-                    process::plain_plan(command, args, &self.env, cwd.as_deref(), &scratch)
-                };
-                let conn =
-                    super::stdio::StdioConn::spawn(&plan, &self.opts.caps, self.stderr.clone())
-                        .map_err(|e| {
-                            if self.bwrap.is_some() {
-                                format!("cannot start bubblewrap ({}): {e}", plan.program)
-                            } else {
-                                format!("cannot start `{command}`: {e}")
-                            }
-                        })?;
-                Ok(Conn::Stdio(Box::new(conn)))
-            }
-        }
-    }
-}
-
-/// The last lines of captured stderr, for error messages.
-fn stderr_tail(buf: &StderrBuf) -> String {
-    let text = buf.lock().map(|b| b.to_string_lossy()).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let tail = &lines[lines.len().saturating_sub(6)..];
-    let mut s = tail.join("\n    ");
-    if s.len() > 1200 {
-        let mut start = s.len() - 1200;
-        while !s.is_char_boundary(start) {
-            start += 1;
-        }
-        s = format!("…{}", &s[start..]);
-    }
-    s
-}
-
-fn with_stderr(message: String, buf: &StderrBuf) -> String {
-    let tail = stderr_tail(buf);
-    if tail.is_empty() {
-        message
-    } else {
-        format!("{message}\n  server stderr (last lines):\n    {tail}")
-    }
-}
-
-/// Probe one server (async). Every exit path kills what was launched.
-pub async fn probe_async(
-    spec: &ServerSpec,
+/// The dual-era exchange: `server/discover` on a first connection, then the modern listing,
+/// or `initialize` on a fresh one (stdio) and the legacy listing. Every connection opened
+/// here is closed here.
+pub async fn run(
+    connector: &mut impl Connect,
     opts: &ProbeOptions,
-) -> Result<ServerSnapshot, ProbeFailure> {
-    let fail = |m: String| ProbeFailure::new(&spec.name, m);
-    let mut session = Session::new();
-    let stderr: StderrBuf = Arc::new(Mutex::new(RingBuffer::new(opts.caps.max_stderr_bytes)));
-    let mut bwrap = None;
-    let mut env = LaunchEnv::default();
-    let mut launch_args: Vec<String> = Vec::new();
-    if let Transport::Stdio { env: declared, .. } = &spec.transport {
-        env = process::build_env(declared, &opts.pass_env, &|k| std::env::var(k).ok());
-        if let Transport::Stdio { args, .. } = &spec.transport {
-            let (resolved, notes) =
-                process::resolve_args(args, &opts.pass_env, &|k| std::env::var(k).ok());
-            launch_args = resolved;
-            for n in notes {
-                session.note(n);
-            }
-        }
-        for n in &env.notes {
-            session.note(n.clone());
-        }
-        if opts.sandbox {
-            let path = std::env::var("PATH").ok();
-            let Some(b) = process::find_bwrap(path.as_deref()) else {
-                return Err(fail(
-                    "--sandbox needs bubblewrap (`bwrap`), which is not on PATH; install it (e.g. `apt-get install bubblewrap`) or drop --sandbox".into(),
-                ));
-            };
-            if let Transport::Stdio { command, .. } = &spec.transport {
-                let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-                let hidden = process::hidden_dirs(home.as_deref());
-                if let Some(why) = process::hidden_command(command, path.as_deref(), &hidden) {
-                    return Err(fail(format!("--sandbox: {why}")));
-                }
-            }
-            process::bwrap_preflight(&b, opts).await.map_err(|e| {
-                fail(format!(
-                    "--sandbox: {e}; refusing to run the server unsandboxed"
-                ))
-            })?;
-            session.note(format!(
-                "sandboxed with bubblewrap ({})",
-                if opts.sandbox_net {
-                    "network allowed"
-                } else {
-                    "no network"
-                }
-            ));
-            bwrap = Some(b);
-        }
-    }
-    let mut http_headers = std::collections::BTreeMap::new();
-    if let Transport::Http { headers, .. } = &spec.transport {
-        let (h, notes) = process::resolve_values("header", headers, &opts.pass_env, &|k| {
-            std::env::var(k).ok()
-        });
-        http_headers = h;
-        for n in notes {
-            session.note(n);
-        }
-        if opts.sandbox {
-            session.note("--sandbox has no effect on an HTTP server".into());
-        }
-    }
-    let mut launcher = Launcher {
-        spec,
-        opts,
-        stderr: stderr.clone(),
-        env,
-        bwrap,
-        http_headers,
-        args: launch_args,
-        starts: 0,
-        scratch: None,
-    };
-    let deadline = Instant::now() + opts.timeout;
-    let result =
-        tokio::time::timeout_at(deadline, run(&mut launcher, &mut session, deadline)).await;
-    let mut snap = match result {
-        Err(_) => {
-            return Err(fail(with_stderr(
-                format!(
-                    "timed out after {} (the --timeout limit)",
-                    human_duration(opts.timeout)
-                ),
-                &stderr,
-            )));
-        }
-        Ok(Err(m)) => return Err(fail(with_stderr(m, &stderr))),
-        Ok(Ok(s)) => s,
-    };
-    snap.server = spec.name.clone();
-    snap.probe = Some(ProbeInfo {
-        transport: match spec.transport {
-            Transport::Stdio { .. } => "stdio".into(),
-            Transport::Http { .. } => "http".into(),
-        },
-        elapsed_ms: u64::try_from(session.start.elapsed().as_millis()).unwrap_or(u64::MAX),
-        first_response_ms: session
-            .first_response
-            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-        stderr: stderr
-            .lock()
-            .map(|b| b.to_string_lossy())
-            .unwrap_or_default(),
-        notes: session.notes,
-    });
-    Ok(snap)
-}
-
-/// Explain a failed call in the probe's error message.
-fn describe(method: &str, e: CallError, deadline: Instant) -> String {
-    match e {
-        CallError::Silent if Instant::now() >= deadline => {
-            format!("{method}: no answer before the --timeout limit")
-        }
-        CallError::Silent => format!("{method}: no answer"),
-        other => format!("{method}: {other}"),
-    }
-}
-
-async fn run(
-    launcher: &mut Launcher<'_>,
     session: &mut Session,
     deadline: Instant,
-) -> Result<ServerSnapshot, String> {
-    let opts = launcher.opts;
-    let mut conn = launcher.connect().await?;
+) -> Result<ServerSnapshot, RpcError> {
+    let mut conn = connector.connect().await?;
     let discover_deadline = deadline.min(Instant::now() + opts.discover_timeout);
     let answer = conn
         .call(
             "server/discover",
-            jsonrpc::params(true, None, &opts.client()),
-            true,
+            jsonrpc::params(Era::Modern, None, &opts.client()),
+            Era::Modern,
             discover_deadline,
             session,
         )
         .await;
     // A breach of a limit is never a reason to fall back: it is the server's answer.
-    if let Err(CallError::Limit(m)) = &answer {
+    if let Err(CallError::Limit(m)) = answer {
         conn.close().await;
-        return Err(format!("server/discover: {m}"));
+        return Err(RpcError::Transport {
+            method: "server/discover".into(),
+            error: CallError::Limit(m),
+        });
     }
-    match classify_discover(answer, opts.discover_timeout) {
+    let outcome = classify_discover(answer, opts.discover_timeout);
+    match &outcome {
+        DiscoverOutcome::Modern(_) => tracing::debug!("server/discover: modern"),
+        DiscoverOutcome::Unsupported(list) => {
+            tracing::debug!(supported = ?list, "server/discover: unsupported versions");
+        }
+        DiscoverOutcome::Legacy(why) => tracing::debug!(reason = ?why, "server/discover: legacy"),
+    }
+    let mut ex = Exchange {
+        session,
+        deadline,
+        opts,
+    };
+    match outcome {
         DiscoverOutcome::Modern(result) => {
-            let r = modern(&mut conn, result, session, deadline, opts).await;
+            let r = ex.modern(&mut conn, result).await;
             conn.close().await;
             r
         }
-        DiscoverOutcome::Unsupported(list) => {
+        DiscoverOutcome::Unsupported(supported) => {
             conn.close().await;
-            Err(format!(
-                "the server only supports protocol versions {}; mcpvet speaks {MODERN_VERSION} and the legacy revisions",
-                list.join(", ")
-            ))
+            Err(RpcError::UnsupportedVersion {
+                supported,
+                requested: MODERN_VERSION.into(),
+            })
         }
         DiscoverOutcome::Legacy(reason) => {
-            session.note(format!("legacy handshake: {reason}"));
+            ex.session.note(format!("legacy handshake: {reason}"));
             let mut conn = if matches!(conn, Conn::Stdio(_)) {
                 conn.close().await;
-                launcher.connect().await?
+                connector.connect().await?
             } else {
                 conn
             };
-            let r = legacy(&mut conn, session, deadline, opts).await;
+            let r = ex.legacy(&mut conn).await;
             conn.close().await;
             r
         }
     }
 }
 
-async fn modern(
-    conn: &mut Conn,
-    discover: Value,
-    session: &mut Session,
+/// What every request of one handshake shares.
+struct Exchange<'a> {
+    session: &'a mut Session,
     deadline: Instant,
-    opts: &ProbeOptions,
-) -> Result<ServerSnapshot, String> {
-    if let Some(rt) = discover.get("resultType").and_then(Value::as_str) {
-        if rt != "complete" {
-            return Err(format!("server/discover returned resultType {rt:?}"));
-        }
-    }
-    if let Some(list) = discover.get("supportedVersions").and_then(Value::as_array) {
-        if !list.iter().any(|v| v.as_str() == Some(MODERN_VERSION)) {
-            session.note(format!(
-                "supportedVersions {} does not list {MODERN_VERSION}",
-                Value::Array(list.clone())
-            ));
-        }
-    }
-    let capabilities = discover.get("capabilities").cloned();
-    let mut snap = ServerSnapshot {
-        era: Some(Era::Modern),
-        protocol_version: Some(MODERN_VERSION.into()),
-        server_info: discover
-            .get("_meta")
-            .and_then(|m| m.get("io.modelcontextprotocol/serverInfo"))
-            .or_else(|| discover.get("serverInfo"))
-            .cloned(),
-        instructions: discover
-            .get("instructions")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
-        capabilities: capabilities.clone(),
-        ..ServerSnapshot::default()
-    };
-    if discover.get("ttlMs").is_none() {
-        session.note("server/discover has no ttlMs (treated as 0)".into());
-    }
-    lists(
-        conn,
-        &mut snap,
-        capabilities.as_ref(),
-        true,
-        session,
-        deadline,
-        opts,
-    )
-    .await?;
-    Ok(snap)
+    opts: &'a ProbeOptions,
 }
 
-async fn legacy(
-    conn: &mut Conn,
-    session: &mut Session,
-    deadline: Instant,
-    opts: &ProbeOptions,
-) -> Result<ServerSnapshot, String> {
-    let params = json!({
-        "protocolVersion": LEGACY_VERSION,
-        "capabilities": {},
-        "clientInfo": opts.client(),
-    });
-    let init = match conn
-        .call("initialize", params, false, deadline, session)
-        .await
-    {
-        Ok(v) => v,
-        Err(CallError::Rpc(e))
-            if supported_versions(&e).is_some_and(|l| l.iter().any(|v| v == MODERN_VERSION)) =>
-        {
-            // The server fixed its era on the first request: it is modern after all.
-            session.note(format!(
-                "initialize was refused with {e}; probing with {MODERN_VERSION} on the same connection"
-            ));
-            let discover = conn
-                .call(
-                    "server/discover",
-                    jsonrpc::params(true, None, &opts.client()),
-                    true,
-                    deadline,
-                    session,
-                )
-                .await
-                .map_err(|e| describe("server/discover", e, deadline))?;
-            if !discover.is_object() {
-                return Err("server/discover returned a non-object result".into());
-            }
-            return modern(conn, discover, session, deadline, opts).await;
-        }
-        Err(e) => return Err(describe("initialize", e, deadline)),
-    };
-    if !init.is_object() {
-        return Err(format!(
-            "initialize returned a non-object result ({})",
-            short(&init)
-        ));
+impl Exchange<'_> {
+    async fn call(
+        &mut self,
+        conn: &mut Conn,
+        method: &str,
+        params: Value,
+        era: Era,
+    ) -> Result<Value, CallError> {
+        conn.call(method, params, era, self.deadline, self.session)
+            .await
     }
-    let version = init
-        .get("protocolVersion")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    if version.is_none() {
-        session.note("initialize result has no protocolVersion".into());
-    }
-    if let (Conn::Http(h), Some(v)) = (&mut *conn, &version) {
-        h.legacy_version = Some(v.clone());
-    }
-    let capabilities = init.get("capabilities").cloned();
-    let mut snap = ServerSnapshot {
-        era: Some(Era::Legacy),
-        protocol_version: version,
-        server_info: init.get("serverInfo").cloned(),
-        instructions: init
-            .get("instructions")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
-        capabilities: capabilities.clone(),
-        ..ServerSnapshot::default()
-    };
-    conn.notify("notifications/initialized", false, deadline)
-        .await
-        .map_err(|e| describe("notifications/initialized", e, deadline))?;
-    lists(
-        conn,
-        &mut snap,
-        capabilities.as_ref(),
-        false,
-        session,
-        deadline,
-        opts,
-    )
-    .await?;
-    Ok(snap)
-}
 
-async fn lists(
-    conn: &mut Conn,
-    snap: &mut ServerSnapshot,
-    caps: Option<&Value>,
-    modern: bool,
-    session: &mut Session,
-    deadline: Instant,
-    opts: &ProbeOptions,
-) -> Result<(), String> {
-    let advertises = |k: &str| caps.and_then(|c| c.get(k)).is_some_and(|v| !v.is_null());
-    let mut items = 0usize;
-    // Tools are asked for even when not advertised (hiding tools is no defence); then a
-    // "method not found" is accepted, and a non-empty list is worth a note.
-    let tools_advertised = advertises("tools");
-    match list_all(
-        conn,
-        "tools/list",
-        "tools",
-        modern,
-        session,
-        deadline,
-        opts,
-        &mut items,
-    )
-    .await
-    {
-        Ok(t) => {
-            if !tools_advertised && !t.is_empty() {
-                session
-                    .note("the server lists tools without advertising the tools capability".into());
+    async fn modern(
+        &mut self,
+        conn: &mut Conn,
+        discover: Value,
+    ) -> Result<ServerSnapshot, RpcError> {
+        if let Some(rt) = discover.get("resultType").and_then(Value::as_str) {
+            if rt != "complete" {
+                return Err(RpcError::Malformed(format!(
+                    "server/discover returned resultType {rt:?}"
+                )));
             }
-            snap.tools = t;
         }
-        Err(e) if !tools_advertised && e.contains("-32601") => {}
-        Err(e) => return Err(e),
+        if let Some(list) = discover.get("supportedVersions").and_then(Value::as_array) {
+            if !list.iter().any(|v| v.as_str() == Some(MODERN_VERSION)) {
+                self.session.note(format!(
+                    "supportedVersions {} does not list {MODERN_VERSION}",
+                    Value::Array(list.clone())
+                ));
+            }
+        }
+        let capabilities = discover.get("capabilities").cloned();
+        let mut snap = ServerSnapshot {
+            era: Some(Era::Modern),
+            protocol_version: Some(MODERN_VERSION.into()),
+            server_info: discover
+                .get("_meta")
+                .and_then(|m| m.get("io.modelcontextprotocol/serverInfo"))
+                .or_else(|| discover.get("serverInfo"))
+                .cloned(),
+            instructions: discover
+                .get("instructions")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            capabilities: capabilities.clone(),
+            ..ServerSnapshot::default()
+        };
+        if discover.get("ttlMs").is_none() {
+            self.session
+                .note("server/discover has no ttlMs (treated as 0)".into());
+        }
+        self.lists(conn, &mut snap, capabilities.as_ref(), Era::Modern)
+            .await?;
+        Ok(snap)
     }
-    if advertises("prompts") {
-        snap.prompts = list_all(
-            conn,
-            "prompts/list",
-            "prompts",
-            modern,
-            session,
-            deadline,
-            opts,
-            &mut items,
-        )
-        .await?;
+
+    async fn legacy(&mut self, conn: &mut Conn) -> Result<ServerSnapshot, RpcError> {
+        let params = json!({
+            "protocolVersion": LEGACY_VERSION,
+            "capabilities": {},
+            "clientInfo": self.opts.client(),
+        });
+        let deadline = self.deadline;
+        let init = match self.call(conn, "initialize", params, Era::Legacy).await {
+            Ok(v) => v,
+            Err(CallError::Rpc(e))
+                if supported_versions(&e)
+                    .is_some_and(|l| l.iter().any(|v| v == MODERN_VERSION)) =>
+            {
+                // The server fixed its era on the first request: it is modern after all.
+                self.session.note(format!(
+                    "initialize was refused with {e}; probing with {MODERN_VERSION} on the same connection"
+                ));
+                let params = jsonrpc::params(Era::Modern, None, &self.opts.client());
+                let discover = self
+                    .call(conn, "server/discover", params, Era::Modern)
+                    .await
+                    .map_err(|e| RpcError::from_call("server/discover", e, deadline))?;
+                if !discover.is_object() {
+                    return Err(RpcError::Malformed(
+                        "server/discover returned a non-object result".into(),
+                    ));
+                }
+                return self.modern(conn, discover).await;
+            }
+            Err(e) => return Err(RpcError::from_call("initialize", e, deadline)),
+        };
+        if !init.is_object() {
+            return Err(RpcError::Malformed(format!(
+                "initialize returned a non-object result ({})",
+                short(&init)
+            )));
+        }
+        let version = init
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if version.is_none() {
+            self.session
+                .note("initialize result has no protocolVersion".into());
+        }
+        if let (Conn::Http(h), Some(v)) = (&mut *conn, &version) {
+            h.legacy_version = Some(v.clone());
+        }
+        let capabilities = init.get("capabilities").cloned();
+        let mut snap = ServerSnapshot {
+            era: Some(Era::Legacy),
+            protocol_version: version,
+            server_info: init.get("serverInfo").cloned(),
+            instructions: init
+                .get("instructions")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            capabilities: capabilities.clone(),
+            ..ServerSnapshot::default()
+        };
+        conn.notify("notifications/initialized", Era::Legacy, deadline)
+            .await
+            .map_err(|e| RpcError::from_call("notifications/initialized", e, deadline))?;
+        self.lists(conn, &mut snap, capabilities.as_ref(), Era::Legacy)
+            .await?;
+        Ok(snap)
     }
-    if advertises("resources") {
-        snap.resources = list_all(
-            conn,
-            "resources/list",
-            "resources",
-            modern,
-            session,
-            deadline,
-            opts,
-            &mut items,
-        )
-        .await?;
-        match list_all(
-            conn,
-            "resources/templates/list",
-            "resourceTemplates",
-            modern,
-            session,
-            deadline,
-            opts,
-            &mut items,
-        )
-        .await
+
+    async fn lists(
+        &mut self,
+        conn: &mut Conn,
+        snap: &mut ServerSnapshot,
+        caps: Option<&Value>,
+        era: Era,
+    ) -> Result<(), RpcError> {
+        let advertises = |k: &str| caps.and_then(|c| c.get(k)).is_some_and(|v| !v.is_null());
+        let mut items = 0usize;
+        // Tools are asked for even when not advertised (hiding tools is no defence); then a
+        // "method not found" is accepted, and a non-empty list is worth a note.
+        let tools_advertised = advertises("tools");
+        match self
+            .list_all(conn, "tools/list", "tools", era, &mut items)
+            .await
         {
-            Ok(t) => snap.resource_templates = t,
-            Err(e) if e.contains("-32601") => {
-                session.note("resources/templates/list is not implemented (-32601)".into());
+            Ok(t) => {
+                if !tools_advertised && !t.is_empty() {
+                    self.session.note(
+                        "the server lists tools without advertising the tools capability".into(),
+                    );
+                }
+                snap.tools = t;
+            }
+            Err(e) if !tools_advertised && e.is_method_not_found() => {
+                tracing::debug!(error = ?e, "tools/list is not implemented and not advertised");
             }
             Err(e) => return Err(e),
         }
-    }
-    let mut seen = HashSet::new();
-    for t in &snap.tools {
-        let name = ServerSnapshot::item_name(t);
-        if !seen.insert(name.to_owned()) {
-            session.note(format!("duplicate tool name {name:?}"));
+        if advertises("prompts") {
+            snap.prompts = self
+                .list_all(conn, "prompts/list", "prompts", era, &mut items)
+                .await?;
         }
-    }
-    Ok(())
-}
-
-/// Every page of one list method, following `nextCursor` (an empty string is a cursor)
-/// up to the page cap; a repeated cursor is an error.
-#[allow(clippy::too_many_arguments)]
-async fn list_all(
-    conn: &mut Conn,
-    method: &str,
-    key: &str,
-    modern: bool,
-    session: &mut Session,
-    deadline: Instant,
-    opts: &ProbeOptions,
-    items: &mut usize,
-) -> Result<Vec<Value>, String> {
-    let mut out = Vec::new();
-    let mut cursor: Option<String> = None;
-    let mut seen: HashSet<String> = HashSet::new();
-    for page in 1.. {
-        if page > opts.caps.max_pages {
-            return Err(format!(
-                "{method}: more than {} pages (the page cap); the server keeps returning a nextCursor",
-                opts.caps.max_pages
-            ));
-        }
-        let result = conn
-            .call(
-                method,
-                jsonrpc::params(modern, cursor.as_deref(), &opts.client()),
-                modern,
-                deadline,
-                session,
-            )
-            .await
-            .map_err(|e| describe(method, e, deadline))?;
-        if let Some(rt) = result.get("resultType") {
-            if rt.as_str() != Some("complete") {
-                return Err(format!("{method}: resultType {rt} is not \"complete\""));
-            }
-        }
-        let list = match result.get(key) {
-            Some(Value::Array(a)) => a,
-            Some(_) => return Err(format!("{method}: `{key}` is not an array (page {page})")),
-            None => {
-                return Err(format!(
-                    "{method}: the result has no `{key}` array (page {page})"
-                ));
-            }
-        };
-        *items += list.len();
-        if *items > opts.caps.max_items {
-            return Err(format!(
-                "{method}: more than {} items in total (the item cap)",
-                opts.caps.max_items
-            ));
-        }
-        out.extend(list.iter().cloned());
-        match result.get("nextCursor") {
-            None | Some(Value::Null) => break,
-            Some(Value::String(c)) => {
-                if !seen.insert(c.clone()) {
-                    return Err(format!(
-                        "{method}: the server repeated cursor {c:?} on page {page} (it would loop forever)"
-                    ));
+        if advertises("resources") {
+            snap.resources = self
+                .list_all(conn, "resources/list", "resources", era, &mut items)
+                .await?;
+            match self
+                .list_all(
+                    conn,
+                    "resources/templates/list",
+                    "resourceTemplates",
+                    era,
+                    &mut items,
+                )
+                .await
+            {
+                Ok(t) => snap.resource_templates = t,
+                Err(e) if e.is_method_not_found() => {
+                    self.session
+                        .note("resources/templates/list is not implemented (-32601)".into());
                 }
-                cursor = Some(c.clone());
-            }
-            Some(other) => {
-                return Err(format!(
-                    "{method}: nextCursor {} is not a string",
-                    short(other)
-                ));
+                Err(e) => return Err(e),
             }
         }
+        let mut seen = HashSet::new();
+        for t in &snap.tools {
+            let name = ServerSnapshot::item_name(t);
+            if !seen.insert(name.to_owned()) {
+                self.session.note(format!("duplicate tool name {name:?}"));
+            }
+        }
+        Ok(())
     }
-    Ok(out)
+
+    /// Every page of one list method, following `nextCursor` (an empty string is a cursor)
+    /// up to the page cap; a repeated cursor is an error. `items` counts across lists.
+    async fn list_all(
+        &mut self,
+        conn: &mut Conn,
+        method: &str,
+        key: &str,
+        era: Era,
+        items: &mut usize,
+    ) -> Result<Vec<Value>, RpcError> {
+        let caps = &self.opts.caps;
+        let mut out = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut seen: HashSet<String> = HashSet::new();
+        for page in 1.. {
+            if page > caps.max_pages {
+                return Err(RpcError::PageCap {
+                    method: method.into(),
+                    max: caps.max_pages,
+                });
+            }
+            let params = jsonrpc::params(era, cursor.as_deref(), &self.opts.client());
+            let result = self
+                .call(conn, method, params, era)
+                .await
+                .map_err(|e| RpcError::from_call(method, e, self.deadline))?;
+            if let Some(rt) = result.get("resultType") {
+                if rt.as_str() != Some("complete") {
+                    return Err(RpcError::Malformed(format!(
+                        "{method}: resultType {rt} is not \"complete\""
+                    )));
+                }
+            }
+            let list = match result.get(key) {
+                Some(Value::Array(a)) => a,
+                Some(_) => {
+                    return Err(RpcError::Malformed(format!(
+                        "{method}: `{key}` is not an array (page {page})"
+                    )));
+                }
+                None => {
+                    return Err(RpcError::Malformed(format!(
+                        "{method}: the result has no `{key}` array (page {page})"
+                    )));
+                }
+            };
+            *items += list.len();
+            tracing::debug!(method, page, items = list.len(), "list page received");
+            if *items > caps.max_items {
+                return Err(RpcError::ItemCap {
+                    method: method.into(),
+                    max: caps.max_items,
+                });
+            }
+            out.extend(list.iter().cloned());
+            match result.get("nextCursor") {
+                None | Some(Value::Null) => break,
+                Some(Value::String(c)) => {
+                    if !seen.insert(c.clone()) {
+                        return Err(RpcError::RepeatedCursor {
+                            method: method.into(),
+                            cursor: c.clone(),
+                            page,
+                        });
+                    }
+                    cursor = Some(c.clone());
+                }
+                Some(other) => {
+                    return Err(RpcError::Malformed(format!(
+                        "{method}: nextCursor {} is not a string",
+                        short(other)
+                    )));
+                }
+            }
+        }
+        Ok(out)
+    }
 }
 
 #[cfg(test)]
@@ -702,7 +456,7 @@ mod tests {
     use std::time::Duration;
 
     fn rpc(code: i64, data: Option<Value>) -> Result<Value, CallError> {
-        Err(CallError::Rpc(RpcError {
+        Err(CallError::Rpc(ErrorObject {
             code,
             message: "m".into(),
             data,

@@ -13,6 +13,7 @@ use super::jsonrpc::{self, Incoming, MODERN_VERSION, MessageError};
 use super::limits::{Limits, human_bytes};
 use super::sse::SseParser;
 use super::{CallError, Session};
+use crate::model::snapshot::Era;
 
 /// A connection to one HTTP endpoint.
 pub struct HttpConn {
@@ -118,7 +119,7 @@ impl HttpConn {
         })
     }
 
-    fn request_headers(&self, method: &str, modern: bool) -> HeaderMap {
+    fn request_headers(&self, method: &str, era: Era) -> HeaderMap {
         let mut h = self.headers.clone();
         h.insert(
             reqwest::header::ACCEPT,
@@ -128,7 +129,7 @@ impl HttpConn {
             reqwest::header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
-        let version = if modern {
+        let version = if era == Era::Modern {
             Some(MODERN_VERSION.to_owned())
         } else {
             self.legacy_version.clone()
@@ -136,7 +137,7 @@ impl HttpConn {
         if let Some(v) = version.and_then(|v| HeaderValue::from_str(&v).ok()) {
             h.insert("mcp-protocol-version", v);
         }
-        if modern {
+        if era == Era::Modern {
             if let Ok(v) = HeaderValue::from_str(method) {
                 h.insert("mcp-method", v);
             }
@@ -154,14 +155,14 @@ impl HttpConn {
         &self,
         body: &Value,
         method: &str,
-        modern: bool,
+        era: Era,
         deadline: Instant,
     ) -> Result<reqwest::Response, CallError> {
         let remaining = deadline.saturating_duration_since(Instant::now());
         let send = self
             .client
             .post(self.url.clone())
-            .headers(self.request_headers(method, modern))
+            .headers(self.request_headers(method, era))
             .body(body.to_string())
             .timeout(remaining)
             .send();
@@ -207,11 +208,11 @@ impl HttpConn {
     pub async fn notify(
         &mut self,
         method: &str,
-        modern: bool,
+        era: Era,
         deadline: Instant,
     ) -> Result<(), CallError> {
         let resp = self
-            .post(&jsonrpc::notification(method), method, modern, deadline)
+            .post(&jsonrpc::notification(method), method, era, deadline)
             .await?;
         let status = resp.status();
         // Drain (bounded) so the connection can be reused.
@@ -273,7 +274,7 @@ impl HttpConn {
         &mut self,
         method: &str,
         params: Value,
-        modern: bool,
+        era: Era,
         deadline: Instant,
         session: &mut Session,
     ) -> Result<Value, CallError> {
@@ -281,7 +282,7 @@ impl HttpConn {
             self.init_params = Some(params.clone());
         }
         let first = self
-            .call_once(method, params.clone(), modern, deadline, session)
+            .call_once(method, params.clone(), era, deadline, session)
             .await;
         let expired = matches!(&first, Err(CallError::SessionExpired(_)));
         if !expired || self.reinitialized {
@@ -298,12 +299,12 @@ impl HttpConn {
             "the server forgot the legacy session during {method}; initialized a new one"
         ));
         self.session_id = None;
-        self.call_once("initialize", init, false, deadline, session)
+        self.call_once("initialize", init, Era::Legacy, deadline, session)
             .await
             .map_err(|e| CallError::Protocol(format!("re-initializing the session: {e}")))?;
-        self.notify("notifications/initialized", false, deadline)
+        self.notify("notifications/initialized", Era::Legacy, deadline)
             .await?;
-        self.call_once(method, params, modern, deadline, session)
+        self.call_once(method, params, era, deadline, session)
             .await
             .map_err(|e| match e {
                 CallError::SessionExpired(m) => CallError::Protocol(m),
@@ -315,19 +316,14 @@ impl HttpConn {
         &mut self,
         method: &str,
         params: Value,
-        modern: bool,
+        era: Era,
         deadline: Instant,
         session: &mut Session,
     ) -> Result<Value, CallError> {
         self.next_id += 1;
         let id = self.next_id;
         let resp = self
-            .post(
-                &jsonrpc::request(id, method, params),
-                method,
-                modern,
-                deadline,
-            )
+            .post(&jsonrpc::request(id, method, params), method, era, deadline)
             .await?;
         let status = resp.status();
         if status.is_redirection() {
@@ -358,7 +354,8 @@ impl HttpConn {
         if is_sse && status.is_success() {
             return self.read_sse(resp, id, method, deadline, session).await;
         }
-        let sent_session = !modern && self.session_id.is_some() && method != "initialize";
+        let sent_session =
+            era == Era::Legacy && self.session_id.is_some() && method != "initialize";
         if sent_session && status.as_u16() == 404 {
             return Err(CallError::SessionExpired(format!(
                 "HTTP {status} for {method}: the server no longer knows the session"
@@ -482,7 +479,7 @@ impl HttpConn {
                         "the server sent a {method} request; mcpvet answered it without serving it"
                     ));
                     let answer = jsonrpc::answer_server_request(&rid, &method);
-                    if let Ok(resp) = self.post(&answer, &method, false, deadline).await {
+                    if let Ok(resp) = self.post(&answer, &method, Era::Legacy, deadline).await {
                         let _ = self.read_body(resp, deadline).await;
                     }
                 }

@@ -3,6 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::model::snapshot::Era;
+
 /// The modern protocol revision this client speaks.
 pub const MODERN_VERSION: &str = "2026-07-28";
 /// The legacy revision offered in `initialize`.
@@ -10,13 +12,13 @@ pub const LEGACY_VERSION: &str = "2025-11-25";
 
 /// A JSON-RPC error object received from the server.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RpcError {
+pub struct ErrorObject {
     pub code: i64,
     pub message: String,
     pub data: Option<Value>,
 }
 
-impl std::fmt::Display for RpcError {
+impl std::fmt::Display for ErrorObject {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "error {} \"{}\"", self.code, self.message)
     }
@@ -28,7 +30,7 @@ pub enum Incoming {
     /// An answer to one of our requests.
     Response {
         id: Value,
-        outcome: Result<Value, RpcError>,
+        outcome: Result<Value, ErrorObject>,
     },
     /// A request from the server to the client (ping, roots/list, sampling, elicitation…).
     Request { id: Value, method: String },
@@ -104,7 +106,7 @@ fn classify(value: Value) -> Result<Incoming, MessageError> {
         let data = err.get("data").cloned();
         return Ok(Incoming::Response {
             id,
-            outcome: Err(RpcError {
+            outcome: Err(ErrorObject {
                 code,
                 message,
                 data,
@@ -141,9 +143,9 @@ pub fn notification(method: &str) -> Value {
 }
 
 /// Params for a request of the given era: modern requests always carry `_meta`.
-pub fn params(modern: bool, cursor: Option<&str>, client: &Value) -> Value {
+pub fn params(era: Era, cursor: Option<&str>, client: &Value) -> Value {
     let mut m = Map::new();
-    if modern {
+    if era == Era::Modern {
         m.insert("_meta".into(), modern_meta(client));
     }
     if let Some(c) = cursor {
@@ -263,12 +265,16 @@ mod tests {
 
     #[test]
     fn modern_params_carry_meta() {
-        let p = params(true, Some(""), &client_info());
+        let p = params(Era::Modern, Some(""), &client_info());
         assert_eq!(p["cursor"], "");
         assert_eq!(
             p["_meta"]["io.modelcontextprotocol/protocolVersion"],
             MODERN_VERSION
         );
-        assert!(params(false, None, &client_info()).get("_meta").is_none());
+        assert!(
+            params(Era::Legacy, None, &client_info())
+                .get("_meta")
+                .is_none()
+        );
     }
 }

@@ -11,17 +11,21 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::Instant;
 
-use crate::model::snapshot::ServerSnapshot;
+use crate::model::snapshot::{Era, ServerSnapshot};
 use crate::model::spec::ServerSpec;
 
+pub mod error;
 pub mod handshake;
 pub mod http;
 pub mod jsonrpc;
 pub mod limits;
+pub mod probe;
 pub mod process;
+pub mod sandbox;
 pub mod sse;
 pub mod stdio;
 
+pub use error::RpcError;
 pub use limits::Limits;
 
 /// A server could not be probed (maps to exit code 3).
@@ -110,7 +114,7 @@ pub enum ProbeEvent {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallError {
     /// The server answered with a JSON-RPC error.
-    Rpc(jsonrpc::RpcError),
+    Rpc(jsonrpc::ErrorObject),
     /// The process exited, closed its stdout or the connection failed.
     Closed(String),
     /// No answer before the deadline.
@@ -122,6 +126,8 @@ pub enum CallError {
     /// An HTTP server forgot the legacy session (handled inside the HTTP transport).
     SessionExpired(String),
 }
+
+impl std::error::Error for CallError {}
 
 impl std::fmt::Display for CallError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -160,6 +166,9 @@ impl Session {
     }
 
     pub fn note(&mut self, note: String) {
+        // Every note, kept or not, is visible to a maintainer with `-v` (as Debug, so that
+        // server-controlled text cannot reach the terminal raw).
+        tracing::debug!(note = ?note, "probe note");
         if self.notes.len() < 50 {
             self.notes.push(note);
         }
@@ -190,13 +199,13 @@ impl Conn {
         &mut self,
         method: &str,
         params: Value,
-        modern: bool,
+        era: Era,
         deadline: Instant,
         session: &mut Session,
     ) -> Result<Value, CallError> {
         match self {
             Conn::Stdio(c) => c.call(method, params, deadline, session).await,
-            Conn::Http(c) => c.call(method, params, modern, deadline, session).await,
+            Conn::Http(c) => c.call(method, params, era, deadline, session).await,
         }
     }
 
@@ -204,12 +213,12 @@ impl Conn {
     pub async fn notify(
         &mut self,
         method: &str,
-        modern: bool,
+        era: Era,
         deadline: Instant,
     ) -> Result<(), CallError> {
         match self {
             Conn::Stdio(c) => c.notify(method, deadline).await,
-            Conn::Http(c) => c.notify(method, modern, deadline).await,
+            Conn::Http(c) => c.notify(method, era, deadline).await,
         }
     }
 
@@ -237,7 +246,7 @@ pub fn probe(spec: &ServerSpec, opts: &ProbeOptions) -> Result<ServerSnapshot, P
     let rt = runtime(2).map_err(|e| {
         ProbeFailure::new(&spec.name, format!("cannot start the async runtime: {e}"))
     })?;
-    rt.block_on(handshake::probe_async(spec, opts))
+    rt.block_on(probe::probe_async(spec, opts))
 }
 
 /// Probe many servers concurrently (at most `opts.jobs` at once); results are in the order
@@ -277,7 +286,7 @@ pub fn probe_all(
                 let _permit = sem.acquire_owned().await;
                 let _ = tx.send((index, None));
                 let started = std::time::Instant::now();
-                let out = handshake::probe_async(&spec, &opts).await;
+                let out = probe::probe_async(&spec, &opts).await;
                 let _ = tx.send((index, Some((out, started.elapsed()))));
             });
         }

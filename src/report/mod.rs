@@ -16,7 +16,6 @@ use crate::model::finding::Finding;
 
 pub mod github;
 pub mod json;
-pub mod model;
 pub mod progress;
 pub mod review;
 pub mod rules;
@@ -25,6 +24,8 @@ pub mod style;
 pub mod table;
 pub mod text;
 
+/// The report model lives with the pipeline that builds it (floor 4); renderers read it.
+pub use crate::pipeline::model;
 pub use model::{LockState, OutputSample, Pinning, ScanReport, ServerReport, Suppressed, ToolInfo};
 
 /// The output formats of `scan`/`check`: the one registry of renderers.

@@ -948,3 +948,46 @@ fn snapshot_json_of_a_legacy_http_server() {
     insta::assert_snapshot!("legacy_http_snapshot", s.to_pretty_json());
     insta::assert_debug_snapshot!("legacy_http_notes", probe.notes);
 }
+
+/// The pipeline is a library call: plain options, no flags, no terminal. Offline with a
+/// snapshot folder, it judges the example config exactly as the command line's mapping does.
+#[test]
+fn the_pipeline_runs_without_the_command_line() {
+    use mcpvet::pipeline::{
+        GatherOptions, JudgeOptions, PolicySource, TargetList, gather, judge, resolve,
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let list = TargetList {
+        paths: vec![root.join("examples/mcp.json")],
+        ..TargetList::default()
+    };
+    let opts = GatherOptions {
+        offline: true,
+        snapshot_dir: Some(root.join("examples/snapshots")),
+        ..GatherOptions::default()
+    };
+    let judging = JudgeOptions {
+        policy: PolicySource::None,
+        ..JudgeOptions::default()
+    };
+    let targets = resolve(&list).unwrap().targets;
+    let subjects = gather(targets, &opts, &|_| panic!("nothing may be probed")).unwrap();
+    assert!(
+        subjects.iter().all(|s| s.snapshot.is_some()),
+        "{subjects:?}"
+    );
+    let report = judge(subjects.clone(), &judging, root, Vec::new()).unwrap();
+    assert!(!report.findings.is_empty());
+    let args = mcpvet::cli::pipeline::JudgeArgs {
+        no_policy: true,
+        ..Default::default()
+    };
+    let via_cli = mcpvet::cli::pipeline::judge(subjects, &args, root, Vec::new()).unwrap();
+    assert_eq!(report.findings, via_cli.findings);
+    assert!(
+        gather(Vec::new(), &opts, &|_| {})
+            .unwrap_err()
+            .to_string()
+            .starts_with("nothing to audit")
+    );
+}

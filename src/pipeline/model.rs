@@ -1,8 +1,8 @@
-//! The report model: everything the renderers need, gathered by the commands before rendering.
+//! The report model: everything the renderers need, built by the pipeline before rendering.
 //!
-//! `scan`, `check` and `review` build a [`ScanReport`] from the other stages (specs from
-//! `config`, snapshots from the probe or saved files, findings from the audit after policy);
-//! the renderers in this module's siblings are pure functions over it. Nothing here does I/O.
+//! The pipeline builds a [`ScanReport`] from the other stages (specs from `config`,
+//! snapshots from the probe or saved files, findings from the audit after policy); the
+//! renderers of `report` are pure functions over it. Nothing here does I/O.
 
 use std::path::PathBuf;
 

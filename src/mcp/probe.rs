@@ -1,0 +1,272 @@
+//! The probe's orchestration: prepare one server's launch (environment, arguments,
+//! headers, the optional bubblewrap sandbox), start it through [`super::process`] as often
+//! as the handshake asks, run the handshake under the `--timeout` deadline, and clean up
+//! (kill what was launched, remove the scratch HOME) on every exit path.
+
+use std::sync::{Arc, Mutex};
+
+use tokio::time::Instant;
+
+use super::error::RpcError;
+use super::handshake::{self, Connect};
+use super::limits::{RingBuffer, human_duration};
+use super::process::{self, Launch, LaunchEnv, LaunchPlan};
+use super::sandbox;
+use super::{Conn, ProbeFailure, ProbeOptions, Session, StderrBuf};
+use crate::model::snapshot::{ProbeInfo, ServerSnapshot};
+use crate::model::spec::{ServerSpec, Transport};
+
+/// Everything needed to (re)start one server.
+struct Launcher<'a> {
+    spec: &'a ServerSpec,
+    opts: &'a ProbeOptions,
+    stderr: StderrBuf,
+    env: LaunchEnv,
+    bwrap: Option<std::path::PathBuf>,
+    http_headers: std::collections::BTreeMap<String, String>,
+    /// The stdio arguments after resolving passed references.
+    args: Vec<String>,
+    starts: usize,
+    /// The scratch HOME and TMPDIR, shared by the discover process and the fresh legacy
+    /// one (so an `npx` download is not repeated) and removed when the probe ends.
+    scratch: Option<tempfile::TempDir>,
+}
+
+impl Launcher<'_> {
+    fn scratch_dir(&mut self) -> Result<std::path::PathBuf, String> {
+        if let Some(d) = &self.scratch {
+            return Ok(d.path().to_path_buf());
+        }
+        let dir = tempfile::Builder::new()
+            .prefix("mcpvet-probe-")
+            .tempdir()
+            .map_err(|e| format!("cannot create a scratch HOME: {e}"))?;
+        for sub in ["home", "tmp"] {
+            std::fs::create_dir_all(dir.path().join(sub))
+                .map_err(|e| format!("cannot create a scratch HOME: {e}"))?;
+        }
+        let path = dir.path().to_path_buf();
+        self.scratch = Some(dir);
+        Ok(path)
+    }
+
+    async fn start(&mut self) -> Result<Conn, String> {
+        match &self.spec.transport {
+            Transport::Http { url, .. } => {
+                let c = super::http::HttpConn::new(url, &self.http_headers, &self.opts.caps)
+                    .map_err(|e| e.to_string())?;
+                Ok(Conn::Http(Box::new(c)))
+            }
+            Transport::Stdio { command, cwd, .. } => {
+                let args = &self.args.clone();
+                self.starts += 1;
+                // Relative commands and arguments are relative to the config's `cwd`, else
+                // to mcpvet's own working directory.
+                let here = std::env::current_dir().ok();
+                let cwd: Option<std::path::PathBuf> = match (cwd, &here) {
+                    (Some(c), Some(h)) if c.is_relative() => Some(h.join(c)),
+                    (Some(c), _) => Some(c.clone()),
+                    (None, h) => h.clone(),
+                };
+                let command: &String = &if command.contains('/') && !command.starts_with('/') {
+                    cwd.as_ref()
+                        .map(|c| c.join(command).display().to_string())
+                        .unwrap_or_else(|| command.clone())
+                } else {
+                    command.clone()
+                };
+                if self.starts > 1 {
+                    if let Ok(mut b) = self.stderr.lock() {
+                        b.push(b"\n[mcpvet: fresh process for the legacy handshake]\n");
+                    }
+                }
+                let scratch = self.scratch_dir()?;
+                let launch = Launch {
+                    command,
+                    args,
+                    env: &self.env,
+                    cwd: cwd.as_deref(),
+                    scratch: &scratch,
+                };
+                let plan: LaunchPlan = if let Some(bwrap) = &self.bwrap {
+                    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+                    sandbox::sandbox_plan(
+                        &bwrap.display().to_string(),
+                        &launch,
+                        home.as_deref(),
+                        self.opts,
+                    )
+                } else {
+                    process::plain_plan(&launch)
+                };
+                // The arguments are not logged: passed references may have put secrets there.
+                tracing::debug!(
+                    program = ?plan.program,
+                    arguments = plan.args.len(),
+                    start = self.starts,
+                    "starting the server"
+                );
+                let conn =
+                    super::stdio::StdioConn::spawn(&plan, &self.opts.caps, self.stderr.clone())
+                        .map_err(|e| {
+                            if self.bwrap.is_some() {
+                                format!("cannot start bubblewrap ({}): {e}", plan.program)
+                            } else {
+                                format!("cannot start `{command}`: {e}")
+                            }
+                        })?;
+                Ok(Conn::Stdio(Box::new(conn)))
+            }
+        }
+    }
+}
+
+impl Connect for Launcher<'_> {
+    async fn connect(&mut self) -> Result<Conn, RpcError> {
+        self.start().await.map_err(RpcError::Launch)
+    }
+}
+
+/// The last lines of captured stderr, for error messages.
+fn stderr_tail(buf: &StderrBuf) -> String {
+    let text = buf.lock().map(|b| b.to_string_lossy()).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let tail = &lines[lines.len().saturating_sub(6)..];
+    let mut s = tail.join("\n    ");
+    if s.len() > 1200 {
+        let mut start = s.len() - 1200;
+        while !s.is_char_boundary(start) {
+            start += 1;
+        }
+        s = format!("…{}", &s[start..]);
+    }
+    s
+}
+
+fn with_stderr(message: String, buf: &StderrBuf) -> String {
+    let tail = stderr_tail(buf);
+    if tail.is_empty() {
+        message
+    } else {
+        format!("{message}\n  server stderr (last lines):\n    {tail}")
+    }
+}
+
+/// Probe one server (async). Every exit path kills what was launched.
+pub async fn probe_async(
+    spec: &ServerSpec,
+    opts: &ProbeOptions,
+) -> Result<ServerSnapshot, ProbeFailure> {
+    let fail = |m: String| ProbeFailure::new(&spec.name, m);
+    let mut session = Session::new();
+    let stderr: StderrBuf = Arc::new(Mutex::new(RingBuffer::new(opts.caps.max_stderr_bytes)));
+    let mut bwrap = None;
+    let mut env = LaunchEnv::default();
+    let mut launch_args: Vec<String> = Vec::new();
+    if let Transport::Stdio { env: declared, .. } = &spec.transport {
+        env = process::build_env(declared, &opts.pass_env, &|k| std::env::var(k).ok());
+        if let Transport::Stdio { args, .. } = &spec.transport {
+            let (resolved, notes) =
+                process::resolve_args(args, &opts.pass_env, &|k| std::env::var(k).ok());
+            launch_args = resolved;
+            for n in notes {
+                session.note(n);
+            }
+        }
+        for n in &env.notes {
+            session.note(n.clone());
+        }
+        if opts.sandbox {
+            let path = std::env::var("PATH").ok();
+            let Some(b) = sandbox::find_bwrap(path.as_deref()) else {
+                return Err(fail(
+                    "--sandbox needs bubblewrap (`bwrap`), which is not on PATH; install it (e.g. `apt-get install bubblewrap`) or drop --sandbox".into(),
+                ));
+            };
+            if let Transport::Stdio { command, .. } = &spec.transport {
+                let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+                let hidden = sandbox::hidden_dirs(home.as_deref());
+                if let Some(why) = sandbox::hidden_command(command, path.as_deref(), &hidden) {
+                    return Err(fail(format!("--sandbox: {why}")));
+                }
+            }
+            sandbox::bwrap_preflight(&b, opts).await.map_err(|e| {
+                fail(format!(
+                    "--sandbox: {e}; refusing to run the server unsandboxed"
+                ))
+            })?;
+            session.note(format!(
+                "sandboxed with bubblewrap ({})",
+                if opts.sandbox_net {
+                    "network allowed"
+                } else {
+                    "no network"
+                }
+            ));
+            bwrap = Some(b);
+        }
+    }
+    let mut http_headers = std::collections::BTreeMap::new();
+    if let Transport::Http { headers, .. } = &spec.transport {
+        let (h, notes) = process::resolve_values("header", headers, &opts.pass_env, &|k| {
+            std::env::var(k).ok()
+        });
+        http_headers = h;
+        for n in notes {
+            session.note(n);
+        }
+        if opts.sandbox {
+            session.note("--sandbox has no effect on an HTTP server".into());
+        }
+    }
+    let mut launcher = Launcher {
+        spec,
+        opts,
+        stderr: stderr.clone(),
+        env,
+        bwrap,
+        http_headers,
+        args: launch_args,
+        starts: 0,
+        scratch: None,
+    };
+    let deadline = Instant::now() + opts.timeout;
+    let result = tokio::time::timeout_at(
+        deadline,
+        handshake::run(&mut launcher, opts, &mut session, deadline),
+    )
+    .await;
+    let mut snap = match result {
+        Err(_) => {
+            return Err(fail(with_stderr(
+                format!(
+                    "timed out after {} (the --timeout limit)",
+                    human_duration(opts.timeout)
+                ),
+                &stderr,
+            )));
+        }
+        Ok(Err(e)) => {
+            tracing::debug!(server = ?spec.name, error = ?e, "the probe failed");
+            return Err(fail(with_stderr(e.to_string(), &stderr)));
+        }
+        Ok(Ok(s)) => s,
+    };
+    snap.server = spec.name.clone();
+    snap.probe = Some(ProbeInfo {
+        transport: match spec.transport {
+            Transport::Stdio { .. } => "stdio".into(),
+            Transport::Http { .. } => "http".into(),
+        },
+        elapsed_ms: u64::try_from(session.start.elapsed().as_millis()).unwrap_or(u64::MAX),
+        first_response_ms: session
+            .first_response
+            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+        stderr: stderr
+            .lock()
+            .map(|b| b.to_string_lossy())
+            .unwrap_or_default(),
+        notes: session.notes,
+    });
+    Ok(snap)
+}

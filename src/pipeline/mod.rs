@@ -1,0 +1,324 @@
+//! The pipeline, the library's entry point: targets → snapshots ([`gather`]) → findings
+//! (launch rules, definition audit, lockfiles, policy) → one [`ScanReport`] ([`judge`]) for
+//! the renderers of `report`.
+//!
+//! Everything is driven by plain option structs ([`GatherOptions`], [`JudgeOptions`]); the
+//! command line only maps its flags onto them. Data flows one way; nothing here prints
+//! (progress goes through a [`ProbeEvent`] callback).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::audit::{self, RuleSet};
+use crate::lock::{self, Lockfile};
+use crate::mcp::{ProbeEvent, ProbeOptions};
+use crate::model::finding::{Finding, Severity};
+use crate::model::snapshot::ServerSnapshot;
+use crate::model::spec::ServerSpec;
+use crate::policy::{LockLookup, Policy, PolicyWarning};
+
+pub mod model;
+pub mod targets;
+
+pub use model::{
+    LockState, OutputSample, Pinning, ScanReport, ServerOutcome, ServerReport, Suppressed, ToolInfo,
+};
+pub use targets::{Resolved, Target, TargetList, obtain, resolve};
+
+/// Which team policy to apply.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum PolicySource {
+    /// `mcpvet.toml` found from the working folder upwards, if any.
+    #[default]
+    Find,
+    /// This policy file.
+    File(PathBuf),
+    /// No policy at all.
+    None,
+}
+
+/// What to judge the servers against: rules, lockfiles, policy and the gate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JudgeOptions {
+    /// The team policy.
+    pub policy: PolicySource,
+    /// Extra pattern rules: folders of `*.toml` rule files.
+    pub rules_dirs: Vec<PathBuf>,
+    /// Folder of approved lockfiles (`<server>.lock.json`), relative to the working folder
+    /// unless absolute.
+    pub lock_dir: PathBuf,
+    /// Fail when a finding reaches this severity (default: the policy's, else high).
+    pub fail_on: Option<Severity>,
+}
+
+impl Default for JudgeOptions {
+    fn default() -> Self {
+        JudgeOptions {
+            policy: PolicySource::Find,
+            rules_dirs: Vec::new(),
+            lock_dir: PathBuf::from("lockfiles"),
+            fail_on: None,
+        }
+    }
+}
+
+/// How to obtain snapshots: probe live servers, or (offline) read snapshot files.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GatherOptions {
+    /// How to probe live servers (including whether unpinned packages may be launched).
+    pub probe: ProbeOptions,
+    /// Start nothing and open no socket: read snapshot files instead of live servers.
+    pub offline: bool,
+    /// With `offline`: a config entry named X is read from DIR/X.json.
+    pub snapshot_dir: Option<PathBuf>,
+}
+
+/// One server as the pipeline sees it before judging.
+#[derive(Debug, Clone)]
+pub struct Subject {
+    pub spec: Option<ServerSpec>,
+    pub snapshot: Option<ServerSnapshot>,
+    pub snapshot_path: Option<PathBuf>,
+    pub error: Option<String>,
+}
+
+impl Subject {
+    /// The configured name, else the snapshot's.
+    pub fn name(&self) -> String {
+        self.spec
+            .as_ref()
+            .map(|s| s.name.clone())
+            .or_else(|| self.snapshot.as_ref().map(|s| s.server.clone()))
+            .or_else(|| self.snapshot_path.as_ref().map(|p| p.display().to_string()))
+            .unwrap_or_else(|| "unnamed".into())
+    }
+}
+
+/// Obtain a snapshot (or an error) for each resolved target: probe live servers
+/// concurrently, or read snapshot files. A probe failure stays with its server.
+pub fn gather(
+    targets: Vec<Target>,
+    opts: &GatherOptions,
+    progress: &dyn Fn(ProbeEvent),
+) -> anyhow::Result<Vec<Subject>> {
+    if targets.is_empty() {
+        anyhow::bail!(
+            "nothing to audit: give config or snapshot files, `--url URL`, or `-- CMD ARGS…`"
+        );
+    }
+    let results = obtain(&targets, opts, progress);
+    Ok(targets
+        .into_iter()
+        .zip(results)
+        .map(|(t, r)| {
+            let (snapshot, error) = match r {
+                Ok(s) => (Some(s), None),
+                Err(e) => (None, Some(format!("{e:#}"))),
+            };
+            // Offline with a snapshot folder, a config entry's snapshot is DIR/NAME.json.
+            let snapshot_path = t.snapshot_file.or_else(|| {
+                let dir = opts.snapshot_dir.as_ref().filter(|_| opts.offline)?;
+                let spec = t.spec.as_ref()?;
+                Some(dir.join(format!("{}.json", spec.name)))
+            });
+            Subject {
+                spec: t.spec,
+                snapshot,
+                snapshot_path,
+                error,
+            }
+        })
+        .collect())
+}
+
+/// The policy file to use, if any: the given file, else `mcpvet.toml` found from `cwd`
+/// upwards.
+pub fn policy_path(policy: &PolicySource, cwd: &Path) -> Option<PathBuf> {
+    match policy {
+        PolicySource::None => None,
+        PolicySource::File(p) => Some(p.clone()),
+        PolicySource::Find => {
+            Policy::find(cwd).map(|p| p.strip_prefix(cwd).map_or(p.clone(), Path::to_path_buf))
+        }
+    }
+}
+
+/// The rule set: built-in rules plus every folder of extra rules.
+pub fn rule_set(rules_dirs: &[PathBuf]) -> anyhow::Result<RuleSet> {
+    let mut rules = RuleSet::builtin().context("loading the built-in rules")?;
+    for dir in rules_dirs {
+        rules.extend_from_dir(dir)?;
+    }
+    Ok(rules)
+}
+
+/// Lockfiles on disk, as the policy asks about them.
+struct DiskLocks<'a> {
+    dir: &'a Path,
+}
+
+impl LockLookup for DiskLocks<'_> {
+    fn is_locked(&self, server: &str) -> bool {
+        lock::path_for(self.dir, server).is_file()
+    }
+    // Launch identity changes are reported by `lock::launch_spec_findings` (`pin-mismatch`,
+    // comparing the whole normalised launch), so the policy need not compare identities too.
+}
+
+/// Where a config-less subject's findings point: nowhere in a config.
+fn fill_config_origin(f: &mut Finding, spec: Option<&ServerSpec>) {
+    if f.location.config.is_none() {
+        f.location.config = spec.and_then(|s| s.origin.clone());
+    }
+}
+
+/// Judge the subjects and build the report. Subjects without snapshots (the static `check`,
+/// or servers that could not be probed) get the launch, lockfile and policy checks only.
+pub fn judge(
+    subjects: Vec<Subject>,
+    judge: &JudgeOptions,
+    cwd: &Path,
+    extra_findings: Vec<Finding>,
+) -> anyhow::Result<ScanReport> {
+    let policy_file = policy_path(&judge.policy, cwd);
+    let policy = policy_file.as_deref().map(Policy::load).transpose()?;
+    let rules = rule_set(&judge.rules_dirs)?;
+    let lock_dir = if judge.lock_dir.is_absolute() {
+        judge.lock_dir.clone()
+    } else {
+        cwd.join(&judge.lock_dir)
+    };
+
+    let mut findings: Vec<Finding> = extra_findings;
+    let mut suppressed: Vec<Suppressed> = Vec::new();
+    let mut servers: Vec<ServerReport> = Vec::new();
+
+    // Launch rules: what runs and with which credentials.
+    for s in &subjects {
+        if let Some(spec) = &s.spec {
+            findings.extend(crate::launch_audit::audit_spec(spec));
+        }
+    }
+
+    // Definition audit over every snapshot at once (cross-server checks need them all).
+    let snaps: Vec<ServerSnapshot> = subjects
+        .iter()
+        .filter_map(|s| {
+            s.snapshot.clone().map(|mut snap| {
+                snap.server = s.name();
+                snap
+            })
+        })
+        .collect();
+    let mut definition = audit::audit_snapshots(&snaps, &rules);
+    for f in &mut definition {
+        let spec = subjects
+            .iter()
+            .find(|s| s.name() == f.server)
+            .and_then(|s| s.spec.as_ref());
+        fill_config_origin(f, spec);
+    }
+    findings.extend(definition);
+
+    // Lockfiles: drift, accepted findings, launch changes.
+    let mut locks: Vec<(String, Option<Lockfile>)> = Vec::new();
+    for s in &subjects {
+        let name = s.name();
+        let lock = Lockfile::read_for(&lock_dir, &name)
+            .with_context(|| format!("reading the lockfile of server `{name}`"))?;
+        let mut state = match &lock {
+            Some(_) => LockState::Locked,
+            None => LockState::Unlocked,
+        };
+        if let Some(lock) = &lock {
+            let mut drift = Vec::new();
+            if let Some(spec) = &s.spec {
+                drift.extend(lock::launch_spec_findings(spec, lock));
+            }
+            if let Some(snap) = &s.snapshot {
+                drift.extend(lock::drift_findings(
+                    s.spec.as_ref(),
+                    Some(lock),
+                    snap,
+                    false,
+                ));
+            } else if s.error.is_some() {
+                state = LockState::NotApplicable;
+            }
+            if !drift.is_empty() {
+                state = LockState::Drifted;
+            }
+            findings.extend(drift);
+        } else if s.snapshot.is_none() && (s.spec.is_none() || s.error.is_some()) {
+            state = LockState::NotApplicable;
+        }
+        let mut report = ServerReport::new(name.clone(), s.spec.clone(), s.snapshot.clone());
+        report.snapshot_path = s.snapshot_path.clone();
+        report.error = s.error.clone();
+        report.lock = state;
+        servers.push(report);
+        locks.push((name, lock));
+    }
+    // Findings accepted at approval (same rule, item and pointer) are suppressed.
+    findings.retain(|f| {
+        let Some((_, Some(lock))) = locks.iter().find(|(n, _)| n == &f.server) else {
+            return true;
+        };
+        match lock.approval.accepted.iter().find(|a| a.covers(f)) {
+            Some(a) => {
+                suppressed.push(Suppressed {
+                    rule: f.rule.clone(),
+                    server: Some(f.server.clone()),
+                    reason: format!(
+                        "accepted at approval by {} ({}): {}",
+                        lock.approval.by, lock.approval.at, a.reason
+                    ),
+                    count: 1,
+                });
+                false
+            }
+            None => true,
+        }
+    });
+
+    // Policy: allowlist, credentials, requirements, remaps and ignores.
+    let specs: Vec<ServerSpec> = subjects.iter().filter_map(|s| s.spec.clone()).collect();
+    let (mut findings, warnings, policy_fail_on) = match &policy {
+        Some(p) => {
+            let before = findings.clone();
+            let outcome = p.evaluate(&specs, findings, &DiskLocks { dir: &lock_dir });
+            for ig in &p.ignore {
+                let count = before
+                    .iter()
+                    .filter(|f| {
+                        f.rule == ig.rule
+                            && ig
+                                .server
+                                .as_deref()
+                                .is_none_or(|s| crate::policy::glob::matches(s, &f.server))
+                    })
+                    .count();
+                if count > 0 {
+                    suppressed.push(Suppressed {
+                        rule: ig.rule.clone(),
+                        server: ig.server.clone(),
+                        reason: format!("ignored by policy ({}): {}", ig.origin, ig.reason),
+                        count,
+                    });
+                }
+            }
+            (outcome.findings, outcome.warnings, outcome.fail_on)
+        }
+        None => (findings, Vec::new(), Severity::High),
+    };
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    findings.dedup();
+
+    let mut report = ScanReport::new(servers, findings, judge.fail_on.unwrap_or(policy_fail_on));
+    report.suppressed = suppressed;
+    report.warnings = warnings.iter().map(PolicyWarning::to_string).collect();
+    report.rules = crate::catalog::catalog();
+    report.root = Some(cwd.to_path_buf());
+    Ok(report)
+}
