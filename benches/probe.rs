@@ -33,7 +33,7 @@ fn script() -> String {
 fn spec(name: &str, scenario: &str) -> ServerSpec {
     ServerSpec {
         name: name.into(),
-        host: "bench".into(),
+        host: mcpvet::model::host::Host::CommandLine,
         origin: None,
         locations: BTreeMap::new(),
         transport: Transport::Stdio {

@@ -18,7 +18,7 @@ fn build(servers: usize, findings: usize) -> ScanReport {
     for s in 0..servers {
         let spec = ServerSpec {
             name: format!("server-{s}"),
-            host: "claude-code".into(),
+            host: mcpvet::model::host::Host::Format(mcpvet::model::host::HostFormat::ClaudeCode),
             origin: Some(Origin {
                 file: ".mcp.json".into(),
                 line: 3 + s as u32 * 7,

@@ -154,7 +154,11 @@ pub fn build(args: &CheckArgs, cwd: &Path) -> anyhow::Result<ScanReport> {
         sources.push(Source {
             path: path.clone(),
             host: host.map_or_else(
-                || parsed.first().map_or("unknown".into(), |s| s.host.clone()),
+                || {
+                    parsed
+                        .first()
+                        .map_or("unknown".into(), |s| s.host.to_string())
+                },
                 |h| h.id().to_string(),
             ),
             scope,

@@ -10,26 +10,27 @@ use std::path::Path;
 
 use super::tree::Node;
 use super::{ConfigError, entry, mcp_servers};
+use crate::model::host::HostFormat;
 use crate::model::spec::ServerSpec;
 
 const SETTINGS: &[&str] = &["type", "disabled"];
 
 pub fn parse_desktop(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
-    mcp_servers(path, root, "claude-desktop", SETTINGS)
+    mcp_servers(path, root, HostFormat::ClaudeDesktop, SETTINGS)
 }
 
 pub fn parse_generic(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     mcp_servers(
         path,
         root,
-        "mcp-json",
+        HostFormat::Generic,
         &["type", "disabled", "trust", "alwaysAllow", "autoApprove"],
     )
 }
 
 /// `.mcp.json` (project scope) or `~/.claude.json` (user scope plus `projects.<dir>.mcpServers`).
 pub fn parse_code(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
-    let mut specs = mcp_servers(path, root, "claude-code", SETTINGS)?;
+    let mut specs = mcp_servers(path, root, HostFormat::ClaudeCode, SETTINGS)?;
     let scope = if path.file_name().is_some_and(|n| n == ".claude.json") {
         "user"
     } else {
@@ -46,8 +47,13 @@ pub fn parse_code(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigErr
             let Some(map) = project.value.get("mcpServers") else {
                 continue;
             };
-            let mut local =
-                entry::server_map(path, "claude-code", map, "projects.*.mcpServers", SETTINGS)?;
+            let mut local = entry::server_map(
+                path,
+                HostFormat::ClaudeCode,
+                map,
+                "projects.*.mcpServers",
+                SETTINGS,
+            )?;
             for s in &mut local {
                 s.settings.insert("scope".into(), "local".into());
                 s.settings

@@ -5,13 +5,14 @@ use std::path::Path;
 use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, mcp_servers};
+use crate::model::host::HostFormat;
 use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     mcp_servers(
         path,
         root,
-        "cline",
+        HostFormat::Cline,
         &["alwaysAllow", "autoApprove", "disabled", "type", "timeout"],
     )
 }

@@ -12,6 +12,7 @@ use super::ConfigError;
 use super::entry::SpecBuilder;
 use super::Sniff;
 use super::tree::Node;
+use crate::model::host::HostFormat;
 use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
@@ -28,7 +29,7 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     };
     let mut specs = Vec::new();
     for m in members {
-        let mut b = SpecBuilder::new(path, "codex", &m.key, m.key_pos);
+        let mut b = SpecBuilder::new(path, HostFormat::Codex, &m.key, m.key_pos);
         let Some(fields) = m.value.members() else {
             return Err(b.err(
                 m.value.pos,

@@ -8,6 +8,7 @@ use std::path::Path;
 use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, entry};
+use crate::model::host::HostFormat;
 use crate::model::spec::ServerSpec;
 
 const SETTINGS: &[&str] = &["type", "connectionTimeout"];
@@ -20,7 +21,7 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     if servers.members().is_some() {
         specs.extend(entry::server_map(
             path,
-            "continue",
+            HostFormat::Continue,
             servers,
             "mcpServers",
             SETTINGS,
@@ -43,7 +44,7 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
             .get("name")
             .and_then(Node::as_str)
             .map_or_else(|| format!("mcpServers[{i}]"), str::to_string);
-        let mut b = entry::read_entry(path, "continue", &name, item.pos, item, SETTINGS)?;
+        let mut b = entry::read_entry(path, HostFormat::Continue, &name, item.pos, item, SETTINGS)?;
         if let Some(h) = item.path(&["requestOptions", "headers"]) {
             b.set_map(h, "requestOptions.headers", "headers")?;
         }
@@ -67,7 +68,7 @@ fn legacy_json(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError>
             str::to_string,
         );
         let transport = item.get("transport").unwrap_or(item);
-        let b = entry::read_entry(path, "continue", &name, item.pos, transport, &["type"])?;
+        let b = entry::read_entry(path, HostFormat::Continue, &name, item.pos, transport, &["type"])?;
         specs.push(b.build()?);
     }
     Ok(specs)

@@ -5,10 +5,11 @@ use std::path::Path;
 use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, mcp_servers};
+use crate::model::host::HostFormat;
 use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
-    mcp_servers(path, root, "cursor", &["type", "disabled"])
+    mcp_servers(path, root, HostFormat::Cursor, &["type", "disabled"])
 }
 
 /// A file under `.cursor/`.

@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 
 use super::ConfigError;
 use super::tree::{Member, Node, Pos};
+use crate::model::host::{Host, HostFormat};
 use crate::model::spec::{Origin, ServerSpec, Transport};
 
 /// Builds one `ServerSpec` while recording where each field came from.
 pub struct SpecBuilder<'a> {
     pub file: &'a Path,
-    pub host: &'static str,
+    pub host: HostFormat,
     pub name: String,
     pub origin: Pos,
     pub locations: BTreeMap<String, Origin>,
@@ -25,7 +26,7 @@ pub struct SpecBuilder<'a> {
 }
 
 impl<'a> SpecBuilder<'a> {
-    pub fn new(file: &'a Path, host: &'static str, name: &str, origin: Pos) -> Self {
+    pub fn new(file: &'a Path, host: HostFormat, name: &str, origin: Pos) -> Self {
         SpecBuilder {
             file,
             host,
@@ -198,7 +199,7 @@ impl<'a> SpecBuilder<'a> {
         };
         Ok(ServerSpec {
             name: self.name,
-            host: self.host.to_string(),
+            host: Host::Format(self.host),
             origin: Some(self.origin.origin(self.file)),
             locations: self.locations,
             transport,
@@ -210,7 +211,7 @@ impl<'a> SpecBuilder<'a> {
 /// Read the common entry fields. `settings_keys` are host settings kept as found.
 pub fn read_entry<'a>(
     file: &'a Path,
-    host: &'static str,
+    host: HostFormat,
     name: &str,
     key_pos: Pos,
     node: &Node,
@@ -247,7 +248,7 @@ pub fn read_entry<'a>(
 /// Every entry of a `{name: entry}` map, in file order.
 pub fn server_map(
     file: &Path,
-    host: &'static str,
+    host: HostFormat,
     map: &Node,
     field: &str,
     settings_keys: &[&str],

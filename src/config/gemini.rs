@@ -7,13 +7,14 @@ use std::path::Path;
 use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, mcp_servers};
+use crate::model::host::HostFormat;
 use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     mcp_servers(
         path,
         root,
-        "gemini",
+        HostFormat::Gemini,
         &["trust", "includeTools", "excludeTools", "timeout", "type"],
     )
 }

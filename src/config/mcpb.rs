@@ -8,6 +8,7 @@ use super::ConfigError;
 use super::entry::{self, SpecBuilder};
 use super::Sniff;
 use super::tree::Node;
+use crate::model::host::HostFormat;
 use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
@@ -20,9 +21,9 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
         return Ok(Vec::new());
     };
     let mut b = if let Some(cfg) = server.value.member("mcp_config") {
-        entry::read_entry(path, "mcpb", &name, cfg.key_pos, &cfg.value, &[])?
+        entry::read_entry(path, HostFormat::Mcpb, &name, cfg.key_pos, &cfg.value, &[])?
     } else {
-        let mut b = SpecBuilder::new(path, "mcpb", &name, server.key_pos);
+        let mut b = SpecBuilder::new(path, HostFormat::Mcpb, &name, server.key_pos);
         let entry_point = server.value.get("entry_point");
         let kind = server
             .value

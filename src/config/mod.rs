@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+pub use crate::model::host::HostFormat;
 use crate::model::spec::ServerSpec;
 
 mod claude;
@@ -58,106 +59,34 @@ impl Sniff<'_> {
     }
 }
 
-/// The registry of host formats: one line each, `Variant = "id" in module;`, where the
-/// module (one file) has `parse(path, root)` and `sniff(&Sniff) -> Option<u8>`. `sniff`
-/// claims a file with a priority (lower wins; each priority belongs to one format), so
-/// detection is the same ordered cascade whatever order the lines are in.
-macro_rules! host_formats {
+/// The parser and detector of every host format, from the one registry in
+/// [`crate::model::host`]: each format is a module (one file) with `parse(path, root)` and
+/// `sniff(&Sniff) -> Option<u8>`. `sniff` claims a file with a priority (lower wins; each
+/// priority belongs to one format), so detection is the same ordered cascade whatever order
+/// the registry lines are in.
+macro_rules! host_format_registry {
     ($($(#[doc = $doc:literal])* $variant:ident = $id:literal in $module:ident;)*) => {
         $(mod $module;)*
 
-        /// The host configuration formats mcpvet reads.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum HostFormat {
-            $($(#[doc = $doc])* $variant,)*
+        fn parse_with(
+            format: HostFormat,
+            path: &Path,
+            root: &Node,
+        ) -> Result<Vec<ServerSpec>, ConfigError> {
+            match format {
+                $(HostFormat::$variant => $module::parse(path, root),)*
+            }
         }
 
-        impl HostFormat {
-            pub const ALL: [HostFormat; [$($id),*].len()] = [$(HostFormat::$variant),*];
-
-            /// The stable id used in `ServerSpec.host`, `--host` and reports.
-            pub fn id(self) -> &'static str {
-                match self {
-                    $(HostFormat::$variant => $id,)*
-                }
-            }
-
-            fn parse(self, path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
-                match self {
-                    $(HostFormat::$variant => $module::parse(path, root),)*
-                }
-            }
-
-            fn sniff(self, s: &Sniff) -> Option<u8> {
-                match self {
-                    $(HostFormat::$variant => $module::sniff(s),)*
-                }
+        fn sniff_with(format: HostFormat, s: &Sniff) -> Option<u8> {
+            match format {
+                $(HostFormat::$variant => $module::sniff(s),)*
             }
         }
     };
 }
 
-host_formats! {
-    /// Claude Desktop `claude_desktop_config.json` (`mcpServers`).
-    ClaudeDesktop = "claude-desktop" in claude_desktop;
-    /// Claude Code `.mcp.json` and `~/.claude.json` (user and per-project local scopes).
-    ClaudeCode = "claude-code" in claude_code;
-    /// VS Code `.vscode/mcp.json`, user `mcp.json` (`servers` + `inputs`), `settings.json` `mcp.servers`.
-    VsCode = "vscode" in vscode;
-    /// Cursor `~/.cursor/mcp.json`, `.cursor/mcp.json`.
-    Cursor = "cursor" in cursor;
-    /// Windsurf `~/.codeium/windsurf/mcp_config.json` (`serverUrl` for remotes).
-    Windsurf = "windsurf" in windsurf;
-    /// Zed `settings.json` `context_servers` (all three historical shapes).
-    Zed = "zed" in zed;
-    /// Codex `~/.codex/config.toml` `[mcp_servers.*]`.
-    Codex = "codex" in codex;
-    /// Gemini CLI `settings.json` (`command`/`url`/`httpUrl`, `trust`).
-    Gemini = "gemini" in gemini;
-    /// Cline `cline_mcp_settings.json` (`alwaysAllow`, `autoApprove`).
-    Cline = "cline" in cline;
-    /// Continue `config.yaml` and `.continue/mcpServers/*.yaml` (a list of servers).
-    Continue = "continue" in continue_dev;
-    /// JetBrains Junie `.junie/mcp/mcp.json`.
-    Junie = "junie" in junie;
-    /// The MCP registry's `server.json` (packages and remotes).
-    Registry = "registry" in registry;
-    /// An MCPB bundle `manifest.json`.
-    Mcpb = "mcpb" in mcpb;
-    /// Any other JSON file with a Claude-style `mcpServers` map.
-    Generic = "mcp-json" in generic;
-}
-
-impl HostFormat {
-    fn known_ids() -> String {
-        HostFormat::ALL
-            .iter()
-            .map(|h| h.id())
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
-
-impl std::fmt::Display for HostFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
-impl std::str::FromStr for HostFormat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        HostFormat::ALL
-            .into_iter()
-            .find(|h| h.id().eq_ignore_ascii_case(s))
-            .ok_or_else(|| {
-                format!(
-                    "unknown host format `{s}` (expected one of: {})",
-                    HostFormat::known_ids()
-                )
-            })
-    }
-}
+crate::model::host::host_format_list!(host_format_registry);
 
 /// Parse one host configuration file into server specs (format detected from the file).
 pub fn load_path(path: &Path) -> Result<Vec<ServerSpec>, ConfigError> {
@@ -223,7 +152,7 @@ fn parse_text(path: &Path, text: &str) -> Result<Node, ConfigError> {
 }
 
 fn parse_as(path: &Path, root: &Node, format: HostFormat) -> Result<Vec<ServerSpec>, ConfigError> {
-    format.parse(path, root)
+    parse_with(format, path, root)
 }
 
 /// Tell the host format from the file name, its folders, then its content: every format
@@ -248,7 +177,7 @@ fn detect(path: &Path, root: &Node) -> Option<HostFormat> {
     };
     HostFormat::ALL
         .into_iter()
-        .filter_map(|f| Some((f.sniff(&sniff)?, f)))
+        .filter_map(|f| Some((sniff_with(f, &sniff)?, f)))
         .min()
         .map(|(_, f)| f)
 }
@@ -257,7 +186,7 @@ fn detect(path: &Path, root: &Node) -> Option<HostFormat> {
 pub(crate) fn mcp_servers(
     path: &Path,
     root: &Node,
-    host: &'static str,
+    host: HostFormat,
     settings_keys: &[&str],
 ) -> Result<Vec<ServerSpec>, ConfigError> {
     match root.get("mcpServers") {

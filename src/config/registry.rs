@@ -12,6 +12,7 @@ use super::Sniff;
 use super::ConfigError;
 use super::entry::SpecBuilder;
 use super::tree::{Node, Pos};
+use crate::model::host::HostFormat;
 use crate::model::spec::ServerSpec;
 
 fn field<'n>(node: &'n Node, camel: &str, snake: &str) -> Option<&'n Node> {
@@ -72,7 +73,7 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
         } else {
             server.clone()
         };
-        let mut b = SpecBuilder::new(path, "registry", &name, r.pos);
+        let mut b = SpecBuilder::new(path, HostFormat::Registry, &name, r.pos);
         let url = r
             .get("url")
             .ok_or_else(|| b.err(r.pos, format!("remote {i} has no `url`")))?;
@@ -96,7 +97,7 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
 }
 
 fn package(path: &Path, name: &str, kind: &str, p: &Node) -> Result<ServerSpec, ConfigError> {
-    let mut b = SpecBuilder::new(path, "registry", name, p.pos);
+    let mut b = SpecBuilder::new(path, HostFormat::Registry, name, p.pos);
     let ident_node = field(p, "identifier", "name")
         .ok_or_else(|| b.err(p.pos, "package has no `identifier`"))?;
     let ident = b.string(ident_node, "identifier")?;

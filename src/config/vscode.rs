@@ -8,6 +8,7 @@ use std::path::Path;
 use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, entry};
+use crate::model::host::HostFormat;
 use crate::model::spec::ServerSpec;
 
 const SETTINGS: &[&str] = &["type", "envFile", "dev", "disabled"];
@@ -25,7 +26,7 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
     let Some(servers) = servers else {
         return Ok(Vec::new());
     };
-    let mut specs = entry::server_map(path, "vscode", servers, field, SETTINGS)?;
+    let mut specs = entry::server_map(path, HostFormat::VsCode, servers, field, SETTINGS)?;
     let secret_inputs: Vec<String> = inputs
         .and_then(Node::items)
         .unwrap_or_default()

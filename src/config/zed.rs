@@ -15,6 +15,7 @@ use super::entry::SpecBuilder;
 use super::Sniff;
 use super::tree::Node;
 use super::{ConfigError, entry};
+use crate::model::host::HostFormat;
 use crate::model::spec::ServerSpec;
 
 pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
@@ -37,7 +38,7 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
         }
         match node.get("command") {
             Some(cmd) if cmd.members().is_some() => {
-                let mut b = SpecBuilder::new(path, "zed", &m.key, m.key_pos);
+                let mut b = SpecBuilder::new(path, HostFormat::Zed, &m.key, m.key_pos);
                 read_nested(&mut b, cmd)?;
                 for s in node.members().unwrap_or_default() {
                     if matches!(s.key.as_str(), "enabled" | "source" | "settings") {
@@ -50,7 +51,7 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
                 specs.push(
                     entry::read_entry(
                         path,
-                        "zed",
+                        HostFormat::Zed,
                         &m.key,
                         m.key_pos,
                         node,
@@ -61,14 +62,14 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
             }
             None if node.get("url").is_some() => {
                 specs.push(
-                    entry::read_entry(path, "zed", &m.key, m.key_pos, node, &["enabled"])?
+                    entry::read_entry(path, HostFormat::Zed, &m.key, m.key_pos, node, &["enabled"])?
                         .build()?,
                 );
             }
             None => {
                 // Settings-only entries belong to an extension that provides the command.
                 if node.get("settings").is_none() {
-                    let b = SpecBuilder::new(path, "zed", &m.key, m.key_pos);
+                    let b = SpecBuilder::new(path, HostFormat::Zed, &m.key, m.key_pos);
                     return Err(b.err(
                         m.key_pos,
                         format!(

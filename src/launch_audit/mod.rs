@@ -134,7 +134,7 @@ pub(crate) mod testutil {
         }
         ServerSpec {
             name: "srv".into(),
-            host: "test".into(),
+            host: crate::model::host::Host::CommandLine,
             origin: Some(Origin {
                 file: PathBuf::from("c.json"),
                 line: 2,
@@ -157,7 +157,7 @@ pub(crate) mod testutil {
     pub fn http(url: &str, headers: &[(&str, &str)]) -> ServerSpec {
         ServerSpec {
             name: "remote".into(),
-            host: "test".into(),
+            host: crate::model::host::Host::CommandLine,
             origin: None,
             locations: BTreeMap::new(),
             transport: Transport::Http {

@@ -456,7 +456,7 @@ mod tests {
     fn spec(args: &[&str]) -> ServerSpec {
         ServerSpec {
             name: "demo".into(),
-            host: "cli".into(),
+            host: crate::model::host::Host::CommandLine,
             origin: None,
             locations: Default::default(),
             transport: Transport::Stdio {

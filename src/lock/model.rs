@@ -438,7 +438,7 @@ mod tests {
     fn launch_spec_keeps_names_not_values() {
         let spec = ServerSpec {
             name: "gh".into(),
-            host: "cli".into(),
+            host: crate::model::host::Host::CommandLine,
             origin: None,
             locations: Default::default(),
             transport: Transport::Stdio {

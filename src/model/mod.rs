@@ -18,6 +18,7 @@ pub mod credential;
 pub mod escape;
 pub mod finding;
 pub mod fsio;
+pub mod host;
 pub mod package;
 pub mod pointer;
 pub mod redact;

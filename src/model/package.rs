@@ -447,7 +447,7 @@ mod tests {
     pub(crate) fn stdio(command: &str, args: &[&str]) -> ServerSpec {
         ServerSpec {
             name: "t".into(),
-            host: "test".into(),
+            host: crate::model::host::Host::CommandLine,
             origin: None,
             locations: BTreeMap::new(),
             transport: Transport::Stdio {

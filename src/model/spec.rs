@@ -8,6 +8,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::host::Host;
+
 /// A position in a configuration file, 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Origin {
@@ -51,8 +53,8 @@ pub enum Transport {
 pub struct ServerSpec {
     /// The key the host config uses for it (or a name derived from the command line).
     pub name: String,
-    /// Which host format it came from (`claude-desktop`, `vscode`, `codex`, `cli`, …).
-    pub host: String,
+    /// Which host format it came from (`claude-desktop`, `vscode`, `codex`, …), or `cli`.
+    pub host: Host,
     /// Where the entry starts, when it came from a file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,

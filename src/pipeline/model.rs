@@ -461,7 +461,7 @@ mod tests {
     fn stdio(command: &str, args: &[&str]) -> ServerSpec {
         ServerSpec {
             name: "s".into(),
-            host: "claude-code".into(),
+            host: crate::model::host::Host::Format(crate::model::host::HostFormat::ClaudeCode),
             origin: None,
             locations: BTreeMap::new(),
             transport: Transport::Stdio {

@@ -146,7 +146,7 @@ pub fn resolve(list: &TargetList) -> anyhow::Result<Resolved> {
         out.push(Target {
             spec: Some(ServerSpec {
                 name,
-                host: "cli".into(),
+                host: crate::model::host::Host::CommandLine,
                 origin: None,
                 locations: BTreeMap::new(),
                 transport: Transport::Http {
@@ -166,7 +166,7 @@ pub fn resolve(list: &TargetList) -> anyhow::Result<Resolved> {
         out.push(Target {
             spec: Some(ServerSpec {
                 name,
-                host: "cli".into(),
+                host: crate::model::host::Host::CommandLine,
                 origin: None,
                 locations: BTreeMap::new(),
                 transport: Transport::Stdio {

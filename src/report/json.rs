@@ -150,7 +150,7 @@ fn server(report: &ScanReport, s: &ServerReport) -> Value {
     };
     json!({
         "name": s.name,
-        "host": spec.map(|x| x.host.clone()),
+        "host": spec.map(|x| x.host.id()),
         "origin": spec.and_then(|x| x.origin.clone()),
         "runs": s.what_runs(),
         "transport": transport,

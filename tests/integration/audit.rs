@@ -504,45 +504,92 @@ fn cases() -> Vec<(&'static str, Vec<ServerSnapshot>, Vec<ServerSnapshot>)> {
     ]
 }
 
-#[test]
-fn every_rule_positive_and_negative() {
+/// One rule's positive and negative case: the positive is flagged under the rule, the
+/// negative is not, and both render as their snapshots.
+fn rule_case(name: &str) {
     let rules = rules();
-    for (rule, pos, neg) in cases() {
-        let fp = audit_snapshots(&pos, &rules);
-        let fneg = audit_snapshots(&neg, &rules);
-        if rule == "instructions-and-prompts" {
-            assert!(
-                fp.iter()
-                    .any(|f| f.location.pointer.as_deref() == Some("/instructions")
-                        && f.severity >= Severity::High),
-                "{}",
-                render(&fp)
-            );
-            assert!(
-                fp.iter().any(|f| f
-                    .location
-                    .pointer
-                    .as_deref()
-                    .is_some_and(|p| p.starts_with("/prompts/0/arguments/0"))),
-                "{}",
-                render(&fp)
-            );
-            assert!(fneg.is_empty(), "{}", render(&fneg));
-        } else {
-            assert!(
-                fp.iter().any(|f| f.rule == rule),
-                "{rule}: positive case not flagged:\n{}",
-                render(&fp)
-            );
-            assert!(
-                !fneg.iter().any(|f| f.rule == rule),
-                "{rule}: negative case flagged:\n{}",
-                render(&fneg)
-            );
-        }
-        insta::assert_snapshot!(format!("{rule}__positive"), render(&fp));
-        insta::assert_snapshot!(format!("{rule}__negative"), render(&fneg));
+    let Some((rule, pos, neg)) = cases().into_iter().find(|(r, _, _)| *r == name) else {
+        panic!("no case for {name}");
+    };
+    let fp = audit_snapshots(&pos, &rules);
+    let fneg = audit_snapshots(&neg, &rules);
+    if rule == "instructions-and-prompts" {
+        assert!(
+            fp.iter()
+                .any(|f| f.location.pointer.as_deref() == Some("/instructions")
+                    && f.severity >= Severity::High),
+            "{}",
+            render(&fp)
+        );
+        assert!(
+            fp.iter().any(|f| f
+                .location
+                .pointer
+                .as_deref()
+                .is_some_and(|p| p.starts_with("/prompts/0/arguments/0"))),
+            "{}",
+            render(&fp)
+        );
+        assert!(fneg.is_empty(), "{}", render(&fneg));
+    } else {
+        assert!(
+            fp.iter().any(|f| f.rule == rule),
+            "{rule}: positive case not flagged:\n{}",
+            render(&fp)
+        );
+        assert!(
+            !fneg.iter().any(|f| f.rule == rule),
+            "{rule}: negative case flagged:\n{}",
+            render(&fneg)
+        );
     }
+    insta::assert_snapshot!(format!("{rule}__positive"), render(&fp));
+    insta::assert_snapshot!(format!("{rule}__negative"), render(&fneg));
+}
+
+macro_rules! rule_cases {
+    ($($test:ident => $rule:literal),* $(,)?) => {
+        $(
+            #[test]
+            fn $test() {
+                rule_case($rule);
+            }
+        )*
+
+        /// Every case of `cases()` has its own test above, and every definition rule a case.
+        #[test]
+        fn every_case_has_its_own_test() {
+            let listed = [$($rule),*];
+            for (rule, _, _) in cases() {
+                assert!(listed.contains(&rule), "add a test for the {rule} case");
+            }
+            for meta in definition_rules() {
+                assert!(listed.contains(&meta.id.as_str()), "{} has no positive/negative case", meta.id);
+            }
+        }
+    };
+}
+
+rule_cases! {
+    case_concealment => "concealment",
+    case_confusable_name => "confusable-name",
+    case_cross_tool_instruction => "cross-tool-instruction",
+    case_duplicate_tool_definition => "duplicate-tool-definition",
+    case_embedded_command => "embedded-command",
+    case_encoded_payload => "encoded-payload",
+    case_exfiltration_channel => "exfiltration-channel",
+    case_hidden_instructions => "hidden-instructions",
+    case_instructions_and_prompts => "instructions-and-prompts",
+    case_invisible_unicode => "invisible-unicode",
+    case_network_schema_ref => "network-schema-ref",
+    case_open_input_schema => "open-input-schema",
+    case_oversized_definition => "oversized-definition",
+    case_preference_manipulation => "preference-manipulation",
+    case_readonly_claim_mismatch => "readonly-claim-mismatch",
+    case_secret_parameter => "secret-parameter",
+    case_sensitive_file_reference => "sensitive-file-reference",
+    case_shell_execution_tool => "shell-execution-tool",
+    case_tool_name_collision => "tool-name-collision",
 }
 
 #[test]

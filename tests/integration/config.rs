@@ -95,7 +95,7 @@ fn every_host_format_fixture_parses_to_specs_with_positions() {
         );
         let specs = config::load_path(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert!(!specs.is_empty(), "{file}");
-        assert!(specs.iter().all(|s| s.host == format.id()), "{file}");
+        assert!(specs.iter().all(|s| s.host.id() == format.id()), "{file}");
         let forced = config::load_path_as(&path, *format).expect("forced format");
         assert_eq!(forced, specs, "{file}");
         let name = file.replace(['/', '.'], "_");
@@ -501,7 +501,7 @@ fn check_exit_codes_and_policy_errors() {
     let lock_for = |args: &[&str]| {
         let spec = mcpvet::model::spec::ServerSpec {
             name: "ci".into(),
-            host: "claude-code".into(),
+            host: mcpvet::model::host::Host::Format(mcpvet::model::host::HostFormat::ClaudeCode),
             origin: None,
             locations: Default::default(),
             transport: mcpvet::model::spec::Transport::Stdio {

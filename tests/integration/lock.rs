@@ -589,7 +589,7 @@ fn stdio_spec(pkg: &str) -> ServerSpec {
     };
     ServerSpec {
         name: "ci-insights".into(),
-        host: "claude-code".into(),
+        host: mcpvet::model::host::Host::Format(mcpvet::model::host::HostFormat::ClaudeCode),
         origin: Some(origin(3)),
         locations: [("/args/1".to_string(), origin(5))].into(),
         transport: Transport::Stdio {

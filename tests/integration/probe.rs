@@ -78,7 +78,7 @@ fn alive(pid: i32) -> bool {
 fn stdio_spec(name: &str, args: Vec<String>) -> ServerSpec {
     ServerSpec {
         name: name.into(),
-        host: "cli".into(),
+        host: mcpvet::model::host::Host::CommandLine,
         origin: None,
         locations: BTreeMap::new(),
         transport: Transport::Stdio {
