@@ -82,7 +82,7 @@ pub fn run(args: CheckArgs, g: Global) -> anyhow::Result<Exit> {
             Ok(report::exit_for(&report))
         }
         None => {
-            if matches!(args.format, Format::Json | Format::Sarif | Format::Github) {
+            if !args.format.for_people() {
                 for w in &report.warnings {
                     report::eprint_line(&format!("warning: {w}"));
                 }

@@ -14,50 +14,53 @@ use sha2::{Digest, Sha256};
 use crate::error::Exit;
 use crate::model::finding::Finding;
 
-pub mod github;
-pub mod json;
 pub mod progress;
 pub mod review;
 pub mod rules;
-pub mod sarif;
 pub mod style;
-pub mod table;
 pub mod text;
 
 /// The report model lives with the pipeline that builds it (floor 4); renderers read it.
 pub use crate::pipeline::model;
 pub use model::{LockState, OutputSample, Pinning, ScanReport, ServerReport, Suppressed, ToolInfo};
 
-/// The output formats of `scan`/`check`: the one registry of renderers.
-///
-/// Adding a format: write `src/report/<name>.rs` with a unit struct implementing
-/// [`Renderer`], then here declare `pub mod <name>;`, add the variant (its doc comment is the
-/// `--help` text for the value) and its arm in [`Format::renderer`]. Nothing else dispatches
-/// on the format; the compiler refuses a variant without an arm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Format {
+/// The registry of output formats, one line each: `Variant = module::Renderer;` with its doc
+/// comment (the `--help` text of the value). The module (one file, declared here) holds a
+/// unit struct implementing [`Renderer`]. Nothing else dispatches on the format.
+macro_rules! output_formats {
+    ($($(#[doc = $doc:literal])* $variant:ident = $module:ident :: $renderer:ident;)*) => {
+        $(pub mod $module;)*
+
+        /// The output formats of `scan`/`check`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+        pub enum Format {
+            #[default]
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Format {
+            /// The renderer each format maps to.
+            pub fn renderer(self) -> &'static dyn Renderer {
+                match self {
+                    $(Format::$variant => &$module::$renderer,)*
+                }
+            }
+        }
+    };
+}
+
+output_formats! {
     /// Summary table and findings for people.
-    #[default]
-    Table,
+    Table = table::TableFormat;
     /// JSON v1 (see docs/json-v1.md).
-    Json,
+    Json = json::JsonFormat;
     /// SARIF 2.1.0 for code scanning.
-    Sarif,
+    Sarif = sarif::SarifFormat;
     /// GitHub Actions annotations.
-    Github,
+    Github = github::GithubFormat;
 }
 
 impl Format {
-    /// The renderer each format maps to.
-    pub fn renderer(self) -> &'static dyn Renderer {
-        match self {
-            Format::Table => &table::TableFormat,
-            Format::Json => &json::JsonFormat,
-            Format::Sarif => &sarif::SarifFormat,
-            Format::Github => &github::GithubFormat,
-        }
-    }
-
     /// Whether the output is written for people (see [`Renderer::for_people`]).
     pub fn for_people(self) -> bool {
         self.renderer().for_people()
