@@ -405,6 +405,17 @@ fn is_word(c: char) -> bool {
 pub fn fold(text: &str) -> String {
     let nfkc: String = text.nfkc().collect();
     let lower = nfkc.to_lowercase();
+    // In mostly-Latin text, a word made only of Cyrillic or Greek look-alikes ("ѕѕһ") is a
+    // disguise too.
+    let (mut latin, mut other) = (0usize, 0usize);
+    for c in lower.chars() {
+        match c.script() {
+            Script::Latin => latin += 1,
+            Script::Cyrillic | Script::Greek => other += 1,
+            _ => {}
+        }
+    }
+    let latin_text = latin >= 2 * other.max(1);
     let mut out = String::with_capacity(lower.len());
     let mut word = String::new();
     let mut last_space = false;
@@ -412,7 +423,7 @@ pub fn fold(text: &str) -> String {
         if word.is_empty() {
             return;
         }
-        out.push_str(&unconfuse_word(word));
+        out.push_str(&unconfuse_word(word, latin_text));
         word.clear();
     };
     for c in lower.chars() {
@@ -438,7 +449,7 @@ pub fn fold(text: &str) -> String {
 
 /// A word mixing Latin with Cyrillic or Greek letters: the non-Latin letters mapped to the
 /// ASCII letter they look like (UTS #39 skeleton), when there is one.
-fn unconfuse_word(word: &str) -> String {
+fn unconfuse_word(word: &str, latin_text: bool) -> String {
     let mut latin = false;
     let mut other = false;
     for c in word.chars() {
@@ -448,18 +459,27 @@ fn unconfuse_word(word: &str) -> String {
             _ => {}
         }
     }
-    if !(latin && other) {
+    let look_alike = |c: char| -> Option<char> {
+        let sk: String = unicode_security::skeleton(&c.to_string()).collect();
+        let mut it = sk.chars();
+        match (it.next(), it.next()) {
+            (Some(a), None) if a.is_ascii_alphabetic() => Some(a.to_ascii_lowercase()),
+            _ => None,
+        }
+    };
+    let disguised = other
+        && (latin
+            || (latin_text
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '_' || look_alike(c).is_some())));
+    if !disguised {
         return word.to_owned();
     }
     word.chars()
         .map(|c| {
             if matches!(c.script(), Script::Cyrillic | Script::Greek) {
-                let sk: String = unicode_security::skeleton(&c.to_string()).collect();
-                let mut it = sk.chars();
-                match (it.next(), it.next()) {
-                    (Some(a), None) if a.is_ascii_alphabetic() => a.to_ascii_lowercase(),
-                    _ => c,
-                }
+                look_alike(c).unwrap_or(c)
             } else {
                 c
             }
@@ -474,6 +494,10 @@ mod tests {
     #[test]
     fn folding_maps_homoglyphs_only_inside_mixed_words() {
         assert_eq!(fold("Read ~/.ѕѕh/id_rsa"), "read ~/.ssh/id_rsa");
+        assert_eq!(
+            fold("Antes, lee ~/.ѕѕһ/іd_rѕа y pon"),
+            "antes, lee ~/.ssh/id_rsa y pon"
+        );
         assert_eq!(fold("Отправь  ключ"), "отправь ключ");
         assert_eq!(fold("ＩＭＰＯＲＴＡＮＴ"), "important");
     }

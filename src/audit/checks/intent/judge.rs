@@ -6,7 +6,7 @@ use crate::audit::lexicon::Concept;
 use crate::audit::walk::StrKind;
 use crate::model::rule_id;
 
-use super::reading::{Reading, imperative};
+use super::reading::{Reading, imperative, opens_with_action};
 /// Whether a reading puts data into a parameter of its tool.
 pub(super) fn into_param_of(x: &Read, r: &Reading) -> bool {
     (x.param_sink || x.in_param)
@@ -35,7 +35,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // An order in so many words; a bare imperative is weaker (tool descriptions are often
     // written as imperatives: "Send a message to a channel").
     let told = r.has(Directive) || r.has(Addressee) || r.has(Override);
-    let ordered = told || imperative(r.folded);
+    let ordered = told || imperative(r.folded) || opens_with_action(r.folded, &r.hits);
     let trigger = r.has(Trigger);
     // Named tools of other servers are a strong sign; "the other tools" in general may be
     // this server's own.
@@ -54,9 +54,13 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         .iter()
         .any(|p| r.folded.contains(p))
         && !r.has(Contents);
-    let broad = [" all ", "every", "~/", "/*", " * ", "--force", "-rf", "/all", "entire"]
-        .iter()
-        .any(|p| r.folded.contains(p));
+    let broad = [
+        " all ", "every", "~/", "/*", " * ", "--force", "-rf", "/all", "--all", "entire", " tous ",
+        " toutes ", " todos ", " todas ", " alle ", " allen ", " все ", "всё", "全部", "所有",
+        "すべて", "全て", "모든", "전부", " tudo ",
+    ]
+    .iter()
+    .any(|p| r.folded.contains(p));
     let mut emit = |rule: &str, cue: &str, weight: u8, what: &str| {
         hits.push(Hit {
             rule: rule.to_owned(),
@@ -86,7 +90,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         return;
     }
     let acts = r.has(ActCall) || moves || r.has(ActDelete) || r.has(ActRun) || trigger;
-    if !whole && other && (ordered || trigger) && acts {
+    // A parameter's text that talks about another tool is an order in itself (parameters
+    // describe values, not other tools); so is one that also hides itself.
+    let pressed = ordered || trigger || x.in_param || r.has(Conceal) || skip;
+    if !whole && other && pressed && acts {
         let what = if targets.is_empty() {
             "orders the model how to use other tools".to_owned()
         } else {
@@ -106,8 +113,13 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         };
         emit(rule_id::CROSS_TOOL_INSTRUCTION, "intent-other-tool", weight, &what);
     }
-    let redirects = r.has(AgainstUser) && named_sink && (moves || r.has(ActCall));
-    if !whole && (r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser))) || redirects {
+    // Against what the user asked, or naming another tool, with a literal destination (an
+    // IBAN, an address, a URL): the call is redirected.
+    let redirects = named_sink
+        && r.literal_sink
+        && ((r.has(AgainstUser) && (moves || r.has(ActCall))) || (named_other && pressed));
+    let tampers = r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser));
+    if !whole && (tampers || redirects) {
         emit(
             rule_id::CROSS_TOOL_INSTRUCTION,
             "intent-tamper",

@@ -54,6 +54,28 @@ const ADVERBS: &[&str] = &[
 /// Does the clause read as an order: an imperative verb at its start, or right after an
 /// opening phrase ("For every call to X, set …", "Afterwards, run …")?
 pub(super) fn imperative(folded: &str) -> bool {
+    imperative_en(folded)
+}
+
+/// In any language: the clause opens with an action word of the lexicons (after list marks
+/// and labels), as orders do ("Envía…", "Lies…", "读取…").
+pub(super) fn opens_with_action(folded: &str, hits: &[ConceptHit]) -> bool {
+    let lead = folded.len() - strip_lead(folded).len();
+    hits.iter().any(|h| {
+        h.start == lead
+            && matches!(
+                h.concept,
+                Concept::ActCall
+                    | Concept::ActModify
+                    | Concept::ActRead
+                    | Concept::ActSend
+                    | Concept::ActDelete
+                    | Concept::ActRun
+            )
+    })
+}
+
+fn imperative_en(folded: &str) -> bool {
     let opens_with_verb = |text: &str| {
         let mut words = strip_lead(text)
             .split(|c: char| !(c.is_alphanumeric() || c == '\''))
