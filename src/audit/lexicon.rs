@@ -152,6 +152,8 @@ struct RawCounter {
 
 struct Term {
     concept: Concept,
+    /// Index into [`Lexicon::languages`].
+    language: usize,
     /// The term must start at a word start.
     word_start: bool,
     /// The term must end at a word end (`false` for stems and CJK terms).
@@ -241,6 +243,7 @@ impl Lexicon {
                     let last = folded.chars().next_back().is_some_and(is_word);
                     terms.push(Term {
                         concept,
+                        language: languages.len(),
                         word_start: spaced && first,
                         word_end: spaced && last && !stem,
                         stem: spaced && stem,
@@ -371,6 +374,17 @@ impl Lexicon {
                         && (o.end - o.start) > (h.end - h.start)
                 })
         });
+        out
+    }
+
+    /// How many terms each language gives each concept (for `mcpvet rules explain lexicon`).
+    pub fn term_counts(&self) -> std::collections::BTreeMap<(Concept, &str), usize> {
+        let mut out = std::collections::BTreeMap::new();
+        for t in &self.terms {
+            if let Some(lang) = self.languages.get(t.language) {
+                *out.entry((t.concept, lang.as_str())).or_insert(0) += 1;
+            }
+        }
         out
     }
 

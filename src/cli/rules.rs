@@ -22,7 +22,8 @@ pub struct RulesArgs {
 pub enum RulesCommand {
     /// Explain one rule: what it checks, why it matters, an example, the control.
     Explain {
-        /// The rule id, e.g. `hidden-instructions`.
+        /// The rule id, e.g. `hidden-instructions`, or `lexicon` for the intent analysis and
+        /// its vocabulary in every language.
         id: String,
     },
 }
@@ -37,6 +38,10 @@ pub fn run(args: RulesArgs, g: Global) -> anyhow::Result<Exit> {
             s
         }
         None => report::rules::render_list(&rules, &opts),
+        Some(RulesCommand::Explain { id }) if id == "lexicon" => {
+            let lex = crate::audit::lexicon::Lexicon::builtin()?;
+            report::rules::render_lexicon(lex, &opts)
+        }
         Some(RulesCommand::Explain { id }) => {
             let Some(rule) = rules.iter().find(|r| r.id == id) else {
                 let near = report::rules::suggest(&rules, &id);

@@ -106,3 +106,65 @@ mod tests {
         assert!(suggest(&rules, "zzzzzzzzzzzzzzzzzz").is_empty());
     }
 }
+
+/// The intent analysis and its lexicons: what each concept means and how many terms each
+/// language gives it (`mcpvet rules explain lexicon`).
+pub fn render_lexicon(lex: &crate::audit::lexicon::Lexicon, opts: &RenderOptions) -> String {
+    use crate::audit::lexicon::Concept;
+    let counts = lex.term_counts();
+    let mut t = Table::new();
+    t.load_style(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(opts.width);
+    if opts.color {
+        t.enforce_styling();
+    } else {
+        t.force_no_tty();
+    }
+    let mut header = vec!["concept".to_owned(), "meaning".to_owned()];
+    header.extend(lex.languages.iter().cloned());
+    t.set_header(header);
+    for c in Concept::ALL {
+        let mut row = vec![c.id().to_owned(), c.doc().to_owned()];
+        for lang in &lex.languages {
+            row.push(
+                counts
+                    .get(&(*c, lang.as_str()))
+                    .copied()
+                    .unwrap_or(0)
+                    .to_string(),
+            );
+        }
+        t.add_row(row);
+    }
+    let mut out = String::new();
+    for para in [
+        "The intent analysis reads every string of a definition clause by clause and asks who \
+         is told to do what, to which target, with which data, sent where, hidden how. It \
+         recognises these concepts with the lexicons in rules/lexicon/ (one file per \
+         language, merged; counts are terms per language):",
+    ] {
+        for l in wrap(para, usize::from(opts.width.saturating_sub(2).max(40))) {
+            out.push_str(&l);
+            out.push('\n');
+        }
+    }
+    out.push_str(&t.to_string());
+    out.push('\n');
+    for para in [
+        "Scoring (evidence adds up per item; more evidence never lowers the severity): an order \
+         about another tool's calls or arguments, replacing the model's instructions, or \
+         reading credentials or the conversation for the model is high on its own \
+         (cross-tool-instruction, hidden-instructions, sensitive-file-reference, \
+         exfiltration-channel); a sink or concealment on top makes it critical; an order about \
+         the tool's own use is nothing. Findings quote the clause and name the order, action, \
+         data, sink and target seen.",
+    ] {
+        out.push('\n');
+        for l in wrap(para, usize::from(opts.width.saturating_sub(2).max(40))) {
+            out.push_str(&l);
+            out.push('\n');
+        }
+    }
+    out
+}

@@ -556,3 +556,16 @@ fn rules_list_and_explain_render() {
         report::rules::render_explain(rule, &plain())
     );
 }
+
+#[test]
+fn cli_rules_explain_lexicon_documents_every_concept_and_language() {
+    let out = mcpvet(&["rules", "explain", "lexicon"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for c in mcpvet::audit::lexicon::Concept::ALL {
+        assert!(text.contains(c.id()), "{}", c.id());
+    }
+    for lang in ["en", "zh", "es", "pt", "fr", "de", "ru", "ja", "ko"] {
+        assert!(text.contains(&format!(" {lang} ")), "{lang}");
+    }
+}
