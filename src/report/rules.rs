@@ -95,18 +95,6 @@ fn distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suggests_near_misses() {
-        let rules = crate::catalog::catalog();
-        assert_eq!(suggest(&rules, "auto-trsut").first(), Some(&"auto-trust"));
-        assert!(suggest(&rules, "zzzzzzzzzzzzzzzzzz").is_empty());
-    }
-}
-
 /// The intent analysis and its lexicons: what each concept means and how many terms each
 /// language gives it (`mcpvet rules explain lexicon`).
 pub fn render_lexicon(lex: &crate::audit::lexicon::Lexicon, opts: &RenderOptions) -> String {
@@ -167,4 +155,16 @@ pub fn render_lexicon(lex: &crate::audit::lexicon::Lexicon, opts: &RenderOptions
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_near_misses() {
+        let rules = crate::catalog::catalog();
+        assert_eq!(suggest(&rules, "auto-trsut").first(), Some(&"auto-trust"));
+        assert!(suggest(&rules, "zzzzzzzzzzzzzzzzzz").is_empty());
+    }
 }
