@@ -1,9 +1,12 @@
 //! mcpvet vets MCP (Model Context Protocol) servers before a team's coding assistants
 //! trust them, and again whenever they change.
 //!
-//! The data flows one way:
-//! `config` (host files → [`spec::ServerSpec`]) → `mcp` probe (→ [`snapshot::ServerSnapshot`])
-//! → `audit` (→ [`audit::finding::Finding`]) → `report` (the only layer that prints).
+//! The data flows one way, and imports follow it (`docs/architecture.md`):
+//! [`config`] (host files → [`model::spec::ServerSpec`]) → [`mcp`] probe
+//! (→ [`model::snapshot::ServerSnapshot`]) → the rule families [`audit`], [`launch_audit`],
+//! [`lock`], [`policy`] (→ [`model::finding::Finding`]) → [`catalog`] → [`pipeline`]
+//! (`gather`, `judge`) → [`report`] (the only layer that prints) → [`cli`].
+//! [`model`] is the ground floor every layer shares.
 //!
 //! `baseline` is ci-insights, the read-only MCP server the project ships as a clean baseline.
 
