@@ -105,7 +105,25 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let load = t0.elapsed();
+    let rules_only = t0.elapsed();
+    let t_parse = Instant::now();
+    for (_, text) in mcpvet::audit::lexicon::BUILTIN_LEXICONS {
+        let _: Result<toml::Value, _> = toml::from_str(text);
+    }
+    let parse_only = t_parse.elapsed();
+    let t_lex = Instant::now();
+    if let Err(e) = mcpvet::audit::lexicon::Lexicon::builtin() {
+        mcpvet::report::eprint_line(&format!("error: {e}"));
+        std::process::exit(2);
+    }
+    let lexicon = t_lex.elapsed();
+    let load = rules_only + lexicon;
+    out(&format!(
+        "loading: pattern rules {:.1} ms, lexicons {:.1} ms (of which TOML parsing alone {:.1} ms)\n",
+        rules_only.as_secs_f64() * 1000.0,
+        lexicon.as_secs_f64() * 1000.0,
+        parse_only.as_secs_f64() * 1000.0
+    ));
     let snaps = corpus();
     let tools: usize = snaps.iter().map(|s| s.tools.len()).sum();
     let before = vm_hwm_kib().unwrap_or(0);
@@ -121,7 +139,7 @@ fn main() {
         .filter(|f| f.severity >= Severity::High)
         .count();
     out(&format!(
-        "audit: {tools} tool definitions ({SERVERS} servers) with all rules: {:.1} ms (best of 3, one thread); rule loading {:.1} ms\n",
+        "audit: {tools} tool definitions ({SERVERS} servers) with all rules: {:.1} ms (best of 3, one thread); rule and lexicon loading {:.1} ms\n",
         best * 1000.0,
         load.as_secs_f64() * 1000.0
     ));

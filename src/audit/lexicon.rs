@@ -279,6 +279,7 @@ impl Lexicon {
         }
         let matcher = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
+            .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
             .build(&patterns)
             .map_err(|e| AuditError::Toml {
                 file: "rules/lexicon".into(),
@@ -417,8 +418,32 @@ fn is_word(c: char) -> bool {
 /// Cyrillic and Greek look-alike letters inside words that also hold Latin letters mapped to
 /// the Latin letter they imitate (`~/.ѕѕh` → `~/.ssh`), whitespace runs as one space.
 pub fn fold(text: &str) -> String {
-    let nfkc: String = text.nfkc().collect();
-    let lower = nfkc.to_lowercase();
+    if text.is_ascii() {
+        // Nothing to normalise, nothing to disguise: lower case and whitespace only.
+        let mut out = String::with_capacity(text.len());
+        let mut last_space = false;
+        for b in text.bytes() {
+            if b.is_ascii_whitespace() {
+                if !last_space {
+                    out.push(' ');
+                }
+                last_space = true;
+            } else {
+                out.push(char::from(b.to_ascii_lowercase()));
+                last_space = false;
+            }
+        }
+        return out;
+    }
+    let nfkc: std::borrow::Cow<str> = match unicode_normalization::is_nfkc_quick(text.chars()) {
+        unicode_normalization::IsNormalized::Yes => std::borrow::Cow::Borrowed(text),
+        _ => std::borrow::Cow::Owned(text.nfkc().collect()),
+    };
+    let lower: std::borrow::Cow<str> = if nfkc.chars().any(char::is_uppercase) {
+        std::borrow::Cow::Owned(nfkc.to_lowercase())
+    } else {
+        nfkc
+    };
     // In mostly-Latin text, a word made only of Cyrillic or Greek look-alikes ("ѕѕһ") is a
     // disguise too.
     let (mut latin, mut other) = (0usize, 0usize);

@@ -184,7 +184,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         emit(
             rule_id::CONCEALMENT,
             "intent-skip-confirm",
-            if told { 4 } else { 3 },
+            if told || r.skip_is_order() { 4 } else { 3 },
             "tells the model to act without the user's confirmation",
         );
     }

@@ -122,28 +122,63 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             || field.pointer.contains("/properties/")
             || field.pointer.contains("/outputSchema");
         let clauses = clause::split(text);
-        let mut readings: Vec<(usize, usize)> = clauses.iter().map(|c| (c.start, c.end)).collect();
-        // The whole string once more, so that what one sentence asks and another says where
-        // it goes are read together (at one step less weight).
-        if clauses.len() > 1 {
-            readings.push((0, text.len()));
+        // Each clause is folded and matched once; the whole string (read again so that what
+        // one sentence asks and another says where it goes come together, at one step less
+        // weight) is put together from the clauses' readings.
+        let mut parts: Vec<(usize, usize, String, Vec<crate::audit::lexicon::ConceptHit>)> =
+            Vec::with_capacity(clauses.len() + 1);
+        for c in &clauses {
+            let folded = fold(&text[c.start..c.end]);
+            let hits = lex.find(&folded);
+            parts.push((c.start, c.end, folded, hits));
         }
-        for (n, &(start, end)) in readings.iter().enumerate() {
+        if parts.len() > 1 && parts.iter().filter(|p| !p.3.is_empty()).count() > 1 {
+            let mut folded = String::new();
+            let mut hits = Vec::new();
+            for (_, _, f, h) in &parts {
+                let shift = folded.len();
+                hits.extend(h.iter().map(|x| crate::audit::lexicon::ConceptHit {
+                    concept: x.concept,
+                    start: x.start + shift,
+                    end: x.end + shift,
+                }));
+                folded.push_str(f);
+                folded.push('\n');
+            }
+            parts.push((0, text.len(), folded, hits));
+        }
+        for (n, (start, end, folded, found)) in parts.into_iter().enumerate() {
+            if found.is_empty() {
+                continue;
+            }
             let raw = &text[start..end];
-            let folded = fold(raw);
+            let mentions_tools = ["tool", "server", "function"]
+                .iter()
+                .any(|w| folded.contains(w));
             let reading = Reading {
-                hits: lex.find(&folded),
+                hits: found,
                 folded: &folded,
                 literal_sink: literal_sink(raw),
-                other_tools: OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&folded)),
+                other_tools: mentions_tools
+                    && OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&folded)),
             }
             .without_negated();
             if reading.hits.is_empty() {
                 continue;
             }
             // An unquoted name is a tool only where the clause is about calling tools.
-            let about_calls = reading.has(Concept::ActCall)
-                || reading.has(Concept::Trigger)
+            let about_calls = in_param
+                || [
+                    Concept::ActCall,
+                    Concept::Trigger,
+                    Concept::ActModify,
+                    Concept::ActSend,
+                    Concept::ActDelete,
+                    Concept::Prefer,
+                    Concept::Disparage,
+                ]
+                .iter()
+                .any(|c| reading.has(*c))
                 || ["tool", "server", "function"].iter().any(|w| folded.contains(w));
             let targets: Vec<String> = identifiers(raw)
                 .into_iter()

@@ -297,6 +297,24 @@ impl Reading<'_> {
             .any(|h| h.concept == Concept::SkipConfirm && !self.negated_without(h))
     }
 
+    /// The skipped confirmation is itself worded as an order ("never ask the user", "do not
+    /// wait for approval", "skip confirmation"), not a description ("with auto-approve").
+    pub(super) fn skip_is_order(&self) -> bool {
+        self.hits.iter().any(|h| {
+            h.concept == Concept::SkipConfirm
+                && !self.negated_without(h)
+                && self.folded.get(h.start..h.end).is_some_and(|w| {
+                    [
+                        "never", "do not", "don't", "skip", "bypass", "no need", "without", "no ",
+                        "nunca", "no le", "sin ", "ne ", "nicht", "kein", "sem ", "não", "не ",
+                        "不要", "无需", "不必", "しないで", "不要", "묻지", "없이",
+                    ]
+                    .iter()
+                    .any(|o| w.starts_with(o) || w.contains(o))
+                })
+        })
+    }
+
     /// "Never run *without asking*": a `without …` term under a negation.
     pub(super) fn negated_without(&self, h: &ConceptHit) -> bool {
         let term = self.folded.get(h.start..).unwrap_or_default();
