@@ -19,64 +19,22 @@ pub fn meta() -> RuleMeta {
     )
 }
 
-/// Map look-alike characters to the ASCII they imitate.
+/// Map look-alike characters to the ASCII they imitate: NFKC first (full-width `ｒｅａｄ`),
+/// then each remaining character's UTS #39 confusable skeleton when that is one ASCII
+/// character (Cyrillic `а`, Greek `ο`, `ℓ`, dashes). Other characters stay as they are.
 pub fn skeleton(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            'а' => 'a',
-            'е' => 'e',
-            'о' => 'o',
-            'р' => 'p',
-            'с' => 'c',
-            'х' => 'x',
-            'у' => 'y',
-            'і' => 'i',
-            'ј' => 'j',
-            'ѕ' => 's',
-            'ԁ' => 'd',
-            'ɡ' => 'g',
-            'һ' => 'h',
-            'ӏ' => 'l',
-            'А' => 'A',
-            'В' => 'B',
-            'Е' => 'E',
-            'К' => 'K',
-            'М' => 'M',
-            'Н' => 'H',
-            'О' => 'O',
-            'Р' => 'P',
-            'С' => 'C',
-            'Т' => 'T',
-            'Х' => 'X',
-            'У' => 'Y',
-            'І' => 'I',
-            'Ѕ' => 'S',
-            'α' => 'a',
-            'ο' => 'o',
-            'ρ' => 'p',
-            'ν' => 'v',
-            'τ' => 't',
-            'ι' => 'i',
-            'κ' => 'k',
-            'Α' => 'A',
-            'Β' => 'B',
-            'Ε' => 'E',
-            'Ζ' => 'Z',
-            'Η' => 'H',
-            'Ι' => 'I',
-            'Κ' => 'K',
-            'Μ' => 'M',
-            'Ν' => 'N',
-            'Ο' => 'O',
-            'Ρ' => 'P',
-            'Τ' => 'T',
-            'Υ' => 'Y',
-            'Χ' => 'X',
-            'ı' => 'i',
-            'ℓ' => 'l',
-            '‐' | '‑' | '‒' | '–' | '−' => '-',
-            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-            _ => c,
+    use unicode_normalization::UnicodeNormalization;
+    s.nfkc()
+        .map(|c| {
+            if c.is_ascii() {
+                return c;
+            }
+            let sk: String = unicode_security::skeleton(&c.to_string()).collect();
+            let mut it = sk.chars();
+            match (it.next(), it.next()) {
+                (Some(a), None) if a.is_ascii_graphic() => a,
+                _ => c,
+            }
         })
         .collect()
 }
@@ -97,15 +55,14 @@ pub const CHECK: super::Check = super::Check {
 };
 
 fn script(c: char) -> Option<Script> {
+    use unicode_script::UnicodeScript;
     if !c.is_alphabetic() {
         return None;
     }
-    Some(match c as u32 {
-        0x41..=0x5A | 0x61..=0x7A | 0xC0..=0x24F | 0xFF21..=0xFF3A | 0xFF41..=0xFF5A => {
-            Script::Latin
-        }
-        0x400..=0x52F => Script::Cyrillic,
-        0x370..=0x3FF => Script::Greek,
+    Some(match c.script() {
+        unicode_script::Script::Latin => Script::Latin,
+        unicode_script::Script::Cyrillic => Script::Cyrillic,
+        unicode_script::Script::Greek => Script::Greek,
         _ => Script::Other,
     })
 }
