@@ -362,14 +362,19 @@ impl Lexicon {
             );
             !action
                 || !all.iter().any(|o| {
-                    matches!(
+                    let outer_data = matches!(
                         o.concept,
                         Concept::DataSecret
                             | Concept::DataConversation
                             | Concept::DataPersonal
                             | Concept::Contents
                             | Concept::Sink
-                    ) && o.concept != h.concept
+                    );
+                    // "ask the user" inside "never ask the user" is the opposite of a safeguard.
+                    let inside_skip =
+                        h.concept == Concept::AskUser && o.concept == Concept::SkipConfirm;
+                    (outer_data || inside_skip)
+                        && o.concept != h.concept
                         && o.start <= h.start
                         && h.end <= o.end
                         && (o.end - o.start) > (h.end - h.start)

@@ -117,7 +117,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // IBAN, an address, a URL): the call is redirected.
     let redirects = named_sink
         && r.literal_sink
-        && ((r.has(AgainstUser) && (moves || r.has(ActCall))) || (named_other && pressed));
+        && ((r.has(AgainstUser) && (moves || r.has(ActCall))) || (other && pressed));
     let tampers = r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser));
     if !whole && (tampers || redirects) {
         emit(
@@ -172,7 +172,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "names where the data is to be sent",
         );
     }
-    if !whole && r.has(Conceal) {
+    if !whole && r.has(Conceal) && !r.shields_secret() {
         emit(
             rule_id::CONCEALMENT,
             "intent-conceal",

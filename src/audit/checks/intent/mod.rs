@@ -118,9 +118,10 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             .unwrap_or_default();
         // A string that describes a parameter (or the output) tells the model what to put
         // there: the parameter is the sink.
-        let in_param = field.kind == StrKind::PropertyName
+        let in_param = (field.kind == StrKind::PropertyName
             || field.pointer.contains("/properties/")
-            || field.pointer.contains("/outputSchema");
+            || field.pointer.contains("/outputSchema"))
+            && !flag_parameter(item, &field.pointer);
         let clauses = clause::split(text);
         // Each clause is folded and matched once; the whole string (read again so that what
         // one sentence asks and another says where it goes come together, at one step less
@@ -216,6 +217,34 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 hits,
             );
         }
+    }
+}
+
+/// A string that belongs to a parameter which only takes a flag or a number (`true`, `3`):
+/// such a parameter cannot carry data out, so its text names no sink.
+fn flag_parameter(item: &crate::audit::walk::Item, pointer: &str) -> bool {
+    let Some(value) = item.value else {
+        return false;
+    };
+    let Some(rel) = pointer.strip_prefix(item.pointer.as_str()) else {
+        return false;
+    };
+    // The innermost `/properties/NAME` the string belongs to.
+    let Some(i) = rel.rfind("/properties/") else {
+        return false;
+    };
+    let name_end = rel[i + "/properties/".len()..]
+        .find('/')
+        .map_or(rel.len(), |j| i + "/properties/".len() + j);
+    let schema = value.pointer(&rel[..name_end]);
+    let ty = schema.and_then(|s| s.get("type"));
+    let scalar = |t: &serde_json::Value| {
+        matches!(t.as_str(), Some("boolean" | "integer" | "number" | "null"))
+    };
+    match ty {
+        Some(serde_json::Value::Array(ts)) => !ts.is_empty() && ts.iter().all(scalar),
+        Some(t) => scalar(t),
+        None => false,
     }
 }
 

@@ -115,6 +115,42 @@ pub(super) fn literal_sink(raw: &str) -> bool {
 
 /// Identifiers in a clause that look like tool names (`send_email`, `sendEmail`, `` `x-y` ``),
 /// minus environment-variable names, paths and file names.
+/// Names in an enumeration that also holds plain words ("append, prepend, find_replace, or
+/// replace_section"): values of an option, not tools.
+fn listed_values(raw: &str) -> Vec<&str> {
+    static LIST: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"[A-Za-z][\w-]*(?:\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+)[A-Za-z][\w-]*){2,}")
+            .ok()
+    });
+    let Some(re) = LIST.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for m in re.find_iter(raw) {
+        let items: Vec<&str> = m
+            .as_str()
+            .split([',', ' '])
+            .map(str::trim)
+            .filter(|w| !w.is_empty() && *w != "or" && *w != "and")
+            .collect();
+        // A real enumeration ends "…, or x" / "… and x"; plain words before it make it a list
+        // of values ("append, prepend, find_replace, or replace_section").
+        let text = m.as_str();
+        let last_sep = text
+            .rfind(|c: char| c == ',' || c.is_whitespace())
+            .map_or("", |i| &text[..i]);
+        let enumerated = last_sep.ends_with(" or") || last_sep.ends_with(" and");
+        let plain = items
+            .iter()
+            .take(items.len().saturating_sub(1))
+            .any(|w| !w.contains('_'));
+        if enumerated && plain {
+            out.extend(items.into_iter().filter(|w| w.contains('_')));
+        }
+    }
+    out
+}
+
 pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
     let mut out: Vec<(String, bool)> = Vec::new();
     let mut push = |s: &str, quoted: bool| {
@@ -145,6 +181,7 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
             }
         }
     }
+    let listed = listed_values(raw);
     for word in raw.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '/' || c == '-')) {
         let word = word.trim_end_matches(['.', '-']);
         if word.contains(['.', '/']) {
@@ -157,7 +194,7 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         let at = word.as_ptr() as usize - raw.as_ptr() as usize;
         let code = raw[at + word.len()..].starts_with(['{', '(', '[', '='])
             || raw[..at].ends_with(['{', '}', '(', '[', '$', '%', '.']);
-        if snake && !code {
+        if snake && !code && !listed.contains(&word) {
             push(word, false);
         }
     }
@@ -167,7 +204,7 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
 /// Words that negate the action after them ("never read", "不要复制", "nicht senden").
 const NEGATION_BEFORE: &[&str] = &[
     " not ", "n't ", "never ", " no ", "nicht ", "niemals ", "keine ", "jamais ", " ne ", "nunca ",
-    "não ", "nao ", "не ", "никогда ", "不要", "不得", "请勿", "切勿", "勿", "禁止", "不可", "不能",
+    "não ", "nao ", "не ", "никогда ", "no la ", "no lo ", "no los ", "no las ", "no le ", "不要", "不得", "请勿", "切勿", "勿", "禁止", "不可", "不能",
     "不会", "别", "절대 ",
 ];
 
@@ -176,6 +213,26 @@ const NEGATION_AFTER: &[&str] = &[
     "ないで", "ません", "ないこと", "ないように", "てはいけ", "ては", "禁止", "지 마", "지 말", "지 않",
     "지마", "금지",
 ];
+
+/// Is the phrase at `start..end` of `folded` negated: a negation word shortly before it, or a
+/// negating ending shortly after it (Japanese and Korean put the negation after the verb)?
+fn negated_at(folded: &str, start: usize, end: usize) -> bool {
+    let from = folded[..start]
+        .char_indices()
+        .rev()
+        .nth(13)
+        .map_or(0, |(i, _)| i);
+    let before = &folded[from..start];
+    let to = folded[end..]
+        .char_indices()
+        .nth(12)
+        .map_or(folded.len(), |(i, _)| end + i);
+    let after = &folded[end..to];
+    NEGATION_BEFORE
+        .iter()
+        .any(|n| before.contains(n) || before.starts_with(n.trim_start()))
+        || NEGATION_AFTER.iter().any(|n| after.contains(n))
+}
 
 /// What one clause (or a whole string) shows.
 pub(super) struct Reading<'a> {
@@ -222,22 +279,7 @@ impl Reading<'_> {
             if !negatable {
                 return true;
             }
-            let from = folded[..h.start]
-                .char_indices()
-                .rev()
-                .nth(13)
-                .map_or(0, |(i, _)| i);
-            let before = &folded[from..h.start];
-            let to = folded[h.end..]
-                .char_indices()
-                .nth(8)
-                .map_or(folded.len(), |(i, _)| h.end + i);
-            let after = &folded[h.end..to];
-            let negated_before = NEGATION_BEFORE
-                .iter()
-                .any(|n| before.contains(n) || before.starts_with(n.trim_start()));
-            let negated_after = NEGATION_AFTER.iter().any(|n| after.contains(n));
-            !(negated_before || negated_after)
+            !negated_at(folded, h.start, h.end)
         });
         self
     }
@@ -315,14 +357,34 @@ impl Reading<'_> {
         })
     }
 
-    /// "Never run *without asking*": a `without …` term under a negation.
+    /// "Never run *without asking*", "确认なしに実行しないでください", "sin confirmación …
+    /// no la elimines": a skipped-confirmation phrase under a negation is a safeguard.
     pub(super) fn negated_without(&self, h: &ConceptHit) -> bool {
-        let term = self.folded.get(h.start..).unwrap_or_default();
+        if negated_at(self.folded, h.start, h.end) {
+            return true;
+        }
+        // "must not proceed to another task *without the user's approval*": the negation sits
+        // on the verb, anywhere before the `without …` phrase.
+        let term = self.folded.get(h.start..h.end).unwrap_or_default();
         let before = self.folded.get(..h.start).unwrap_or_default();
-        let negated = [" never ", "never ", " not ", "n't ", " no ", "must not"]
+        ["without", "sin ", "sem ", "sans ", "ohne ", "без "]
             .iter()
-            .any(|n| before.contains(n) || before.starts_with(n.trim_start()));
-        term.starts_with("without") && negated
+            .any(|w| term.starts_with(w))
+            && NEGATION_BEFORE
+                .iter()
+                .any(|n| before.contains(n) || before.starts_with(n.trim_start()))
+    }
+
+    /// "Do not show the token in the chat": hiding a secret's value from view protects it;
+    /// nothing is read, sent or run in the clause.
+    pub(super) fn shields_secret(&self) -> bool {
+        use Concept::*;
+        self.has(Conceal)
+            && self.has(DataSecret)
+            && ![ActRead, ActSend, ActModify, ActDelete, ActRun, ActCall, Sink]
+                .iter()
+                .any(|c| self.has(*c))
+            && !self.literal_sink
     }
 
     /// The clause asks for the user's approval (a safeguard, not an attack).
