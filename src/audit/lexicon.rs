@@ -85,6 +85,19 @@ macro_rules! concepts {
             pub fn parse(id: &str) -> Option<Concept> {
                 Concept::ALL.iter().copied().find(|c| c.id() == id)
             }
+
+            /// Something done: calling, changing, reading, sending, deleting, running.
+            pub fn is_action(self) -> bool {
+                matches!(
+                    self,
+                    Concept::ActCall
+                        | Concept::ActModify
+                        | Concept::ActRead
+                        | Concept::ActSend
+                        | Concept::ActDelete
+                        | Concept::ActRun
+                )
+            }
         }
     };
 }
@@ -348,18 +361,11 @@ impl Lexicon {
         // "personal access token" is not an action).
         let all = out.clone();
         out.retain(|h| {
-            let action = matches!(
-                h.concept,
-                Concept::ActCall
-                    | Concept::ActModify
-                    | Concept::ActRead
-                    | Concept::ActSend
-                    | Concept::ActDelete
-                    | Concept::ActRun
-                    | Concept::Effect
-                    | Concept::ArgSensitive
-                    | Concept::AskUser
-            );
+            let action = h.concept.is_action()
+                || matches!(
+                    h.concept,
+                    Concept::Effect | Concept::ArgSensitive | Concept::AskUser
+                );
             !action
                 || !all.iter().any(|o| {
                     let outer_data = matches!(

@@ -394,12 +394,13 @@ pub fn kind_word(kind: ItemKind) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use serde_json::json;
     use std::path::Path;
 
-    fn snap() -> ServerSnapshot {
+    /// A small snapshot with two tools (one annotated), shared by the lock tests.
+    pub(crate) fn snap() -> ServerSnapshot {
         ServerSnapshot {
             server: "demo".into(),
             server_info: Some(json!({"name": "demo", "version": "1.0.0"})),

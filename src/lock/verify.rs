@@ -83,24 +83,8 @@ impl Lockfile {
 mod tests {
     use super::*;
     use crate::lock::model::Approval;
-    use crate::model::snapshot::{Era, ServerSnapshot};
+    use crate::lock::model::tests::snap;
     use serde_json::json;
-
-    fn snap() -> ServerSnapshot {
-        ServerSnapshot {
-            server: "demo".into(),
-            server_info: Some(json!({"name": "demo", "version": "1.0.0"})),
-            era: Some(Era::Modern),
-            protocol_version: Some("2026-07-28".into()),
-            instructions: Some("Be nice.".into()),
-            tools: vec![
-                json!({"name": "b", "description": "B", "inputSchema": {"type": "object"},
-                       "annotations": {"readOnlyHint": true}}),
-                json!({"name": "a", "description": "A", "inputSchema": {"type": "object"}}),
-            ],
-            ..Default::default()
-        }
-    }
 
     #[test]
     fn tampering_is_detected_per_field() {

@@ -61,18 +61,7 @@ pub(super) fn imperative(folded: &str) -> bool {
 /// and labels), as orders do ("Envía…", "Lies…", "读取…").
 pub(super) fn opens_with_action(folded: &str, hits: &[ConceptHit]) -> bool {
     let lead = folded.len() - strip_lead(folded).len();
-    hits.iter().any(|h| {
-        h.start == lead
-            && matches!(
-                h.concept,
-                Concept::ActCall
-                    | Concept::ActModify
-                    | Concept::ActRead
-                    | Concept::ActSend
-                    | Concept::ActDelete
-                    | Concept::ActRun
-            )
-    })
+    hits.iter().any(|h| h.start == lead && h.concept.is_action())
 }
 
 fn imperative_en(folded: &str) -> bool {
