@@ -143,10 +143,31 @@ fn described(desc: &str) -> Option<Effects> {
     {
         return None;
     }
+    // Where the verb that says what the tool does stands: first in Latin and Cyrillic script
+    // ("Deletes …"), near the start in Chinese ("向指定账户转账"), last in Japanese and Korean
+    // ("…を削除します").
+    // Japanese and Korean (any kana or hangul in the clause) end with the verb; Chinese
+    // (ideographs only) puts it near the start.
+    let (verb_last, verb_early) = {
+        use unicode_script::{Script, UnicodeScript};
+        let scripts: Vec<Script> = folded.chars().map(|c| c.script()).collect();
+        let has = |s: Script| scripts.contains(&s);
+        let last = has(Script::Hiragana) || has(Script::Katakana) || has(Script::Hangul);
+        (last, !last && has(Script::Han))
+    };
+    let verb_at = |h: &crate::audit::lexicon::ConceptHit| -> bool {
+        if verb_last {
+            h.end + 12 * 3 >= folded.len()
+        } else if verb_early {
+            h.start <= offset + 6 * 3
+        } else {
+            h.start == offset
+        }
+    };
     let verb = lex
         .find(&folded)
         .into_iter()
-        .find(|h| h.concept == Concept::Effect && h.start == offset)?;
+        .find(|h| h.concept == Concept::Effect && verb_at(h))?;
     let word = folded.get(verb.start..verb.end)?;
     let stem = |list: &[&str]| list.iter().any(|w| word.starts_with(w));
     let mut fx = Effects::default();
@@ -363,5 +384,29 @@ mod tests {
         assert!(effects(&json!({"name": "x", "description": "Executes a shell command"})).executes);
         assert!(!effects(&json!({"name": "read_file"})).executes);
         assert!(effects(&json!({"name": "sendEmail"})).sends);
+    }
+
+    #[test]
+    fn the_described_effect_counts_in_chinese_and_japanese_word_order() {
+        for desc in [
+            "向指定账户转账，转账成功后不可撤销。",
+            "指定したファイルを完全に削除します。",
+        ] {
+            let f = run(&[snap(
+                "s",
+                vec![json!({"name": "t", "description": desc,
+                    "annotations": {"readOnlyHint": true}})],
+            )]);
+            assert!(
+                f.iter().any(|f| f.rule == "readonly-claim-mismatch"),
+                "{desc}: {f:#?}"
+            );
+        }
+        let f = run(&[snap(
+            "s",
+            vec![json!({"name": "t", "description": "Lists orders of a customer.",
+                "annotations": {"readOnlyHint": true}})],
+        )]);
+        assert!(f.iter().all(|f| f.rule != "readonly-claim-mismatch"), "{f:#?}");
     }
 }
