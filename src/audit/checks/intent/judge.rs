@@ -35,7 +35,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // An order in so many words; a bare imperative is weaker (tool descriptions are often
     // written as imperatives: "Send a message to a channel").
     let told = r.has(Directive) || r.has(Addressee) || r.has(Override);
-    let ordered = told || imperative(r.folded) || opens_with_action(r.folded, &r.hits);
+    // A name read as a phrase has no mood: only words that order count there.
+    let phrase = matches!(x.kind, StrKind::Name | StrKind::PropertyName);
+    let ordered =
+        told || (!phrase && (imperative(r.folded) || opens_with_action(r.folded, &r.hits)));
     let trigger = r.has(Trigger);
     // Named tools of other servers are a strong sign; "the other tools" in general may be
     // this server's own.
@@ -140,6 +143,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && secret_object
         && (takes || named_sink || other || into_param)
         && (named_sink || !asks_user)
+        && !r.shields_secret()
     {
         emit(
             rule_id::SENSITIVE_FILE_REFERENCE,
