@@ -228,7 +228,8 @@ impl RuleSet {
             });
         }
         for path in files {
-            let text = std::fs::read_to_string(&path).map_err(|source| AuditError::Io {
+            let text = crate::model::fsio::read_text(&path, crate::model::fsio::ReadKind::Config)
+                .map_err(|source| AuditError::Io {
                 path: path.display().to_string(),
                 source,
             })?;

@@ -98,7 +98,7 @@ pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
 }
 
 fn read_sample(path: &Path, tool: Option<&str>) -> anyhow::Result<OutputSample> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::model::fsio::read_text(path, crate::model::fsio::ReadKind::Snapshot)
         .with_context(|| format!("cannot read output sample {}", path.display()))?;
     let value: serde_json::Value = serde_json::from_str(&text)
         .with_context(|| format!("output sample {} is not valid JSON", path.display()))?;

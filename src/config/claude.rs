@@ -72,7 +72,8 @@ fn apply_project_approvals(mcp_json: &Path, specs: &mut [ServerSpec]) {
     };
     for name in ["settings.json", "settings.local.json"] {
         let file = dir.join(".claude").join(name);
-        let Ok(text) = std::fs::read_to_string(&file) else {
+        let Ok(text) = crate::model::fsio::read_text(&file, crate::model::fsio::ReadKind::Config)
+        else {
             continue;
         };
         let Ok(root) = super::jsonc::parse(&text) else {

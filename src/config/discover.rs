@@ -123,7 +123,7 @@ fn mentions_servers(path: &Path, host: HostFormat) -> bool {
     if !is_settings || host == HostFormat::Gemini {
         return true;
     }
-    std::fs::read_to_string(path).is_ok_and(|t| {
+    crate::model::fsio::read_text(path, crate::model::fsio::ReadKind::Config).is_ok_and(|t| {
         t.contains("\"mcp\"") || t.contains("mcp.servers") || t.contains("context_servers")
     })
 }

@@ -122,10 +122,12 @@ pub fn detect_path(path: &Path) -> Result<Option<HostFormat>, ConfigError> {
 }
 
 fn read(path: &Path) -> Result<(String, Node), ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let text = crate::model::fsio::read_text(path, crate::model::fsio::ReadKind::Config).map_err(
+        |source| ConfigError::Io {
+            path: path.display().to_string(),
+            source,
+        },
+    )?;
     let root = parse_text(path, &text)?;
     Ok((text, root))
 }

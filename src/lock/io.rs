@@ -47,10 +47,11 @@ impl Lockfile {
     /// its content, is an error.
     pub fn read(path: impl AsRef<Path>) -> Result<Lockfile, LockError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| LockError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let text = crate::model::fsio::read_text(path, crate::model::fsio::ReadKind::Lockfile)
+            .map_err(|source| LockError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
         Self::from_json_str(&text, path)
     }
 

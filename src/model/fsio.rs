@@ -1,4 +1,11 @@
-//! Files mcpvet writes: one atomic writer with one file-mode policy.
+//! Files mcpvet reads and writes: one bounded, typed reader and one atomic writer with one
+//! file-mode policy.
+//!
+//! Reading: configs, policies, rules, lockfiles and snapshots come from repositories and
+//! reviewers' machines, so a path may name a FIFO (a read would block forever), a device such as
+//! `/dev/zero` (it never ends), or a huge sparse file. [`read_text`] reads only regular files
+//! (following a symlink only to one), never blocks on opening, and stops at a cap per kind of
+//! file, with an error that names the cap.
 //!
 //! Everything mcpvet writes (lockfiles, snapshots, reports, the policy template) is an artefact
 //! meant to be committed or uploaded, so a new file is created `0644` (readable by all, like any
@@ -6,8 +13,118 @@
 //! in the same folder, are synced, and replace the target with a rename, so a reader never sees
 //! half a file and a failed write leaves the old one whole.
 
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
+
+/// What is being read, and how large it may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadKind {
+    /// Host configs, settings, the policy, rule files: 8 MiB.
+    Config,
+    /// Lockfiles: 32 MiB.
+    Lockfile,
+    /// Saved server snapshots and output samples: 256 MiB.
+    Snapshot,
+}
+
+impl ReadKind {
+    /// The largest file of this kind mcpvet reads, in bytes.
+    pub fn cap(self) -> u64 {
+        match self {
+            ReadKind::Config => 8 << 20,
+            ReadKind::Lockfile => 32 << 20,
+            ReadKind::Snapshot => 256 << 20,
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            ReadKind::Config => "configuration files",
+            ReadKind::Lockfile => "lockfiles",
+            ReadKind::Snapshot => "snapshots",
+        }
+    }
+}
+
+fn refuse(message: String) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, message)
+}
+
+/// What kind of non-regular file `t` is, in words.
+fn kind_of(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Read a text file of `kind`: only a regular file (a symlink is followed only to one), opened
+/// without blocking, at most `kind.cap()` bytes, UTF-8.
+pub fn read_text(path: &Path, kind: ReadKind) -> std::io::Result<String> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(refuse(format!(
+            "it is {}; mcpvet reads {} only from regular files",
+            kind_of(meta.file_type()),
+            kind.what()
+        )));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // If the path was swapped for a FIFO after the check, opening must not wait for a writer.
+        options.custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits());
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(refuse(format!(
+            "it is {}; mcpvet reads {} only from regular files",
+            kind_of(meta.file_type()),
+            kind.what()
+        )));
+    }
+    let cap = kind.cap();
+    if meta.len() > cap {
+        return Err(refuse(format!(
+            "it is {} bytes, over the {} MiB limit for {}",
+            meta.len(),
+            cap >> 20,
+            kind.what()
+        )));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(refuse(format!(
+            "it grew past the {} MiB limit for {} while it was read",
+            cap >> 20,
+            kind.what()
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "it is not UTF-8 text".to_owned(),
+        )
+    })
+}
 
 /// Write `bytes` to `path` atomically (temporary file in the same folder, sync, rename),
 /// creating the folder if needed.
@@ -40,6 +157,37 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::{Duration, Instant};
+
+    #[cfg(unix)]
+    #[test]
+    fn special_and_oversized_files_are_refused_at_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("fifo.json");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).expect("mkfifo");
+        let zero_link = dir.path().join("lock.json");
+        std::os::unix::fs::symlink("/dev/zero", &zero_link).expect("symlink");
+        let sparse = dir.path().join("big.json");
+        let f = std::fs::File::create(&sparse).expect("create");
+        f.set_len(ReadKind::Config.cap() + 1).expect("sparse");
+        for (path, want) in [
+            (Path::new("/dev/zero"), "a device"),
+            (fifo.as_path(), "a FIFO"),
+            (zero_link.as_path(), "a device"),
+            (sparse.as_path(), "over the 8 MiB limit"),
+            (dir.path(), "a folder"),
+        ] {
+            let t = Instant::now();
+            let e = read_text(path, ReadKind::Config)
+                .expect_err("refused")
+                .to_string();
+            assert!(e.contains(want), "{}: {e}", path.display());
+            assert!(t.elapsed() < Duration::from_secs(1));
+        }
+        let ok = dir.path().join("ok.json");
+        std::fs::write(&ok, "{}").expect("write");
+        assert_eq!(read_text(&ok, ReadKind::Config).expect("read"), "{}");
+    }
 
     #[test]
     fn writes_whole_files_and_replaces_them() {

@@ -210,10 +210,11 @@ impl ServerSnapshot {
 
     /// Read a snapshot file.
     pub fn load(path: &Path) -> Result<Self, SnapshotError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SnapshotError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let text = crate::model::fsio::read_text(path, crate::model::fsio::ReadKind::Snapshot)
+            .map_err(|source| SnapshotError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
         Self::from_json_str(&text, path)
     }
 

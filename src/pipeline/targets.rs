@@ -190,8 +190,8 @@ pub fn resolve(list: &TargetList) -> anyhow::Result<Resolved> {
 /// Whether `path` holds a snapshot (JSON with a top-level `tools` array, or a JSON-RPC
 /// response with a `result`) rather than a host config.
 pub fn is_snapshot_file(path: &Path) -> anyhow::Result<bool> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::model::fsio::read_text(path, crate::model::fsio::ReadKind::Snapshot)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     Ok(looks_like_snapshot(&text))
 }
 

@@ -103,10 +103,11 @@ impl Policy {
 
     /// Read and validate a policy file.
     pub fn load(path: &Path) -> Result<Policy, PolicyError> {
-        let text = std::fs::read_to_string(path).map_err(|source| PolicyError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let text = crate::model::fsio::read_text(path, crate::model::fsio::ReadKind::Config)
+            .map_err(|source| PolicyError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
         Policy::parse(path, &text)
     }
 

@@ -178,3 +178,34 @@ fn cloak_check_catches_a_server_that_answers_by_client_identity() {
     assert!(out.contains("cloaked-definitions"), "{out}");
     assert!(out.contains("claude-code"), "{out}");
 }
+
+/// A config, policy or lockfile path that names a FIFO, a device or a symlink to one ends in a
+/// clear error at once, never a hang or unbounded memory.
+#[cfg(unix)]
+#[test]
+fn special_files_as_inputs_are_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join(".mcp.json");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let zero = dir.path().join("mcpvet.toml");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    for args in [
+        vec!["check", fifo.to_str().unwrap()],
+        vec!["scan", "--offline", "/dev/zero"],
+        vec![
+            "check",
+            "--policy",
+            zero.to_str().unwrap(),
+            "examples/mcp.json",
+        ],
+    ] {
+        let start = std::time::Instant::now();
+        let (code, _out, err) = mcpvet(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("only from regular files"), "{args:?}: {err}");
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(2),
+            "{args:?}"
+        );
+    }
+}
