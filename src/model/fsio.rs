@@ -126,9 +126,41 @@ pub fn read_text(path: &Path, kind: ReadKind) -> std::io::Result<String> {
     })
 }
 
-/// Write `bytes` to `path` atomically (temporary file in the same folder, sync, rename),
-/// creating the folder if needed.
+/// Write `bytes` to `path`: atomically (temporary file in the same folder, sync, rename,
+/// creating the folder if needed) when `path` is a regular file or does not exist yet. A FIFO or
+/// a character device the user named (`-o /dev/stdout`, `-o /dev/null`) is written through,
+/// never replaced; a symlink is followed to the file it names; anything else is refused.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            let target = std::fs::canonicalize(path).map_err(|e| {
+                refuse(format!(
+                    "it is a symlink to a file that cannot be resolved ({e})"
+                ))
+            })?;
+            return write_atomic(&target, bytes);
+        }
+        Ok(meta) if !meta.is_file() => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::FileTypeExt;
+                let t = meta.file_type();
+                if t.is_fifo() || t.is_char_device() {
+                    let mut out = std::fs::OpenOptions::new().write(true).open(path)?;
+                    return out.write_all(bytes);
+                }
+            }
+            return Err(refuse(format!(
+                "it is {}; mcpvet writes only regular files, FIFOs and character devices",
+                kind_of(meta.file_type())
+            )));
+        }
+        _ => {}
+    }
+    write_regular(path, bytes)
+}
+
+fn write_regular(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -158,6 +190,37 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 mod tests {
     use super::*;
     use std::time::{Duration, Instant};
+
+    #[cfg(unix)]
+    #[test]
+    fn special_files_are_written_through_or_refused_never_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        // A character device stays one.
+        write_atomic(Path::new("/dev/null"), b"x").expect("write through");
+        let t = std::fs::symlink_metadata("/dev/null")
+            .expect("meta")
+            .file_type();
+        assert!(t.is_char_device());
+        // A symlink stays a symlink; the file it names gets the bytes.
+        let real = dir.path().join("real.json");
+        std::fs::write(&real, b"old").expect("write");
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&real, &link).expect("symlink");
+        write_atomic(&link, b"new").expect("write via link");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .expect("meta")
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&real).expect("read"), b"new");
+        // A folder is refused.
+        let e = write_atomic(dir.path(), b"x")
+            .expect_err("refused")
+            .to_string();
+        assert!(e.contains("a folder"), "{e}");
+    }
 
     #[cfg(unix)]
     #[test]
