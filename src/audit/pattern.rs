@@ -249,6 +249,7 @@ impl RuleSet {
             field: field.to_owned(),
             problem,
         };
+        let coded = crate::audit::checks::coded_rule_ids();
         for r in raw.rule {
             check_id(&r.id).map_err(|p| err(&r.id, "id", p))?;
             let key = format!("rule:{}", r.id);
@@ -259,7 +260,7 @@ impl RuleSet {
                     format!("duplicate rule id (first in {other})"),
                 ));
             }
-            if crate::audit::checks::coded_rule_ids().contains(&r.id) {
+            if coded.contains(&r.id) {
                 return Err(err(
                     &r.id,
                     "id",
@@ -408,8 +409,7 @@ impl RuleSet {
         }
         // Every pattern must report under a documented rule.
         for p in &self.patterns {
-            let known = self.docs.iter().any(|d| d.id == p.rule)
-                || crate::audit::checks::coded_rule_ids().contains(&p.rule);
+            let known = self.docs.iter().any(|d| d.id == p.rule) || coded.contains(&p.rule);
             if !known {
                 return Err(AuditError::Rule {
                     file: p.file.clone(),

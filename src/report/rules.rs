@@ -1,23 +1,14 @@
 //! Rendering of `mcpvet rules` (the list) and `mcpvet rules explain ID` (one rule's doc).
 
-use comfy_table::{ContentArrangement, Table, presets};
-
 use super::RenderOptions;
 use super::style::Style;
+use super::table::new_table;
 use super::text::wrap;
 use crate::model::finding::RuleMeta;
 
 /// A table of every rule: id, family, default severity and confidence, what it flags.
 pub fn render_list(rules: &[RuleMeta], opts: &RenderOptions) -> String {
-    let mut t = Table::new();
-    t.load_style(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(opts.width);
-    if opts.color {
-        t.enforce_styling();
-    } else {
-        t.force_no_tty();
-    }
+    let mut t = new_table(opts);
     t.set_header(vec!["rule", "family", "severity", "confidence", "flags"]);
     for r in rules {
         t.add_row(vec![
@@ -100,15 +91,7 @@ fn distance(a: &str, b: &str) -> usize {
 pub fn render_lexicon(lex: &crate::audit::lexicon::Lexicon, opts: &RenderOptions) -> String {
     use crate::audit::lexicon::Concept;
     let counts = lex.term_counts();
-    let mut t = Table::new();
-    t.load_style(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(opts.width);
-    if opts.color {
-        t.enforce_styling();
-    } else {
-        t.force_no_tty();
-    }
+    let mut t = new_table(opts);
     let mut header = vec!["concept".to_owned(), "meaning".to_owned()];
     header.extend(lex.languages.iter().cloned());
     t.set_header(header);

@@ -183,8 +183,8 @@ fn count_words(c: &[usize; 5]) -> String {
     }
 }
 
-fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
-    let st = Style::new(opts.color);
+/// A table for the terminal at the report's width, coloured only when the report is.
+pub fn new_table(opts: &RenderOptions) -> Table {
     let mut t = Table::new();
     t.load_style(presets::UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
@@ -194,6 +194,12 @@ fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
     } else {
         t.force_no_tty();
     }
+    t
+}
+
+fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
+    let st = Style::new(opts.color);
+    let mut t = new_table(opts);
     t.set_header(vec![
         "server",
         "runs",
