@@ -40,20 +40,8 @@ pub fn sandbox_plan(
     let mut b = bwrap_isolation(opts);
     let push =
         |b: &mut Vec<String>, items: &[&str]| b.extend(items.iter().map(|s| (*s).to_owned()));
-    push(
-        &mut b,
-        &[
-            "--ro-bind",
-            "/",
-            "/",
-            "--dev",
-            "/dev",
-            "--proc",
-            "/proc",
-            "--tmpfs",
-            "/tmp",
-        ],
-    );
+    push(&mut b, SYSTEM_MOUNTS);
+    push(&mut b, &["--tmpfs", "/tmp"]);
     let hidden = hidden_dirs(real_home);
     for h in &hidden {
         if h.exists() {
@@ -165,21 +153,15 @@ pub fn find_bwrap(path_var: Option<&str>) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// The system as the sandbox sees it: read-only root, fresh `/dev` and `/proc`.
+const SYSTEM_MOUNTS: &[&str] = &["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+
 /// Check that bubblewrap can actually create the sandbox here (user namespaces allowed…).
 pub async fn bwrap_preflight(bwrap: &Path, opts: &ProbeOptions) -> Result<(), String> {
     let mut cmd = tokio::process::Command::new(bwrap);
     cmd.args(bwrap_isolation(opts))
-        .args([
-            "--ro-bind",
-            "/",
-            "/",
-            "--dev",
-            "/dev",
-            "--proc",
-            "/proc",
-            "--",
-            "true",
-        ])
+        .args(SYSTEM_MOUNTS)
+        .args(["--", "true"])
         .env_clear()
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
