@@ -355,10 +355,14 @@ fn combine(
             };
             let field = &server.fields[best.field];
             let prep = &server.prepared[best.field];
-            let evidence = best
-                .evidence
-                .clone()
-                .unwrap_or_else(|| prep.evidence(best.start, best.end, 60));
+            // A definition may carry a credential (a token pasted into a description): shown
+            // redacted like every other secret.
+            let evidence = crate::model::redact::redact_secrets(
+                &best
+                    .evidence
+                    .clone()
+                    .unwrap_or_else(|| prep.evidence(best.start, best.end, 60)),
+            );
             let others: Vec<&str> = rules_present
                 .iter()
                 .copied()
