@@ -92,37 +92,48 @@ pub fn render_lexicon(lex: &crate::audit::lexicon::Lexicon, opts: &RenderOptions
     use crate::audit::lexicon::Concept;
     let counts = lex.term_counts();
     let mut t = new_table(opts);
-    let mut header = vec!["concept".to_owned(), "meaning".to_owned()];
+    // Concepts and counts in the table (it fits 80 columns); what each concept means below it.
+    let mut header = vec!["concept".to_owned()];
     header.extend(lex.languages.iter().cloned());
     t.set_header(header);
     for c in Concept::ALL {
-        let mut row = vec![c.id().to_owned(), c.doc().to_owned()];
+        let mut row = vec![c.id().to_owned()];
         for lang in &lex.languages {
-            row.push(
-                counts
-                    .get(&(*c, lang.as_str()))
-                    .copied()
-                    .unwrap_or(0)
-                    .to_string(),
-            );
+            let n = counts.get(&(*c, lang.as_str())).copied().unwrap_or(0);
+            row.push(n.to_string());
         }
         t.add_row(row);
     }
+    let width = usize::from(opts.width.saturating_sub(2).max(40));
     let mut out = String::new();
-    for para in [
+    let para = |out: &mut String, text: &str, indent: &str| {
+        for (i, l) in wrap(text, width.saturating_sub(indent.len()))
+            .iter()
+            .enumerate()
+        {
+            if i > 0 {
+                out.push_str(indent);
+            }
+            out.push_str(l);
+            out.push('\n');
+        }
+    };
+    para(
+        &mut out,
         "The intent analysis reads every string of a definition clause by clause and asks who \
          is told to do what, to which target, with which data, sent where, hidden how. It \
          recognises these concepts with the lexicons in rules/lexicon/ (one file per \
-         language, merged; counts are terms per language):",
-    ] {
-        for l in wrap(para, usize::from(opts.width.saturating_sub(2).max(40))) {
-            out.push_str(&l);
-            out.push('\n');
-        }
-    }
+         language, merged; the numbers are terms per language):",
+        "",
+    );
     out.push_str(&t.to_string());
+    out.push_str("\n\n");
+    for c in Concept::ALL {
+        para(&mut out, &format!("{}: {}", c.id(), c.doc()), "    ");
+    }
     out.push('\n');
-    for para in [
+    para(
+        &mut out,
         "Scoring (evidence adds up per item; more evidence never lowers the severity): an order \
          about another tool's calls or arguments, replacing the model's instructions, or \
          reading credentials or the conversation for the model is high on its own \
@@ -130,13 +141,8 @@ pub fn render_lexicon(lex: &crate::audit::lexicon::Lexicon, opts: &RenderOptions
          exfiltration-channel); a sink or concealment on top makes it critical; an order about \
          the tool's own use is nothing. Findings quote the clause and name the order, action, \
          data, sink and target seen.",
-    ] {
-        out.push('\n');
-        for l in wrap(para, usize::from(opts.width.saturating_sub(2).max(40))) {
-            out.push_str(&l);
-            out.push('\n');
-        }
-    }
+        "",
+    );
     out
 }
 
