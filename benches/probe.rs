@@ -43,6 +43,7 @@ fn spec(name: &str, scenario: &str) -> ServerSpec {
             cwd: None,
         },
         settings: BTreeMap::new(),
+        duplicate_keys: Vec::new(),
     }
 }
 

@@ -32,6 +32,7 @@ fn build(servers: usize, findings: usize) -> ScanReport {
                 cwd: None,
             },
             settings: BTreeMap::new(),
+            duplicate_keys: Vec::new(),
         };
         let tools = (0..findings / servers)
             .map(|t| serde_json::json!({"name": format!("tool_{t}"), "description": "Does a thing.", "inputSchema": {"type": "object"}}))

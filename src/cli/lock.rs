@@ -207,6 +207,11 @@ fn approver(by: Option<&str>) -> anyhow::Result<String> {
     }
 }
 
+/// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: RFC 3339 writes a year in four digits, so a
+/// `SOURCE_DATE_EPOCH` outside these is an error rather than a timestamp no reader accepts.
+const RFC3339_FIRST: i64 = -62_135_596_800;
+const RFC3339_LAST: i64 = 253_402_300_799;
+
 /// `--at`, else `$SOURCE_DATE_EPOCH`, else now; always RFC 3339.
 fn approval_time(at: Option<&str>) -> anyhow::Result<String> {
     if let Some(at) = at {
@@ -219,6 +224,11 @@ fn approval_time(at: Option<&str>) -> anyhow::Result<String> {
         let secs: i64 = epoch.trim().parse().with_context(|| {
             format!("SOURCE_DATE_EPOCH `{epoch}` is not a number of seconds since 1970")
         })?;
+        if !(RFC3339_FIRST..=RFC3339_LAST).contains(&secs) {
+            bail!(
+                "SOURCE_DATE_EPOCH `{epoch}` is outside the years 0001–9999 that an RFC 3339 time can name (unset it, or pass --at)"
+            );
+        }
         return Ok(rfc3339_from_unix(secs));
     }
     let secs = std::time::SystemTime::now()

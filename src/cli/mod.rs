@@ -32,6 +32,13 @@ pub struct Cli {
     /// More output: probe notes, timings, captured stderr.
     #[arg(short, long, global = true)]
     pub verbose: bool,
+    /// Largest config, policy, lockfile or snapshot file to read, e.g. `64MiB` (default: 8 MiB
+    /// configs and policies, 32 MiB lockfiles, 256 MiB snapshots).
+    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::model::fsio::parse_size)]
+    pub max_file_size: Option<u64>,
+    /// Most tools + prompts + resources one snapshot file may hold (default: 10000).
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_items: Option<u64>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -75,6 +82,12 @@ pub fn main() -> ExitCode {
     };
     if cli.verbose {
         init_tracing();
+    }
+    if let Some(bytes) = cli.max_file_size {
+        crate::model::fsio::set_max_file_size(bytes);
+    }
+    if let Some(items) = cli.max_items {
+        crate::model::fsio::set_max_items(usize::try_from(items).unwrap_or(usize::MAX));
     }
     match run(cli) {
         Ok(exit) => exit.into(),

@@ -204,6 +204,7 @@ impl<'a> SpecBuilder<'a> {
             locations: self.locations,
             transport,
             settings: self.settings,
+            duplicate_keys: Vec::new(),
         })
     }
 }

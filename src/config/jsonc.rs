@@ -2,11 +2,21 @@
 //! as VS Code, Zed, Claude and most hosts accept. Every node keeps its line and column.
 //!
 //! Depth is bounded so hostile files cannot exhaust the stack.
+//!
+//! A key written twice in one object is read as `JSON.parse` and VS Code's JSONC parser read
+//! it: the last value wins (keeping the first key's place in the order). Every such key is
+//! recorded as a [`Duplicate`] so the caller can report it: a reviewer reading the first `args`
+//! must not approve what the host never runs.
 
-use super::tree::{Member, Node, Pos, Value};
+use std::collections::HashMap;
+
+use super::tree::{Duplicate, Member, Node, Pos, Value};
 
 /// Deepest nesting accepted.
 const MAX_DEPTH: usize = 128;
+
+/// Duplicate keys recorded per document (all are resolved; only these many are reported).
+const MAX_DUPLICATES: usize = 1000;
 
 /// A syntax error at a 1-based position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,13 +25,22 @@ pub struct SyntaxError {
     pub message: String,
 }
 
-/// Parse a JSONC document.
+/// Parse a JSONC document (duplicate keys resolved, last wins).
 pub fn parse(text: &str) -> Result<Node, SyntaxError> {
+    parse_with_duplicates(text).map(|(node, _)| node)
+}
+
+/// Parse a JSONC document and list every key written twice in one object (the last value is
+/// the one kept in the tree, as `JSON.parse` keeps it).
+pub fn parse_with_duplicates(text: &str) -> Result<(Node, Vec<Duplicate>), SyntaxError> {
     let mut p = Parser {
         chars: text.trim_start_matches('\u{feff}').chars().collect(),
         i: 0,
         line: 1,
         column: 1,
+        path: Vec::new(),
+        enclosing: Vec::new(),
+        duplicates: Vec::new(),
     };
     p.skip_trivia()?;
     let node = p.value(0)?;
@@ -29,7 +48,7 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
     if p.i < p.chars.len() {
         return Err(p.error("unexpected text after the end of the document"));
     }
-    Ok(node)
+    Ok((node, p.duplicates))
 }
 
 struct Parser {
@@ -37,6 +56,11 @@ struct Parser {
     i: usize,
     line: u32,
     column: u32,
+    /// The keys and indices from the root to the value being read (JSON Pointer tokens).
+    path: Vec<String>,
+    /// Positions of the enclosing keys and values, outermost first.
+    enclosing: Vec<Pos>,
+    duplicates: Vec<Duplicate>,
 }
 
 impl Parser {
@@ -149,7 +173,8 @@ impl Parser {
     fn object(&mut self, depth: usize) -> Result<Node, SyntaxError> {
         let pos = self.pos();
         self.bump();
-        let mut members = Vec::new();
+        let mut members: Vec<Member> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
         loop {
             self.skip_trivia()?;
             match self.peek() {
@@ -174,12 +199,45 @@ impl Parser {
             }
             self.bump();
             self.skip_trivia()?;
-            let value = self.value(depth + 1)?;
-            members.push(Member {
+            let value_pos = self.pos();
+            self.path.push(crate::model::pointer::token(&key));
+            self.enclosing.push(key_pos);
+            self.enclosing.push(value_pos);
+            let value = self.value(depth + 1);
+            self.enclosing
+                .truncate(self.enclosing.len().saturating_sub(2));
+            self.path.pop();
+            let value = value?;
+            let member = Member {
                 key,
                 key_pos,
                 value,
-            });
+            };
+            match index.get(&member.key).and_then(|&i| members.get_mut(i)) {
+                Some(earlier) => {
+                    if self.duplicates.len() < MAX_DUPLICATES {
+                        self.duplicates.push(Duplicate {
+                            pointer: self
+                                .path
+                                .iter()
+                                .chain(std::iter::once(&crate::model::pointer::token(&member.key)))
+                                .fold(String::new(), |acc, t| acc + "/" + t),
+                            first: earlier.key_pos,
+                            last: member.key_pos,
+                            enclosing: self.enclosing.clone(),
+                            value_start: member.value.pos,
+                            value_end: self.pos(),
+                        });
+                    }
+                    // JSON.parse: the key keeps its first place, the value is the last one.
+                    earlier.key_pos = member.key_pos;
+                    earlier.value = member.value;
+                }
+                None => {
+                    index.insert(member.key.clone(), members.len());
+                    members.push(member);
+                }
+            }
             self.skip_trivia()?;
             match self.peek() {
                 Some(',') => {
@@ -218,7 +276,13 @@ impl Parser {
                 }
                 _ => {}
             }
-            items.push(self.value(depth + 1)?);
+            let item_pos = self.pos();
+            self.path.push(items.len().to_string());
+            self.enclosing.push(item_pos);
+            let item = self.value(depth + 1);
+            self.enclosing.pop();
+            self.path.pop();
+            items.push(item?);
             self.skip_trivia()?;
             match self.peek() {
                 Some(',') => {

@@ -90,46 +90,51 @@ crate::model::host::host_format_list!(host_format_registry);
 
 /// Parse one host configuration file into server specs (format detected from the file).
 pub fn load_path(path: &Path) -> Result<Vec<ServerSpec>, ConfigError> {
-    let (text, root) = read(path)?;
-    let _ = text;
-    let format = detect(path, &root).ok_or_else(|| ConfigError::UnknownFormat {
+    let doc = read(path)?;
+    let format = detect(path, &doc.root).ok_or_else(|| ConfigError::UnknownFormat {
         path: path.display().to_string(),
         known: HostFormat::known_ids(),
     })?;
-    parse_as(path, &root, format)
+    parse_as(path, &doc, format)
 }
 
 /// Parse one host configuration file as the given format.
 pub fn load_path_as(path: &Path, format: HostFormat) -> Result<Vec<ServerSpec>, ConfigError> {
-    let (_, root) = read(path)?;
-    parse_as(path, &root, format)
+    let doc = read(path)?;
+    parse_as(path, &doc, format)
 }
 
 /// Parse configuration text as if it came from `path` (format detected), without touching disk.
 pub fn load_str(path: &Path, text: &str) -> Result<Vec<ServerSpec>, ConfigError> {
-    let root = parse_text(path, text)?;
-    let format = detect(path, &root).ok_or_else(|| ConfigError::UnknownFormat {
+    let doc = parse_text(path, text)?;
+    let format = detect(path, &doc.root).ok_or_else(|| ConfigError::UnknownFormat {
         path: path.display().to_string(),
         known: HostFormat::known_ids(),
     })?;
-    parse_as(path, &root, format)
+    parse_as(path, &doc, format)
 }
 
 /// The format `path` would be read as, if it can be told.
 pub fn detect_path(path: &Path) -> Result<Option<HostFormat>, ConfigError> {
-    let (_, root) = read(path)?;
-    Ok(detect(path, &root))
+    let doc = read(path)?;
+    Ok(detect(path, &doc.root))
 }
 
-fn read(path: &Path) -> Result<(String, Node), ConfigError> {
+/// A parsed config file: its tree (duplicate keys resolved as the host resolves them) and the
+/// duplicate keys found on the way.
+struct Document {
+    root: Node,
+    duplicates: Vec<tree::Duplicate>,
+}
+
+fn read(path: &Path) -> Result<Document, ConfigError> {
     let text = crate::model::fsio::read_text(path, crate::model::fsio::ReadKind::Config).map_err(
         |source| ConfigError::Io {
             path: path.display().to_string(),
             source,
         },
     )?;
-    let root = parse_text(path, &text)?;
-    Ok((text, root))
+    parse_text(path, &text)
 }
 
 fn extension(path: &Path) -> String {
@@ -139,22 +144,56 @@ fn extension(path: &Path) -> String {
         .to_ascii_lowercase()
 }
 
-fn parse_text(path: &Path, text: &str) -> Result<Node, ConfigError> {
+/// Parse a config file's text the way its host parses it. JSON and JSONC hosts (`JSON.parse`,
+/// VS Code's JSONC reader) keep the last of two equal keys, and so does the tree; TOML (Codex,
+/// the `toml` crate) and YAML (Continue, the `yaml` package) refuse duplicate keys, and so do
+/// these readers, with the line of the second key.
+fn parse_text(path: &Path, text: &str) -> Result<Document, ConfigError> {
     let result = match extension(path).as_str() {
-        "toml" => toml_tree::parse(text),
-        "yaml" | "yml" => yaml_tree::parse(text),
-        _ => jsonc::parse(text),
+        "toml" => toml_tree::parse(text).map(|root| (root, Vec::new())),
+        "yaml" | "yml" => yaml_tree::parse(text).map(|root| (root, Vec::new())),
+        _ => jsonc::parse_with_duplicates(text),
     };
-    result.map_err(|e| ConfigError::Parse {
+    let (root, duplicates) = result.map_err(|e| ConfigError::Parse {
         path: path.display().to_string(),
         line: e.pos.line as usize,
         column: e.pos.column as usize,
         message: e.message,
-    })
+    })?;
+    Ok(Document { root, duplicates })
 }
 
-fn parse_as(path: &Path, root: &Node, format: HostFormat) -> Result<Vec<ServerSpec>, ConfigError> {
-    parse_with(format, path, root)
+fn parse_as(
+    path: &Path,
+    doc: &Document,
+    format: HostFormat,
+) -> Result<Vec<ServerSpec>, ConfigError> {
+    let mut specs = parse_with(format, path, &doc.root)?;
+    attach_duplicates(path, &doc.duplicates, &mut specs);
+    Ok(specs)
+}
+
+/// Give each spec the duplicate keys that change it: inside its entry, its own name, or a key
+/// that holds it (a second `mcpServers`). Duplicates elsewhere in the file (an editor setting)
+/// concern no server.
+fn attach_duplicates(path: &Path, duplicates: &[tree::Duplicate], specs: &mut [ServerSpec]) {
+    for spec in specs {
+        let Some(origin) = spec.origin.as_ref().filter(|o| o.file == path) else {
+            continue;
+        };
+        let at = tree::Pos {
+            line: origin.line,
+            column: origin.column,
+        };
+        spec.duplicate_keys
+            .extend(duplicates.iter().filter(|d| d.concerns(at)).map(|d| {
+                crate::model::spec::DuplicateKey {
+                    pointer: d.pointer.clone(),
+                    ignored: d.first.origin(path),
+                    used: d.last.origin(path),
+                }
+            }));
+    }
 }
 
 /// Tell the host format from the file name, its folders, then its content: every format
@@ -283,7 +322,7 @@ mod tests {
             let text = serde_json::to_string_pretty(&v).unwrap_or_default();
             let root = jsonc::parse(&text).map_err(|e| TestCaseError::fail(e.message))?;
             for format in HostFormat::ALL {
-                let _ = parse_as(&PathBuf::from("f.json"), &root, format);
+                let _ = parse_with(format, &PathBuf::from("f.json"), &root);
             }
             let _ = detect(&PathBuf::from("f.json"), &root);
         }

@@ -38,6 +38,34 @@ impl Pos {
     }
 }
 
+/// A key written twice in one object of a JSON document. The tree keeps the last value (as
+/// `JSON.parse` does); this records both places so the duplicate can be reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// JSON Pointer of the key from the document root (e.g. `/mcpServers/docs/args`).
+    pub pointer: String,
+    /// Where the key is first written (the value the host ignores).
+    pub first: Pos,
+    /// Where it is last written (the value the host uses).
+    pub last: Pos,
+    /// Positions of every enclosing key, object value and array item, outermost first.
+    pub enclosing: Vec<Pos>,
+    /// Where the value that is used starts and ends.
+    pub value_start: Pos,
+    pub value_end: Pos,
+}
+
+impl Duplicate {
+    /// Does this duplicate change the entry that starts at `origin` (its name key, or its
+    /// array item)? True when the key is inside the entry, is the entry's own name, or holds
+    /// the entry (a second `mcpServers`).
+    pub fn concerns(&self, origin: Pos) -> bool {
+        origin == self.last
+            || self.enclosing.contains(&origin)
+            || (self.value_start <= origin && origin < self.value_end)
+    }
+}
+
 /// A value in a parsed document.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {

@@ -2,6 +2,10 @@
 //!
 //! Only the first document is read. Aliases resolve to null (host configs do not use them)
 //! and nesting depth is bounded.
+//!
+//! A key written twice in one mapping is an error naming both lines: Continue reads its YAML
+//! with the `yaml` package, whose default (`uniqueKeys`) refuses such a file, and YAML 1.2
+//! requires unique keys. (`yaml-rust2`'s own loader would silently keep the last value.)
 
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
@@ -78,6 +82,7 @@ fn build(
         }
         Event::MappingStart(..) => {
             let mut members = Vec::new();
+            let mut seen = std::collections::HashMap::new();
             loop {
                 let (ev, m) = next()?;
                 if matches!(ev, Event::MappingEnd) {
@@ -89,6 +94,17 @@ fn build(
                 }
                 let key_node = build(ev, m, next, depth + 1)?;
                 let key = key_node.scalar_text().unwrap_or_default();
+                if let Some(first) = seen.get(&key) {
+                    return Err(SyntaxError {
+                        pos: key_node.pos,
+                        message: format!(
+                            "duplicate key `{}` (first written at line {}); YAML requires unique keys and Continue refuses this file, so remove one of them",
+                            crate::model::escape::visible(&key, true),
+                            first
+                        ),
+                    });
+                }
+                seen.insert(key.clone(), key_node.pos.line);
                 let (ev, m) = next()?;
                 let value = build(ev, m, next, depth + 1)?;
                 members.push(Member {

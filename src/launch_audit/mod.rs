@@ -8,6 +8,7 @@ use crate::model::spec::ServerSpec;
 
 pub mod auto_trust;
 pub mod broad_credential;
+pub mod duplicate_config_key;
 pub mod insecure_transport;
 pub mod literal_secret;
 pub mod risky_launch;
@@ -28,6 +29,7 @@ pub fn rule_meta() -> Vec<RuleMeta> {
         risky_launch::meta(),
         insecure_transport::meta(),
         auto_trust::meta(),
+        duplicate_config_key::meta(),
     ]
 }
 
@@ -42,6 +44,7 @@ pub fn audit_spec(spec: &ServerSpec) -> Vec<Finding> {
     out.extend(risky_launch::check(spec));
     out.extend(insecure_transport::check(spec));
     out.extend(auto_trust::check(spec));
+    out.extend(duplicate_config_key::check(spec));
     out
 }
 
@@ -151,6 +154,7 @@ pub(crate) mod testutil {
                 cwd: None,
             },
             settings: BTreeMap::new(),
+            duplicate_keys: Vec::new(),
         }
     }
 
@@ -168,6 +172,7 @@ pub(crate) mod testutil {
                     .collect(),
             },
             settings: BTreeMap::new(),
+            duplicate_keys: Vec::new(),
         }
     }
 }

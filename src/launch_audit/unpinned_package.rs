@@ -36,7 +36,13 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                 meta.default_severity,
                 meta.default_confidence,
                 &pointer,
-                format!("`{}` runs package `{}` unpinned: {why}", p.runner, p.raw),
+                match &p.via {
+                    Some(via) => format!(
+                        "`{}` inside `{via}` runs package `{}` unpinned: {why}",
+                        p.runner, p.raw
+                    ),
+                    None => format!("`{}` runs package `{}` unpinned: {why}", p.runner, p.raw),
+                },
                 Some(argv_evidence(spec)),
             ))
         })

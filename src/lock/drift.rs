@@ -466,6 +466,7 @@ mod tests {
                 cwd: None,
             },
             settings: Default::default(),
+            duplicate_keys: Vec::new(),
         }
     }
 

@@ -14,6 +14,14 @@ impl Lockfile {
     /// Parse and verify lock text. `path` names the file in errors.
     pub fn from_json_str(text: &str, path: &Path) -> Result<Lockfile, LockError> {
         let shown = path.display().to_string();
+        if let Some((pointer, line)) = super::strict::first_duplicate_key(text) {
+            return Err(LockError::Tampered {
+                path: shown,
+                what: format!(
+                    "key `{pointer}` is written twice (the second at line {line}); a JSON reader keeps one of them silently, so the file can show a reviewer one value and verify another"
+                ),
+            });
+        }
         let value: Value = serde_json::from_str(text).map_err(|e| LockError::Parse {
             path: shown.clone(),
             line: e.line(),
@@ -111,7 +119,9 @@ pub fn sort_keys(v: &Value) -> Value {
 }
 
 /// `dir/<server>.lock.json`. Names are sanitised to `[A-Za-z0-9._-]`; a name that needed
-/// changing gets a short hash suffix so two different names never share a file.
+/// changing gets a short hash suffix of the whole name so two different names never share a
+/// file. A name that is already clean but ends like such a suffix (`a_b-0123abcd`) gets one too,
+/// so it cannot claim the file of the name it imitates (`a/b`).
 pub fn path_for(dir: impl AsRef<Path>, server_name: &str) -> PathBuf {
     let mut clean: String = server_name
         .chars()
@@ -129,7 +139,7 @@ pub fn path_for(dir: impl AsRef<Path>, server_name: &str) -> PathBuf {
     } else {
         trimmed
     };
-    if clean != server_name || clean.is_empty() {
+    if clean != server_name || clean.is_empty() || looks_hashed(&clean) {
         let h = sha256_hex(server_name.as_bytes());
         clean = if clean.is_empty() {
             format!("server-{}", &h[..8])
@@ -140,9 +150,55 @@ pub fn path_for(dir: impl AsRef<Path>, server_name: &str) -> PathBuf {
     dir.as_ref().join(format!("{clean}.lock.json"))
 }
 
+/// Does `name` end with `-` and eight lower-case hex digits, the suffix [`path_for`] adds?
+fn looks_hashed(name: &str) -> bool {
+    name.len() > 9
+        && name
+            .get(name.len() - 9..)
+            .and_then(|tail| tail.strip_prefix('-'))
+            .is_some_and(|h| h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Two different server names never share a lock file, including a name written to
+        /// look like another name's sanitised file name.
+        #[test]
+        fn lock_file_names_are_injective(a in "[ab/_.:-]{0,6}", b in "[ab/_.:-]{0,6}") {
+            let stem = |n: &str| {
+                path_for("d", n)
+                    .file_name()
+                    .and_then(|f| f.to_str())
+                    .and_then(|f| f.strip_suffix(".lock.json"))
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            if a != b {
+                prop_assert_ne!(path_for("d", &a), path_for("d", &b));
+            }
+            // The stem of `a`'s file, used as a server name, gets a file of its own.
+            let imitation = stem(&a);
+            if imitation != a {
+                prop_assert_ne!(path_for("d", &imitation), path_for("d", &a));
+            }
+        }
+    }
+
+    #[test]
+    fn a_clean_name_imitating_a_hashed_one_gets_its_own_file() {
+        let hashed = path_for("d", "a/b");
+        let stem = hashed
+            .file_name()
+            .and_then(|f| f.to_str())
+            .and_then(|f| f.strip_suffix(".lock.json"))
+            .expect("stem");
+        assert!(stem.starts_with("a_b-"), "{stem}");
+        assert_ne!(path_for("d", stem), hashed);
+    }
 
     #[test]
     fn path_for_sanitises_and_disambiguates() {

@@ -18,6 +18,7 @@ mod approval;
 mod error;
 mod io;
 mod model;
+mod strict;
 mod time;
 mod verify;
 

@@ -449,6 +449,7 @@ pub(crate) mod tests {
                 cwd: None,
             },
             settings: Default::default(),
+            duplicate_keys: Vec::new(),
         };
         let l = LaunchSpec::from_spec(&spec);
         let text = serde_json::to_string(&l).unwrap();

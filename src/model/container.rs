@@ -2,8 +2,8 @@
 //! of `docker`/`podman run`, and git sources of `npx github:…`, `uvx --from git+…`, `pip install
 //! git+…`.
 
-use super::package::{effective, is_git_source};
-use super::spec::{ServerSpec, Transport};
+use super::package::{command_lines, effective, is_git_source};
+use super::spec::ServerSpec;
 
 /// A container image a `docker`/`podman` `run` launches, with its argument index and the
 /// run options before it.
@@ -67,11 +67,20 @@ const DOCKER_VALUE_FLAGS: &[&str] = &[
     "--link",
 ];
 
-/// The image of `docker run …` / `podman run …` (also `docker container run`).
+/// The image of `docker run …` / `podman run …` (also `docker container run`), also inside a
+/// shell string (then every index is the string's argument).
 pub fn image(spec: &ServerSpec) -> Option<ImageRef> {
-    let Transport::Stdio { command, args, .. } = &spec.transport else {
-        return None;
-    };
+    command_lines(spec).into_iter().find_map(|line| {
+        let mut img = image_of(&line.command, &line.args)?;
+        img.arg = line.outer(img.arg);
+        for o in &mut img.options {
+            o.2 = line.outer(o.2);
+        }
+        Some(img)
+    })
+}
+
+fn image_of(command: &str, args: &[String]) -> Option<ImageRef> {
     let (program, argv, offset) = effective(command, args);
     if !matches!(program.as_str(), "docker" | "podman" | "nerdctl") {
         return None;
@@ -116,10 +125,20 @@ pub fn image(spec: &ServerSpec) -> Option<ImageRef> {
 }
 
 /// Git sources on the command line: (argument index, source, ref if any).
+/// Shell strings are looked into (the index is then the string's argument).
 pub fn git_sources(spec: &ServerSpec) -> Vec<(usize, String, Option<String>)> {
-    let Transport::Stdio { args, .. } = &spec.transport else {
-        return Vec::new();
-    };
+    command_lines(spec)
+        .into_iter()
+        .flat_map(|line| {
+            git_sources_of(&line.args)
+                .into_iter()
+                .map(move |(i, src, r)| (line.outer(i), src, r))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn git_sources_of(args: &[String]) -> Vec<(usize, String, Option<String>)> {
     let mut out = Vec::new();
     for (i, a) in args.iter().enumerate() {
         let value = a

@@ -15,6 +15,7 @@
 
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// What is being read, and how large it may be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,9 +28,74 @@ pub enum ReadKind {
     Snapshot,
 }
 
+/// `--max-file-size`: when set (non-zero), the cap for every kind of file.
+static MAX_FILE_SIZE: AtomicU64 = AtomicU64::new(0);
+/// `--max-items`: when set (non-zero), the most tools + prompts + resources a snapshot holds.
+static MAX_ITEMS: AtomicUsize = AtomicUsize::new(0);
+
+/// The default for [`max_items`]: 10,000 definitions per snapshot.
+pub const DEFAULT_MAX_ITEMS: usize = 10_000;
+
+/// Set the size cap for every kind of file (`--max-file-size`); 0 restores the defaults.
+pub fn set_max_file_size(bytes: u64) {
+    MAX_FILE_SIZE.store(bytes, Ordering::Relaxed);
+}
+
+/// Set the most tools + prompts + resources one snapshot may hold (`--max-items`); 0 restores
+/// the default.
+pub fn set_max_items(items: usize) {
+    MAX_ITEMS.store(items, Ordering::Relaxed);
+}
+
+/// The most tools + prompts + resources one snapshot may hold.
+pub fn max_items() -> usize {
+    match MAX_ITEMS.load(Ordering::Relaxed) {
+        0 => DEFAULT_MAX_ITEMS,
+        n => n,
+    }
+}
+
+/// Parse a size such as `64MiB`, `512KiB`, `1GiB`, `64M` or `1048576` (bytes); units are
+/// binary (`K`/`KiB` = 1024).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (e.g. 64MiB, 512KiB, 1GiB)"))?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        _ => return Err(format!("`{text}`: unknown unit (use B, KiB, MiB or GiB)")),
+    };
+    n.checked_mul(1 << shift)
+        .filter(|&b| b > 0)
+        .ok_or_else(|| format!("`{text}` is not a usable size"))
+}
+
+/// A cap in words: `8 MiB`, or bytes when it is not a whole number of MiB.
+fn shown(cap: u64) -> String {
+    if cap % (1 << 20) == 0 {
+        format!("{} MiB", cap >> 20)
+    } else {
+        format!("{cap} bytes")
+    }
+}
+
 impl ReadKind {
-    /// The largest file of this kind mcpvet reads, in bytes.
+    /// The largest file of this kind mcpvet reads, in bytes (`--max-file-size` replaces it).
     pub fn cap(self) -> u64 {
+        match MAX_FILE_SIZE.load(Ordering::Relaxed) {
+            0 => self.default_cap(),
+            n => n,
+        }
+    }
+
+    /// The built-in cap of this kind.
+    pub fn default_cap(self) -> u64 {
         match self {
             ReadKind::Config => 8 << 20,
             ReadKind::Lockfile => 32 << 20,
@@ -77,9 +143,19 @@ fn kind_of(t: std::fs::FileType) -> &'static str {
 pub fn read_text(path: &Path, kind: ReadKind) -> std::io::Result<String> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
+        let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        let what = if link {
+            let target = std::fs::canonicalize(path)
+                .map_or_else(|_| "?".to_owned(), |t| t.display().to_string());
+            format!(
+                "it is a symlink to {target}, which is {}",
+                kind_of(meta.file_type())
+            )
+        } else {
+            format!("it is {}", kind_of(meta.file_type()))
+        };
         return Err(refuse(format!(
-            "it is {}; mcpvet reads {} only from regular files",
-            kind_of(meta.file_type()),
+            "{what}; mcpvet reads {} only from regular files (a symlink is followed only to one)",
             kind.what()
         )));
     }
@@ -103,9 +179,9 @@ pub fn read_text(path: &Path, kind: ReadKind) -> std::io::Result<String> {
     let cap = kind.cap();
     if meta.len() > cap {
         return Err(refuse(format!(
-            "it is {} bytes, over the {} MiB limit for {}",
+            "it is {} bytes, over the {} limit for {} (raise it with --max-file-size, e.g. --max-file-size 64MiB)",
             meta.len(),
-            cap >> 20,
+            shown(cap),
             kind.what()
         )));
     }
@@ -113,8 +189,8 @@ pub fn read_text(path: &Path, kind: ReadKind) -> std::io::Result<String> {
     file.take(cap + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
         return Err(refuse(format!(
-            "it grew past the {} MiB limit for {} while it was read",
-            cap >> 20,
+            "it grew past the {} limit for {} while it was read (raise it with --max-file-size)",
+            shown(cap),
             kind.what()
         )));
     }
@@ -232,12 +308,14 @@ mod tests {
         std::os::unix::fs::symlink("/dev/zero", &zero_link).expect("symlink");
         let sparse = dir.path().join("big.json");
         let f = std::fs::File::create(&sparse).expect("create");
-        f.set_len(ReadKind::Config.cap() + 1).expect("sparse");
+        f.set_len(ReadKind::Config.default_cap() + 1)
+            .expect("sparse");
         for (path, want) in [
             (Path::new("/dev/zero"), "a device"),
             (fifo.as_path(), "a FIFO"),
             (zero_link.as_path(), "a device"),
             (sparse.as_path(), "over the 8 MiB limit"),
+            (zero_link.as_path(), "symlink to /dev/zero"),
             (dir.path(), "a folder"),
         ] {
             let t = Instant::now();
@@ -250,6 +328,19 @@ mod tests {
         let ok = dir.path().join("ok.json");
         std::fs::write(&ok, "{}").expect("write");
         assert_eq!(read_text(&ok, ReadKind::Config).expect("read"), "{}");
+    }
+
+    #[test]
+    fn sizes_parse_in_binary_units() {
+        assert_eq!(parse_size("64MiB"), Ok(64 << 20));
+        assert_eq!(parse_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_size("512 KiB"), Ok(512 << 10));
+        assert_eq!(parse_size("1GiB"), Ok(1 << 30));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("12XB").is_err());
+        assert!(parse_size("MiB").is_err());
+        assert!(parse_size("99999999999999GiB").is_err());
     }
 
     #[test]

@@ -18,6 +18,9 @@ pub enum Ecosystem {
     Jsr,
     /// A module fetched by URL (deno).
     Url,
+    /// An archive or wheel fetched by URL (`npx https://…/pkg.tgz`, `uvx --from https://…whl`,
+    /// `pip install https://…`): nothing but a checked hash pins what is behind a URL.
+    Archive,
 }
 
 /// A package the command line fetches and runs.
@@ -31,8 +34,11 @@ pub struct PackageRef {
     pub version: Option<String>,
     /// The argument as written.
     pub raw: String,
-    /// Index into `spec.args` (`None` when it is the command itself).
+    /// Index into `spec.args` (`None` when it is the command itself). For a launch inside a
+    /// shell string, the argument that holds the string.
     pub arg: Option<usize>,
+    /// The shell string it runs inside (`sh -c`, `cmd /c`, …), if any.
+    pub via: Option<String>,
 }
 
 /// Why a package spec does not name one exact version (`None` when it does).
@@ -44,11 +50,18 @@ pub fn unpinned_why(p: &PackageRef) -> Option<String> {
         LazyLock::new(|| Regex::new(r"^\d+(?:\.\d+)*(?:(?:a|b|rc|\.post|\.dev)\d+)*$").ok());
     let exact = |v: &str| SEMVER.as_ref().is_some_and(|r| r.is_match(v));
     let Some(v) = p.version.as_deref() else {
+        if p.ecosystem == Ecosystem::Archive {
+            return Some(
+                "a remote archive is whatever the URL serves at launch time; no version or checked hash pins it".into(),
+            );
+        }
         return Some(
             "no version is given, so every launch runs whatever was published last".into(),
         );
     };
     let pinned = match p.ecosystem {
+        // `version` holds a hash the runner checks (pip and uv check `#sha256=`).
+        Ecosystem::Archive => true,
         Ecosystem::Npm | Ecosystem::Jsr => exact(v),
         Ecosystem::Go => exact(v) || v.starts_with("v0.0.0-"),
         Ecosystem::Url => exact(v),
@@ -154,6 +167,193 @@ fn split_pypi(spec: &str) -> (String, Option<String>) {
     }
 }
 
+/// How many shell strings deep a command line is looked into (`sh -c "bash -c '…'"`).
+const MAX_NESTING: usize = 4;
+/// How many command lines one spec may yield (a hostile string of a thousand `;` is cut here).
+const MAX_LINES: usize = 64;
+
+/// Shells whose `-c` argument is a command string.
+const POSIX_SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish"];
+
+/// One command line a spec runs: the command itself, or a simple command inside a shell string
+/// (`sh -c "…"`, `bash -lc "…"`, `cmd /c "…"`, `pwsh -Command "…"`, `npx -c "…"`), split into
+/// words as the shell splits them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandLine {
+    pub command: String,
+    pub args: Vec<String>,
+    /// For a line inside a shell string: the index in `spec.args` of the string that holds it.
+    pub holder: Option<usize>,
+    /// The shell string it runs inside (`sh -c`), for messages.
+    pub via: Option<String>,
+}
+
+impl CommandLine {
+    /// The index in `spec.args` that argument `i` of this line comes from.
+    pub fn outer(&self, i: usize) -> usize {
+        self.holder.unwrap_or(i)
+    }
+}
+
+/// Every command line the spec runs: its own, then those inside shell strings, depth first,
+/// at most [`MAX_NESTING`] strings deep.
+pub fn command_lines(spec: &ServerSpec) -> Vec<CommandLine> {
+    let Transport::Stdio { command, args, .. } = &spec.transport else {
+        return Vec::new();
+    };
+    let mut out = vec![CommandLine {
+        command: command.clone(),
+        args: args.clone(),
+        holder: None,
+        via: None,
+    }];
+    let mut i = 0;
+    while i < out.len() && out.len() < MAX_LINES {
+        let line = out[i].clone();
+        let depth = line
+            .via
+            .as_deref()
+            .map_or(0, |v| v.matches(" → ").count() + 1);
+        if depth < MAX_NESTING {
+            for (idx, via, text) in shell_strings(&line.command, &line.args) {
+                let via = match &line.via {
+                    Some(outer) => format!("{outer} → {via}"),
+                    None => via,
+                };
+                for (command, args) in simple_commands(&text) {
+                    if out.len() >= MAX_LINES {
+                        break;
+                    }
+                    out.push(CommandLine {
+                        command,
+                        args,
+                        holder: Some(line.outer(idx)),
+                        via: Some(via.clone()),
+                    });
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The command strings a command line hands to a shell: (argument index, `sh -c`, text).
+fn shell_strings(command: &str, args: &[String]) -> Vec<(usize, String, String)> {
+    let raw = program_name(command);
+    // `cmd /c "npx -y pkg"`: one string after /c (several words are unwrapped by `effective`).
+    if raw == "cmd" {
+        let c = args
+            .iter()
+            .position(|a| a.eq_ignore_ascii_case("/c") || a.eq_ignore_ascii_case("/k"));
+        return match c {
+            Some(c) if args.len() == c + 2 && args[c + 1].contains(char::is_whitespace) => {
+                vec![(c + 1, format!("cmd {}", args[c]), args[c + 1].clone())]
+            }
+            _ => Vec::new(),
+        };
+    }
+    let (program, argv, offset) = effective(command, args);
+    if matches!(program.as_str(), "pwsh" | "powershell") {
+        // Every word after -Command is joined into the command text.
+        return argv
+            .iter()
+            .position(|a| a.eq_ignore_ascii_case("-command") || a.eq_ignore_ascii_case("-c"))
+            .filter(|&c| c + 1 < argv.len())
+            .map(|c| {
+                vec![(
+                    offset + c + 1,
+                    format!("{program} -Command"),
+                    argv[c + 1..].join(" "),
+                )]
+            })
+            .unwrap_or_default();
+    }
+    let is_shell = POSIX_SHELLS.contains(&program.as_str());
+    let is_call = matches!(program.as_str(), "npx" | "npm" | "pnpm");
+    if !is_shell && !is_call {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut want = false;
+    while i < argv.len() {
+        let a = argv[i].as_str();
+        if want && !a.starts_with('-') {
+            out.push((offset + i, format!("{program} -c"), a.to_string()));
+            want = false;
+        } else if (is_shell
+            && a.len() > 1
+            && a.starts_with('-')
+            && !a.starts_with("--")
+            && a[1..].chars().all(|c| c.is_ascii_alphabetic())
+            && a.contains('c'))
+            || (is_call && (a == "-c" || a == "--call"))
+        {
+            want = true;
+        } else if is_call && a.starts_with("--call=") {
+            out.push((offset + i, format!("{program} --call"), a[7..].to_string()));
+        } else if !a.starts_with('-') && is_shell {
+            // `bash script.sh`: a script file, nothing to split.
+            break;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Split a shell command string into simple commands (program, arguments): words as the shell
+/// splits them (unbalanced quotes: at white space), cut at `;`, `&&`, `||`, `|`, `&` and
+/// parentheses, with leading `NAME=value` assignments and `exec` dropped.
+fn simple_commands(text: &str) -> Vec<(String, Vec<String>)> {
+    let words =
+        shlex::split(text).unwrap_or_else(|| text.split_whitespace().map(str::to_string).collect());
+    let mut out = Vec::new();
+    let mut current: Vec<String> = Vec::new();
+    let flush = |current: &mut Vec<String>, out: &mut Vec<(String, Vec<String>)>| {
+        let start = current
+            .iter()
+            .position(|w| !is_assignment(w) && !matches!(w.as_str(), "exec" | "command" | "nohup"))
+            .unwrap_or(current.len());
+        let mut words = current.drain(..).skip(start);
+        if let Some(program) = words.next() {
+            out.push((program, words.collect()));
+        }
+    };
+    for word in words {
+        let mut w = word.as_str();
+        let mut cut_after = false;
+        if matches!(w, ";" | "&&" | "||" | "|" | "&" | "(" | ")" | "{" | "}") {
+            flush(&mut current, &mut out);
+            continue;
+        }
+        for op in [";", "&&", "||", "|", "&", ")"] {
+            if let Some(stripped) = w.strip_suffix(op) {
+                w = stripped;
+                cut_after = true;
+                break;
+            }
+        }
+        let w = w.trim_start_matches('(');
+        if !w.is_empty() {
+            current.push(w.to_string());
+        }
+        if cut_after {
+            flush(&mut current, &mut out);
+        }
+    }
+    flush(&mut current, &mut out);
+    out
+}
+
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
 /// Is this argument a git source rather than a registry package?
 pub fn is_git_source(a: &str) -> bool {
     a.starts_with("git+")
@@ -215,20 +415,53 @@ fn flag_value(args: &[String], flag: &str, idx: usize) -> Option<String> {
     }
 }
 
-/// Every package the command line fetches from a registry (git sources are left to
-/// [`git_sources`]; local paths are not packages).
+/// Every package the command line fetches from a registry or a URL, including launches inside
+/// shell strings (`sh -c "npx -y pkg@1.2.3"`); git sources are left to [`git_sources`]; local
+/// paths are not packages.
 pub fn packages(spec: &ServerSpec) -> Vec<PackageRef> {
-    let Transport::Stdio { command, args, .. } = &spec.transport else {
-        return Vec::new();
-    };
+    command_lines(spec)
+        .into_iter()
+        .flat_map(|line| {
+            packages_of(&line.command, &line.args)
+                .into_iter()
+                .map(move |mut p| {
+                    p.arg = p.arg.map(|i| line.outer(i));
+                    p.via.clone_from(&line.via);
+                    p
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// A remote archive's checked hash: `#sha256=<64 hex>` (pip and uv verify it; npm does not).
+fn archive_hash(runner: &str, url: &str) -> Option<String> {
+    let python = ["uvx", "uv ", "pipx", "pip"]
+        .iter()
+        .any(|r| runner.starts_with(r));
+    let (_, fragment) = url.split_once('#')?;
+    let hex = fragment.strip_prefix("sha256=")?;
+    (python && hex.len() == 64 && hex.chars().all(|c| c.is_ascii_hexdigit()))
+        .then(|| format!("sha256:{hex}"))
+}
+
+fn packages_of(command: &str, args: &[String]) -> Vec<PackageRef> {
     let (program, argv, offset) = effective(command, args);
     let mut out = Vec::new();
     let mut push = |eco: Ecosystem, runner: &str, raw: &str, idx: usize| {
-        if raw.is_empty()
-            || is_local(raw)
-            || is_git_source(raw)
-            || raw.contains("://") && eco != Ecosystem::Url
-        {
+        if raw.is_empty() || is_local(raw) || is_git_source(raw) {
+            return;
+        }
+        if eco != Ecosystem::Url && raw.contains("://") {
+            out.push(PackageRef {
+                ecosystem: Ecosystem::Archive,
+                runner: runner.to_string(),
+                name: raw.split('#').next().unwrap_or(raw).to_string(),
+                version: archive_hash(runner, raw),
+                raw: raw.to_string(),
+                arg: Some(offset + idx),
+                via: None,
+            });
             return;
         }
         let (name, version) = match eco {
@@ -246,6 +479,7 @@ pub fn packages(spec: &ServerSpec) -> Vec<PackageRef> {
             version,
             raw: raw.to_string(),
             arg: Some(offset + idx),
+            via: None,
         });
     };
     let node_runner = |argv: &[String], skip: usize| -> (Vec<usize>, Option<usize>) {
@@ -345,6 +579,51 @@ pub fn packages(spec: &ServerSpec) -> Vec<PackageRef> {
         }
         return out;
     }
+    let pip_skip = match (
+        program.as_str(),
+        argv.first().map(String::as_str),
+        argv.get(1).map(String::as_str),
+        argv.get(2).map(String::as_str),
+    ) {
+        ("pip" | "pip3", Some("install"), _, _) | ("uv", Some("pip"), Some("install"), _) => {
+            Some(if program == "uv" { 2 } else { 1 })
+        }
+        (p, Some("-m"), Some("pip"), Some("install")) if p.starts_with("python") => Some(3),
+        _ => None,
+    };
+    if let Some(skip) = pip_skip {
+        let rest = argv.get(skip..).unwrap_or_default();
+        let value_flags = [
+            "-r",
+            "--requirement",
+            "-c",
+            "--constraint",
+            "-e",
+            "--editable",
+            "-t",
+            "--target",
+            "-i",
+            "--index-url",
+            "--extra-index-url",
+            "-f",
+            "--find-links",
+            "--prefix",
+            "--root",
+            "--python",
+        ];
+        // Every positional is a requirement: `pip install a==1.0 https://…/b.whl`.
+        let mut i = 0;
+        while i < rest.len() {
+            let a = rest[i].as_str();
+            if a.starts_with('-') {
+                i += if value_flags.contains(&a) { 2 } else { 1 };
+                continue;
+            }
+            push(Ecosystem::Pypi, "pip install", a, skip + i);
+            i += 1;
+        }
+        return out;
+    }
     if program == "go" && argv.first().is_some_and(|a| a == "run") {
         let rest = argv.get(1..).unwrap_or_default();
         let (_, first) = scan_flags(
@@ -398,6 +677,7 @@ pub fn packages(spec: &ServerSpec) -> Vec<PackageRef> {
                     version,
                     raw: a.clone(),
                     arg: Some(offset + 1 + f),
+                    via: None,
                 });
             }
         }
@@ -435,7 +715,7 @@ pub fn package_identity(spec: &ServerSpec) -> Option<String> {
             Some(v) => format!("go:{}@{v}", p.name),
             None => format!("go:{}", p.name),
         },
-        Ecosystem::Url => format!("url:{}", p.name),
+        Ecosystem::Url | Ecosystem::Archive => format!("url:{}", p.name),
     })
 }
 
@@ -457,6 +737,7 @@ mod tests {
                 cwd: None,
             },
             settings: BTreeMap::new(),
+            duplicate_keys: Vec::new(),
         }
     }
 
@@ -524,6 +805,99 @@ mod tests {
         assert!(packages(&stdio("go", &["run", "./cmd/server"])).is_empty());
         assert!(unpinned_why(&one("deno", &["run", "-A", "npm:pkg@1.0.0"])).is_none());
         assert!(unpinned_why(&one("deno", &["run", "jsr:@s/p"])).is_some());
+    }
+
+    #[test]
+    fn launches_inside_shell_strings_are_found_and_located_at_the_string() {
+        let p = one("sh", &["-c", "npx -y evil@latest"]);
+        assert_eq!(
+            (
+                p.name.as_str(),
+                p.version.as_deref(),
+                p.arg,
+                p.via.as_deref()
+            ),
+            ("evil", Some("latest"), Some(1), Some("sh -c"))
+        );
+        assert!(unpinned_why(&p).is_some());
+        let p = one(
+            "bash",
+            &["-lc", "cd /srv && FOO=1 exec uvx mcp-x==1.0.0 --port 1"],
+        );
+        assert_eq!((p.name.as_str(), p.arg), ("mcp-x", Some(1)));
+        assert!(unpinned_why(&p).is_none());
+        assert_eq!(one("cmd", &["/c", "npx -y evil@latest"]).arg, Some(1));
+        assert_eq!(
+            one("zsh", &["-c", "bash -c 'npx -y evil'"]).via.as_deref(),
+            Some("zsh -c → bash -c")
+        );
+        assert_eq!(one("pwsh", &["-Command", "npx", "-y", "evil"]).name, "evil");
+        assert_eq!(one("npx", &["-c", "uvx evil"]).ecosystem, Ecosystem::Pypi);
+        assert_eq!(one("env", &["A=1", "sh", "-c", "npx evil"]).arg, Some(3));
+        assert!(packages(&stdio("bash", &["./start.sh", "npx evil"])).is_empty());
+        // Unbalanced quotes still split (at white space): nothing hides behind a stray quote.
+        assert_eq!(one("sh", &["-c", "npx -y evil@1.0.0 '"]).name, "evil");
+        let g = git_sources(&stdio("sh", &["-c", "npx -y github:a/b"]));
+        assert_eq!(g, vec![(1, "github:a/b".to_string(), None)]);
+        let i = image(&stdio("sh", &["-c", "docker run --rm -v /:/host img:1"])).expect("image");
+        assert_eq!((i.image.as_str(), i.arg), ("img:1", 1));
+        assert!(i.options.iter().all(|o| o.2 == 1));
+        assert_eq!(
+            package_identity(&stdio("sh", &["-c", "npx -y evil@latest"])).as_deref(),
+            Some("npm:evil@latest")
+        );
+    }
+
+    #[test]
+    fn shell_strings_are_looked_into_only_so_deep() {
+        let mut line = "npx -y evil".to_string();
+        for _ in 0..MAX_NESTING {
+            line = format!("sh -c {}", shlex::try_quote(&line).expect("quote"));
+        }
+        let spec = |l: &str| {
+            let (cmd, rest) = l.split_once(' ').expect("words");
+            let words = shlex::split(rest).expect("split");
+            stdio(cmd, &words.iter().map(String::as_str).collect::<Vec<_>>())
+        };
+        assert_eq!(packages(&spec(&line)).len(), 1, "{line}");
+        let deeper = format!("sh -c {}", shlex::try_quote(&line).expect("quote"));
+        assert!(packages(&spec(&deeper)).is_empty(), "{deeper}");
+        let many = vec!["true;"; 1000].concat();
+        assert!(command_lines(&stdio("sh", &["-c", &many])).len() <= MAX_LINES);
+    }
+
+    #[test]
+    fn remote_archives_are_unpinned_unless_a_checked_hash_pins_them() {
+        for (cmd, args) in [
+            ("npx", vec!["-y", "https://example.test/pkg.tgz"]),
+            ("npm", vec!["exec", "--yes", "https://example.test/pkg.tgz"]),
+            ("pnpm", vec!["dlx", "https://example.test/pkg.tgz"]),
+            ("bunx", vec!["https://example.test/pkg.tgz"]),
+            (
+                "uvx",
+                vec!["--from", "https://example.test/p-1.0-py3-none-any.whl", "p"],
+            ),
+            ("pip", vec!["install", "https://example.test/p-1.0.tar.gz"]),
+            (
+                "sh",
+                vec!["-c", "pip install https://example.test/p.tgz && p"],
+            ),
+        ] {
+            let p = one(cmd, &args);
+            assert_eq!(p.ecosystem, Ecosystem::Archive, "{cmd} {args:?}");
+            assert!(
+                unpinned_why(&p).is_some_and(|w| w.contains("remote archive")),
+                "{cmd} {args:?}"
+            );
+        }
+        let hash = "ab".repeat(32);
+        let pinned = format!("https://example.test/p-1.0-py3-none-any.whl#sha256={hash}");
+        assert!(unpinned_why(&one("uvx", &["--from", &pinned, "p"])).is_none());
+        // npm does not check a hash fragment.
+        let npm = format!("https://example.test/pkg.tgz#sha256={hash}");
+        assert!(unpinned_why(&one("npx", &[&npm])).is_some());
+        assert!(unpinned_why(&one("pip", &["install", "a==1.0"])).is_none());
+        assert!(unpinned_why(&one("python3", &["-m", "pip", "install", "a"])).is_some());
     }
 
     #[test]

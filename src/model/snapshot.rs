@@ -98,6 +98,10 @@ pub enum SnapshotError {
         message: String,
     },
     #[error(
+        "snapshot {path} holds more than {cap} tools, prompts and resources, the limit per snapshot (raise it with --max-items N if this server really has that many)"
+    )]
+    TooManyItems { path: String, cap: usize },
+    #[error(
         "snapshot {path}: field `{field}` {problem} (expected a tools/list result such as {{\"tools\": [...]}} or a file written by `mcpvet snapshot`)"
     )]
     Shape {
@@ -105,6 +109,123 @@ pub enum SnapshotError {
         field: String,
         problem: String,
     },
+}
+
+/// Counting a snapshot's definitions before building them: a million tools would take gigabytes
+/// as values, so the count is taken on the text, without keeping anything.
+mod items {
+    use std::fmt;
+
+    use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+    /// Does the snapshot text hold more than `cap` tools, prompts, resources and resource
+    /// templates (at the top, or in the `result` of a JSON-RPC response)? Text that is not
+    /// JSON is left to the parse that follows.
+    pub fn over(text: &str, cap: usize) -> bool {
+        let mut count = 0usize;
+        let mut de = serde_json::Deserializer::from_str(text);
+        let root = Root {
+            count: &mut count,
+            cap,
+        };
+        let _ = root.deserialize(&mut de);
+        count > cap
+    }
+
+    struct Root<'a> {
+        count: &'a mut usize,
+        cap: usize,
+    }
+
+    impl<'de> DeserializeSeed<'de> for Root<'_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Root<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a snapshot object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "tools" | "prompts" | "resources" | "resourceTemplates" => {
+                        map.next_value_seed(List {
+                            count: &mut *self.count,
+                            cap: self.cap,
+                        })?;
+                    }
+                    "result" => map.next_value_seed(Root {
+                        count: &mut *self.count,
+                        cap: self.cap,
+                    })?,
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+    }
+
+    struct List<'a> {
+        count: &'a mut usize,
+        cap: usize,
+    }
+
+    impl<'de> DeserializeSeed<'de> for List<'_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for List<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list of definitions")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {
+                *self.count += 1;
+                if *self.count > self.cap {
+                    return Err(A::Error::custom("too many items"));
+                }
+            }
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+    }
 }
 
 impl ServerSnapshot {
@@ -129,6 +250,10 @@ impl ServerSnapshot {
     /// fallback server name (its stem).
     pub fn from_json_str(text: &str, path: &Path) -> Result<Self, SnapshotError> {
         let shown = path.display().to_string();
+        let cap = crate::model::fsio::max_items();
+        if items::over(text, cap) {
+            return Err(SnapshotError::TooManyItems { path: shown, cap });
+        }
         let value: Value = serde_json::from_str(text).map_err(|e| SnapshotError::Json {
             path: shown.clone(),
             line: e.line(),
@@ -261,6 +386,28 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("`tools` is missing"), "{e}");
+    }
+
+    #[test]
+    fn snapshots_over_the_item_cap_are_refused_before_they_are_built() {
+        let cap = crate::model::fsio::DEFAULT_MAX_ITEMS;
+        let list = |n: usize| format!("[{}]", vec!["{\"name\":\"t\"}"; n].join(","));
+        let at_cap = format!("{{\"tools\": {}}}", list(cap));
+        assert!(!items::over(&at_cap, cap));
+        let split = format!("{{\"tools\": {}, \"prompts\": {}}}", list(cap), list(1));
+        assert!(items::over(&split, cap));
+        let rpc = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{\"tools\":{}}}}}",
+            list(cap + 1)
+        );
+        assert!(items::over(&rpc, cap));
+        let e = ServerSnapshot::from_json_str(&rpc, Path::new("big.json"))
+            .expect_err("over the cap")
+            .to_string();
+        assert!(
+            e.contains("big.json") && e.contains("10000") && e.contains("--max-items"),
+            "{e}"
+        );
     }
 
     #[test]

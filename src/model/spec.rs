@@ -67,6 +67,21 @@ pub struct ServerSpec {
     /// (e.g. Gemini `trust`, Cline `alwaysAllow`/`autoApprove`, `disabled`), as found.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub settings: BTreeMap<String, serde_json::Value>,
+    /// Keys written twice in the entry or in the config around it (the host reads the last one,
+    /// and so does the spec); reported by the `duplicate-config-key` rule.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub duplicate_keys: Vec<DuplicateKey>,
+}
+
+/// A key written twice in a host config: where the ignored value and the used one are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DuplicateKey {
+    /// JSON Pointer of the key from the document root (e.g. `/mcpServers/docs/args`).
+    pub pointer: String,
+    /// The first occurrence (ignored by the host).
+    pub ignored: Origin,
+    /// The last occurrence (the one the host uses).
+    pub used: Origin,
 }
 
 impl ServerSpec {

@@ -120,7 +120,7 @@ pub fn gather(
             let snapshot_path = t.snapshot_file.or_else(|| {
                 let dir = opts.snapshot_dir.as_ref().filter(|_| opts.offline)?;
                 let spec = t.spec.as_ref()?;
-                Some(dir.join(format!("{}.json", spec.name)))
+                self::targets::snapshot_path_for(dir, &spec.name)
             });
             Subject {
                 spec: t.spec,

@@ -474,6 +474,7 @@ mod tests {
                 cwd: None,
             },
             settings: BTreeMap::new(),
+            duplicate_keys: Vec::new(),
         }
     }
 

@@ -154,6 +154,7 @@ pub fn resolve(list: &TargetList) -> anyhow::Result<Resolved> {
                     headers: list.headers.clone(),
                 },
                 settings: BTreeMap::new(),
+                duplicate_keys: Vec::new(),
             }),
             snapshot_file: None,
         });
@@ -176,6 +177,7 @@ pub fn resolve(list: &TargetList) -> anyhow::Result<Resolved> {
                     cwd: None,
                 },
                 settings: BTreeMap::new(),
+                duplicate_keys: Vec::new(),
             }),
             snapshot_file: None,
         });
@@ -288,6 +290,20 @@ pub fn name_from_command(cmd: &str, args: &[String]) -> String {
     }
 }
 
+/// `dir/NAME.json`, the saved snapshot of server `name`, only when it stays inside `dir`: a
+/// name is a relative path of plain components (`io.github.x/y` is a subfolder), never absolute,
+/// never with `..` or `.` (a config-controlled `../../secret` must not read outside the folder).
+pub fn snapshot_path_for(dir: &std::path::Path, name: &str) -> Option<std::path::PathBuf> {
+    let file = format!("{name}.json");
+    let rel = std::path::Path::new(&file);
+    let plain = !name.is_empty()
+        && !name.contains('\\')
+        && rel
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+    plain.then(|| dir.join(rel))
+}
+
 /// Get a snapshot for every target, in order: probe live servers concurrently (or, with
 /// offline, read `snapshot_dir/NAME.json`), read snapshot files. A probe failure is
 /// an `anyhow::Error` wrapping [`crate::mcp::ProbeFailure`] (exit code 3).
@@ -306,15 +322,18 @@ pub fn obtain(
             }
             (Some(spec), None) if opts.offline => {
                 out[i] = Some(match &opts.snapshot_dir {
-                    Some(dir) => {
-                        let path = dir.join(format!("{}.json", spec.name));
-                        ServerSnapshot::load(&path)
+                    Some(dir) => match snapshot_path_for(dir, &spec.name) {
+                        Some(path) => ServerSnapshot::load(&path)
                             .map(|mut s| {
                                 s.server = spec.name.clone();
                                 s
                             })
-                            .map_err(anyhow::Error::from)
-                    }
+                            .map_err(anyhow::Error::from),
+                        None => Err(anyhow::anyhow!(
+                            "--offline: server name {:?} cannot name a snapshot inside --snapshot-dir (it is empty, absolute or contains `..`); pass the snapshot file itself instead",
+                            spec.name
+                        )),
+                    },
                     None => Err(anyhow::anyhow!(
                         "--offline: no snapshot for server {:?}; pass --snapshot-dir DIR holding {}.json, or drop --offline",
                         spec.name,

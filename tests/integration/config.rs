@@ -511,6 +511,7 @@ fn check_exit_codes_and_policy_errors() {
                 cwd: None,
             },
             settings: Default::default(),
+            duplicate_keys: Vec::new(),
         };
         let snap = mcpvet::model::snapshot::ServerSnapshot {
             server: "ci".into(),

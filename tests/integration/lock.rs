@@ -421,6 +421,36 @@ fn diff_without_a_lock_is_drift() {
     assert_eq!(rules(&f), [("unlocked-server", Severity::High)]);
 }
 
+/// A JSON reader keeps one of two equal keys silently, so a lock with a duplicate key (at any
+/// depth) could show a reviewer one value and verify another: it is tampered, and the error
+/// names the key's path.
+#[test]
+fn lock_with_a_duplicate_key_is_tampered() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = lock_of(&fixture()).write_atomic(dir.path()).unwrap();
+    let good = std::fs::read_to_string(&path).unwrap();
+    assert!(Lockfile::read(&path).is_ok());
+    for (edited, pointer) in [
+        (good.replacen("{\n", "{\n  \"tools\": [],\n", 1), "`/tools`"),
+        (
+            good.replacen(
+                "\"name\": \"get_build_status\"",
+                "\"name\": \"evil\", \"name\": \"get_build_status\"",
+                1,
+            ),
+            "/name`",
+        ),
+    ] {
+        assert_ne!(edited, good);
+        std::fs::write(&path, &edited).unwrap();
+        let e = Lockfile::read(&path).unwrap_err();
+        assert!(matches!(e, LockError::Tampered { .. }), "{e:?}");
+        let msg = e.to_string();
+        assert!(msg.contains("is written twice"), "{msg}");
+        assert!(msg.contains(pointer), "{pointer} not in {msg}");
+    }
+}
+
 #[test]
 fn tampered_lock_is_a_clear_error_and_never_overwritten() {
     let dir = tempfile::tempdir().unwrap();
@@ -603,6 +633,7 @@ fn stdio_spec(pkg: &str) -> ServerSpec {
             cwd: None,
         },
         settings: Default::default(),
+        duplicate_keys: Vec::new(),
     }
 }
 
@@ -826,4 +857,42 @@ fn prompts_resources_and_templates_are_locked_by_identity() {
     // drift_findings_in reads the lock from the directory.
     let again = lock::drift_findings_in(dir.path(), None, &snapshot_from(&v), false).unwrap();
     assert_eq!(again, f);
+}
+
+/// `SOURCE_DATE_EPOCH` far in the future or the past (or not a number) is a clear error, never
+/// a timestamp that is not RFC 3339; within years 0001–9999 it is the approval time.
+#[test]
+fn source_date_epoch_outside_rfc3339_is_an_error_not_a_bad_timestamp() {
+    let fx = fixture_path();
+    for (epoch, ok) in [
+        ("99999999999999", false),
+        ("-99999999999999", false),
+        ("253402300800", false),
+        ("garbage", false),
+        ("253402300799", true),
+        ("-1", true),
+        ("1700000000", true),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
+            .args(["lock", fx.to_str().unwrap(), "--by", "A", "--lock-dir"])
+            .arg(dir.path())
+            .env("SOURCE_DATE_EPOCH", epoch)
+            .output()
+            .expect("mcpvet runs");
+        if ok {
+            assert_eq!(out.status.code(), Some(0), "{epoch}: {}", text(&out.stderr));
+            let lock = Lockfile::read(dir.path().join("ci-insights.lock.json")).unwrap();
+            let at = &lock.approval.at;
+            assert!(mcpvet::lock::lockfile::is_rfc3339(at), "{epoch} → {at}");
+        } else {
+            assert_eq!(out.status.code(), Some(2), "{epoch}: {}", text(&out.stdout));
+            assert!(
+                text(&out.stderr).contains("SOURCE_DATE_EPOCH"),
+                "{epoch}: {}",
+                text(&out.stderr)
+            );
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        }
+    }
 }

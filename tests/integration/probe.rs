@@ -88,6 +88,7 @@ fn stdio_spec(name: &str, args: Vec<String>) -> ServerSpec {
             cwd: None,
         },
         settings: BTreeMap::new(),
+        duplicate_keys: Vec::new(),
     }
 }
 
