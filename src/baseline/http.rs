@@ -153,8 +153,7 @@ impl HttpServer {
         F: Future<Output = ()> + Send + 'static,
     {
         let app = Router::new().fallback(endpoint).with_state(self.state);
-        axum::serve(self.listener, app)
-            .with_graceful_shutdown(shutdown)
+        super::accept::serve(self.listener, app, shutdown)
             .await
             .map_err(ServeError::Serve)
     }
@@ -169,18 +168,33 @@ pub async fn serve_http(
     on_bound: impl FnOnce(&str),
 ) -> Result<(), ServeError> {
     let http = HttpServer::bind(addr, server, options).await?;
+    // The handlers are installed before the address is announced, so a SIGTERM sent as soon
+    // as a client knows the address stops the server cleanly.
+    let shutdown = shutdown_signal();
     on_bound(&http.endpoint_url());
-    http.serve_until(shutdown_signal()).await
+    http.serve_until(shutdown).await
 }
 
-async fn shutdown_signal() {
+fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
+    #[cfg(unix)]
+    let term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate());
+    async move {
+        shutdown_on(
+            #[cfg(unix)]
+            term,
+        )
+        .await;
+    }
+}
+
+async fn shutdown_on(#[cfg(unix)] term: std::io::Result<tokio::signal::unix::Signal>) {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
     #[cfg(unix)]
     {
         let term = async {
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            match term {
                 Ok(mut s) => {
                     s.recv().await;
                 }

@@ -518,3 +518,128 @@ fn snapshot_item_cap_names_the_file_the_cap_and_the_flag() {
     );
     assert!(!format!("{out}{err}").contains("--max-items"), "{out}{err}");
 }
+
+/// One real `server/discover` POST over a plain TCP socket; the status line of the answer.
+fn discover_status(addr: &str) -> String {
+    use std::io::{Read as _, Write as _};
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let to: std::net::SocketAddr = addr.parse().expect("address");
+    let Ok(mut s) = std::net::TcpStream::connect_timeout(&to, std::time::Duration::from_secs(5))
+    else {
+        return "no connection within 5 s".into();
+    };
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .expect("timeout");
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).expect("send");
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    answer.lines().next().unwrap_or_default().to_string()
+}
+
+/// A running `ci-insights --http` under `ulimit -n LIMIT`, killed however the test ends.
+struct HttpServer {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl HttpServer {
+    fn start(fd_limit: u32) -> HttpServer {
+        use std::io::BufRead as _;
+        let bin = env!("CARGO_BIN_EXE_ci-insights");
+        let mut child = Command::new("sh")
+            .args([
+                "-c",
+                &format!("ulimit -n {fd_limit} && exec '{bin}' --http 127.0.0.1:0"),
+            ])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("ci-insights starts");
+        let mut stderr = std::io::BufReader::new(child.stderr.take().expect("stderr"));
+        let mut line = String::new();
+        stderr.read_line(&mut line).expect("address line");
+        let addr = line
+            .trim()
+            .strip_prefix("ci-insights listening on http://")
+            .and_then(|u| u.strip_suffix("/mcp"))
+            .map(str::to_string);
+        let server = HttpServer {
+            child,
+            addr: addr.unwrap_or_default(),
+        };
+        assert!(!server.addr.is_empty(), "unexpected first line {line:?}");
+        server
+    }
+
+    fn socket_addr(&self) -> std::net::SocketAddr {
+        self.addr.parse().expect("address")
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Under a low descriptor limit (`ulimit -n 128`), a few hundred connections that send
+/// nothing do not starve a real request: ci-insights caps the connections it serves below
+/// the limit and closes the oldest silent one to make room, so the request is answered
+/// promptly.
+#[cfg(unix)]
+#[test]
+fn half_open_connections_do_not_starve_real_requests() {
+    let server = HttpServer::start(128);
+    assert!(
+        discover_status(&server.addr).contains(" 200"),
+        "served before the flood"
+    );
+    let to = server.socket_addr();
+    let silent: Vec<std::net::TcpStream> = (0..300)
+        .filter_map(|_| {
+            std::net::TcpStream::connect_timeout(&to, std::time::Duration::from_millis(200)).ok()
+        })
+        .collect();
+    assert!(
+        silent.len() >= 100,
+        "only {} connections opened",
+        silent.len()
+    );
+    let start = std::time::Instant::now();
+    let status = discover_status(&server.addr);
+    let took = start.elapsed();
+    assert!(status.contains(" 200"), "the real request got {status:?}");
+    assert!(
+        took < std::time::Duration::from_secs(2),
+        "the real request took {took:?}"
+    );
+    drop(silent);
+}
+
+/// A peer that sends half a request header is disconnected after the header-read timeout
+/// (5 s), not held open.
+#[cfg(unix)]
+#[test]
+fn a_half_sent_header_is_cut_off_after_the_header_timeout() {
+    use std::io::{Read as _, Write as _};
+    let server = HttpServer::start(1024);
+    let mut s = std::net::TcpStream::connect(server.socket_addr()).expect("connect");
+    s.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .expect("half a header");
+    s.set_read_timeout(Some(std::time::Duration::from_secs(15)))
+        .expect("timeout");
+    let start = std::time::Instant::now();
+    let mut rest = Vec::new();
+    let _ = s.read_to_end(&mut rest);
+    let took = start.elapsed();
+    assert!(
+        took < std::time::Duration::from_secs(8),
+        "the connection was held {took:?}"
+    );
+}
