@@ -293,8 +293,8 @@ fn shell_strings(command: &str, args: &[String]) -> Vec<(usize, String, String)>
             want = true;
         } else if is_call && a.starts_with("--call=") {
             out.push((offset + i, format!("{program} --call"), a[7..].to_string()));
-        } else if !a.starts_with('-') && is_shell {
-            // `bash script.sh`: a script file, nothing to split.
+        } else if !(a.starts_with('-') || is_call && i == 0 && matches!(a, "exec" | "x" | "dlx")) {
+            // `bash script.sh` runs a file; `npx pkg -c x` passes `-c` to the package.
             break;
         }
         i += 1;
@@ -835,6 +835,11 @@ mod tests {
         assert_eq!(one("npx", &["-c", "uvx evil"]).ecosystem, Ecosystem::Pypi);
         assert_eq!(one("env", &["A=1", "sh", "-c", "npx evil"]).arg, Some(3));
         assert!(packages(&stdio("bash", &["./start.sh", "npx evil"])).is_empty());
+        assert_eq!(
+            packages(&stdio("npx", &["-y", "a@1.0.0", "-c", "npx b"])).len(),
+            1
+        );
+        assert_eq!(one("npm", &["exec", "-c", "uvx evil"]).name, "evil");
         // Unbalanced quotes still split (at white space): nothing hides behind a stray quote.
         assert_eq!(one("sh", &["-c", "npx -y evil@1.0.0 '"]).name, "evil");
         let g = git_sources(&stdio("sh", &["-c", "npx -y github:a/b"]));
