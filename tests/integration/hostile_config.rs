@@ -643,3 +643,49 @@ fn a_half_sent_header_is_cut_off_after_the_header_timeout() {
         "the connection was held {took:?}"
     );
 }
+
+/// ci-insights over stdio, fed a 500 MB line through a pipe (streamed in 1 MiB writes, never
+/// held by the test), answers -32600 for it, serves the next request, and never holds the
+/// line: its peak resident memory stays far below the line's size.
+#[cfg(target_os = "linux")]
+#[test]
+fn ci_insights_stdio_discards_a_500_mb_line_without_buffering_it() {
+    use std::io::{BufRead as _, Write as _};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ci-insights"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("ci-insights starts");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..500 {
+            if stdin.write_all(&chunk).is_err() {
+                return;
+            }
+        }
+        let next = b"\n{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"server/discover\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}\n";
+        let _ = stdin.write_all(next);
+    });
+    let mut out = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    out.read_line(&mut first).expect("first answer");
+    let mut second = String::new();
+    out.read_line(&mut second).expect("second answer");
+    let peak_kib: u64 = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .expect("status")
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM");
+    writer.join().expect("writer");
+    let _ = child.kill();
+    let _ = child.wait();
+    let first: serde_json::Value = serde_json::from_str(&first).expect("JSON");
+    let second: serde_json::Value = serde_json::from_str(&second).expect("JSON");
+    assert_eq!(first["error"]["code"], serde_json::json!(-32600), "{first}");
+    assert_eq!(second["id"], serde_json::json!(7), "{second}");
+    assert!(peak_kib < 64 * 1024, "peak resident memory {peak_kib} KiB");
+}
