@@ -111,9 +111,9 @@ pub enum SnapshotError {
     },
 }
 
-/// Counting a snapshot's definitions before building them: a million tools would take gigabytes
+/// Telling a snapshot file and counting its definitions before building them: a million tools would take gigabytes
 /// as values, so the count is taken on the text, without keeping anything.
-mod items {
+pub mod items {
     use std::fmt;
 
     use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -130,6 +130,81 @@ mod items {
         };
         let _ = root.deserialize(&mut de);
         count > cap
+    }
+
+    /// Does `text` look like a snapshot (an object with a top-level `tools` array, or a
+    /// JSON-RPC response with a `result`)? Read without building any value, so a huge file
+    /// costs no memory to tell.
+    pub fn looks_like_snapshot(text: &str) -> bool {
+        let mut de = serde_json::Deserializer::from_str(text);
+        serde::Deserializer::deserialize_any(&mut de, Shape)
+            .is_ok_and(|(tools, jsonrpc, result)| tools || (jsonrpc && result))
+    }
+
+    /// (has a `tools` array, has `jsonrpc`, has `result`) of a JSON object.
+    struct Shape;
+
+    impl<'de> Visitor<'de> for Shape {
+        type Value = (bool, bool, bool);
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let (mut tools, mut jsonrpc, mut result) = (false, false, false);
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "tools" => tools = map.next_value::<IsArray>()?.0,
+                    other => {
+                        jsonrpc |= other == "jsonrpc";
+                        result |= other == "result";
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok((tools, jsonrpc, result))
+        }
+    }
+
+    /// Whether a value is an array (its content skipped).
+    struct IsArray(bool);
+
+    impl<'de> serde::Deserialize<'de> for IsArray {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = IsArray;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("any value")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<IsArray, A::Error> {
+                    while seq.next_element::<IgnoredAny>()?.is_some() {}
+                    Ok(IsArray(true))
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IsArray, A::Error> {
+                    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                    Ok(IsArray(false))
+                }
+                fn visit_str<E>(self, _: &str) -> Result<IsArray, E> {
+                    Ok(IsArray(false))
+                }
+                fn visit_bool<E>(self, _: bool) -> Result<IsArray, E> {
+                    Ok(IsArray(false))
+                }
+                fn visit_u64<E>(self, _: u64) -> Result<IsArray, E> {
+                    Ok(IsArray(false))
+                }
+                fn visit_i64<E>(self, _: i64) -> Result<IsArray, E> {
+                    Ok(IsArray(false))
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<IsArray, E> {
+                    Ok(IsArray(false))
+                }
+                fn visit_unit<E>(self) -> Result<IsArray, E> {
+                    Ok(IsArray(false))
+                }
+            }
+            d.deserialize_any(V)
+        }
     }
 
     struct Root<'a> {
@@ -408,6 +483,21 @@ mod tests {
             e.contains("big.json") && e.contains("10000") && e.contains("--max-items"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn snapshot_shape_is_told_without_building_values() {
+        assert!(items::looks_like_snapshot(
+            r#"{"x": {"a": [1]}, "tools": []}"#
+        ));
+        assert!(items::looks_like_snapshot(
+            r#"{"jsonrpc": "2.0", "id": 1, "result": {}}"#
+        ));
+        assert!(!items::looks_like_snapshot(r#"{"tools": {}}"#));
+        assert!(!items::looks_like_snapshot(r#"{"mcpServers": {}}"#));
+        assert!(!items::looks_like_snapshot(r#"{"result": {}}"#));
+        assert!(!items::looks_like_snapshot("[1]"));
+        assert!(!items::looks_like_snapshot("{nope"));
     }
 
     #[test]

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use serde_json::Value;
 
 use super::GatherOptions;
 use crate::mcp::ProbeEvent;
@@ -197,15 +196,10 @@ pub fn is_snapshot_file(path: &Path) -> anyhow::Result<bool> {
     Ok(looks_like_snapshot(&text))
 }
 
-/// The content test behind [`is_snapshot_file`].
+/// The content test behind [`is_snapshot_file`] (told without building the document, so a
+/// snapshot of a million tools costs no memory to recognise).
 pub fn looks_like_snapshot(text: &str) -> bool {
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(m)) => {
-            m.get("tools").is_some_and(Value::is_array)
-                || (m.contains_key("jsonrpc") && m.contains_key("result"))
-        }
-        _ => false,
-    }
+    crate::model::snapshot::items::looks_like_snapshot(text)
 }
 
 /// A server name derived from a URL: its host, plus the port when it is not the default.

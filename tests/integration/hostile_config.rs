@@ -519,6 +519,45 @@ fn snapshot_item_cap_names_the_file_the_cap_and_the_flag() {
     assert!(!format!("{out}{err}").contains("--max-items"), "{out}{err}");
 }
 
+/// A snapshot of a million tools (55 MB) is told and refused without building it: the whole
+/// scan fits in 1 GB of address space (it once took 2.9 GB of memory).
+#[cfg(unix)]
+#[test]
+fn a_million_tool_snapshot_is_refused_in_bounded_memory() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("million.json");
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
+    w.write_all(b"{\"tools\":[").expect("write");
+    for i in 0..1_000_000 {
+        let sep = if i == 0 { "" } else { "," };
+        write!(
+            w,
+            "{sep}{{\"name\":\"t{i}\",\"inputSchema\":{{\"type\":\"object\"}}}}"
+        )
+        .expect("write");
+    }
+    w.write_all(b"]}").expect("write");
+    w.flush().expect("flush");
+    drop(w);
+    let bin = env!("CARGO_BIN_EXE_mcpvet");
+    let out = Command::new("sh")
+        .args([
+            "-c",
+            &format!("ulimit -v 1000000 && exec '{bin}' scan --offline million.json"),
+        ])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("mcpvet runs");
+    let said = flat(&format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    ));
+    assert!(said.contains("more than 10000"), "{said}");
+}
+
 /// One real `server/discover` POST over a plain TCP socket; the status line of the answer.
 fn discover_status(addr: &str) -> String {
     use std::io::{Read as _, Write as _};
