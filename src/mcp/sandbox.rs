@@ -1,34 +1,46 @@
-//! The bubblewrap sandbox (`--sandbox`): finding `bwrap`, checking that it can create a
-//! sandbox here, refusing commands that live inside the directories it hides, and planning
-//! a launch inside it (read-only system, private HOME and /tmp, the real home hidden, no
-//! network unless `--sandbox-net`).
+//! The bubblewrap sandbox every stdio server runs in unless `--no-sandbox`: finding `bwrap`,
+//! checking that it can create a sandbox here, refusing commands that live inside the
+//! directories it hides, and planning a launch inside it (its own PID namespace, read-only
+//! system, private HOME, /tmp and working directory, the real home hidden, no network unless
+//! `--sandbox-net` or the policy allows it for that server).
 
 use std::path::{Path, PathBuf};
 
-use super::ProbeOptions;
 use super::process::{DEFAULT_PATH, Launch, LaunchPlan};
 
-/// The namespace flags both the preflight check and the real launch use.
-fn bwrap_isolation(opts: &ProbeOptions) -> Vec<String> {
+/// Where the server starts when its configured working directory is hidden (inside the
+/// reviewer's home or the host's `/tmp`): an empty private directory.
+pub const PRIVATE_CWD: &str = "/tmp/work";
+
+/// How to install bubblewrap, for the errors that need it.
+pub const INSTALL_HINT: &str = "install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`; Arch: `pacman -S bubblewrap`), or pass --no-sandbox to run stdio servers with your user's full access";
+
+/// The namespace flags both the preflight check and the real launch use (`--unshare-all`
+/// gives the server its own PID, network, IPC, UTS and user namespaces).
+fn bwrap_isolation(net: bool) -> Vec<String> {
     let mut v: Vec<String> = ["--die-with-parent", "--new-session", "--unshare-all"]
         .iter()
         .map(|s| (*s).to_owned())
         .collect();
-    if opts.sandbox_net {
+    if net {
         v.push("--share-net".into());
     }
     v
 }
 
 /// Plan a launch inside bubblewrap: the whole filesystem read-only, private `/tmp`
-/// (HOME at `/tmp/home` and TMPDIR at `/tmp/tmp`, bound from `scratch`), the reviewer's
-/// home (and `/root`, `/home`) hidden behind empty tmpfs mounts, no network unless
-/// `--sandbox-net`, killed when mcpvet dies.
+/// (HOME at `/tmp/home`, TMPDIR at `/tmp/tmp` and the fallback working directory
+/// [`PRIVATE_CWD`], bound from `scratch`), the reviewer's home (and `/root`, `/home`)
+/// hidden behind empty tmpfs mounts, no network unless `net`, killed when mcpvet dies.
+///
+/// The server starts in its configured working directory when that is visible anyway (not
+/// inside a hidden directory or `/tmp`); otherwise in the empty [`PRIVATE_CWD`] — a config
+/// saying `"cwd": "~/.ssh"` gets an empty folder, never the keys.
 pub fn sandbox_plan(
     bwrap: &str,
     launch: &Launch<'_>,
     real_home: Option<&Path>,
-    opts: &ProbeOptions,
+    net: bool,
 ) -> LaunchPlan {
     let Launch {
         command,
@@ -37,7 +49,7 @@ pub fn sandbox_plan(
         cwd,
         scratch,
     } = *launch;
-    let mut b = bwrap_isolation(opts);
+    let mut b = bwrap_isolation(net);
     let push =
         |b: &mut Vec<String>, items: &[&str]| b.extend(items.iter().map(|s| (*s).to_owned()));
     push(&mut b, SYSTEM_MOUNTS);
@@ -49,21 +61,22 @@ pub fn sandbox_plan(
             b.push(h.display().to_string());
         }
     }
-    for (sub, inside) in [("home", "/tmp/home"), ("tmp", "/tmp/tmp")] {
+    for (sub, inside) in [
+        ("home", "/tmp/home"),
+        ("tmp", "/tmp/tmp"),
+        ("work", PRIVATE_CWD),
+    ] {
         b.extend([
             "--bind".into(),
             scratch.join(sub).display().to_string(),
             inside.to_owned(),
         ]);
     }
-    // The working directory is visible read-only, unless it would reveal a hidden home.
+    // The root is bound read-only already: a visible working directory needs no mount of
+    // its own, and a hidden one is never mounted (that would reveal what is hidden).
     let work = match cwd {
-        Some(c) if c.is_absolute() && !hidden.iter().any(|h| h.starts_with(c)) => {
-            let c = c.display().to_string();
-            b.extend(["--ro-bind".into(), c.clone(), c.clone()]);
-            c
-        }
-        _ => "/tmp/home".to_owned(),
+        Some(c) if c.is_absolute() && !is_hidden(c, &hidden) => c.display().to_string(),
+        _ => PRIVATE_CWD.to_owned(),
     };
     b.extend(["--chdir".into(), work, "--".into(), command.to_owned()]);
     b.extend(args.iter().cloned());
@@ -76,6 +89,15 @@ pub fn sandbox_plan(
         env: vars,
         cwd: PathBuf::from("/"),
     }
+}
+
+/// Whether `path` (as given, or with symlinks resolved) lies inside a hidden directory or
+/// the host's `/tmp`, which the sandbox replaces with a private one.
+pub fn is_hidden(path: &Path, hidden: &[PathBuf]) -> bool {
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    [path, real.as_path()]
+        .iter()
+        .any(|p| p.starts_with("/tmp") || hidden.iter().any(|h| p.starts_with(h)))
 }
 
 /// The directories the sandbox hides: the reviewer's home, `/root` and `/home`.
@@ -95,7 +117,8 @@ pub fn hidden_dirs(real_home: Option<&Path>) -> Vec<PathBuf> {
 
 /// Why `command` cannot run in the sandbox, if it (through `path_var`, symlinks or its
 /// `#!` interpreter) needs a file inside a directory the sandbox hides — e.g. a Python or
-/// Node installed under the reviewer's home (`~/.pyenv`, `~/.nvm`).
+/// Node installed under the reviewer's home (`~/.pyenv`, `~/.nvm`), or a script under the
+/// host's `/tmp` (the sandbox has its own).
 pub fn hidden_command(command: &str, path_var: Option<&str>, hidden: &[PathBuf]) -> Option<String> {
     let resolved = resolve_program(command, path_var)?;
     let mut needs = vec![resolved.clone()];
@@ -105,9 +128,15 @@ pub fn hidden_command(command: &str, path_var: Option<&str>, hidden: &[PathBuf])
     for path in needs {
         let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
         for candidate in [&path, &real] {
-            if let Some(h) = hidden.iter().find(|h| candidate.starts_with(h)) {
+            let tmp = Path::new("/tmp");
+            let inside = hidden
+                .iter()
+                .map(PathBuf::as_path)
+                .chain(std::iter::once(tmp))
+                .find(|h| candidate.starts_with(h));
+            if let Some(h) = inside {
                 return Some(format!(
-                    "`{command}` needs {}, inside {}, which the sandbox hides; install it outside your home or give a path outside it",
+                    "`{command}` needs {}, inside {}, which the sandbox hides; install it outside your home and /tmp (e.g. in the repository, /usr or /opt), or pass --no-sandbox to run it with your user's full access",
                     candidate.display(),
                     h.display()
                 ));
@@ -157,9 +186,9 @@ pub fn find_bwrap(path_var: Option<&str>) -> Option<PathBuf> {
 const SYSTEM_MOUNTS: &[&str] = &["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
 
 /// Check that bubblewrap can actually create the sandbox here (user namespaces allowed…).
-pub async fn bwrap_preflight(bwrap: &Path, opts: &ProbeOptions) -> Result<(), String> {
+pub async fn bwrap_preflight(bwrap: &Path, net: bool) -> Result<(), String> {
     let mut cmd = tokio::process::Command::new(bwrap);
-    cmd.args(bwrap_isolation(opts))
+    cmd.args(bwrap_isolation(net))
         .args(SYSTEM_MOUNTS)
         .args(["--", "true"])
         .env_clear()
@@ -212,13 +241,12 @@ mod tests {
         assert_eq!(p.env["TMPDIR"], "/tmp/s/tmp");
         assert_eq!(p.cwd, PathBuf::from("/tmp/s/home"));
 
-        let opts = ProbeOptions::default();
         let home = tempfile::tempdir().unwrap();
         let p = sandbox_plan(
             "bwrap",
             &launch(&[], &env, Path::new("/tmp/s")),
             Some(home.path()),
-            &opts,
+            false,
         );
         let joined = p.args.join(" ");
         assert!(joined.contains("--unshare-all"), "{joined}");
@@ -231,12 +259,41 @@ mod tests {
         assert!(joined.contains("--bind /tmp/s/home /tmp/home"), "{joined}");
         assert!(joined.ends_with("-- srv"), "{joined}");
         assert_eq!(p.env["HOME"], "/tmp/home");
-        let opts = ProbeOptions {
-            sandbox_net: true,
-            ..ProbeOptions::default()
-        };
-        let p = sandbox_plan("bwrap", &launch(&[], &env, Path::new("/s")), None, &opts);
+        let p = sandbox_plan("bwrap", &launch(&[], &env, Path::new("/s")), None, true);
         assert!(p.args.contains(&"--share-net".to_owned()));
+    }
+
+    /// The working directory a sandboxed server starts in, for a configured `cwd`.
+    fn chdir_for(cwd: &Path, home: &Path) -> (String, String) {
+        let env = build_env(&BTreeMap::new(), &[], &lookup);
+        let l = Launch {
+            cwd: Some(cwd),
+            ..launch(&[], &env, Path::new("/s"))
+        };
+        let p = sandbox_plan("bwrap", &l, Some(home), false);
+        let i = p.args.iter().position(|a| a == "--chdir").unwrap();
+        (p.args[i + 1].clone(), p.args.join(" "))
+    }
+
+    #[test]
+    fn a_working_directory_inside_the_home_is_never_mounted() {
+        let home = Path::new("/srv/alice");
+        let (dir, all) = chdir_for(&home.join(".ssh"), home);
+        assert_eq!(dir, PRIVATE_CWD);
+        assert!(!all.contains(".ssh"), "{all}");
+        let (dir, _) = chdir_for(home, home);
+        assert_eq!(dir, PRIVATE_CWD);
+        let (dir, all) = chdir_for(Path::new("/tmp/elsewhere"), home);
+        assert_eq!(dir, PRIVATE_CWD);
+        assert!(!all.contains("/tmp/elsewhere"), "{all}");
+        // A directory the read-only root shows anyway is used as it is, without a mount.
+        let (dir, all) = chdir_for(Path::new("/usr/share"), home);
+        assert_eq!(dir, "/usr/share");
+        assert!(!all.contains("bind /usr/share"), "{all}");
+        assert!(
+            all.contains(&format!("--bind /s/work {PRIVATE_CWD}")),
+            "{all}"
+        );
     }
 
     #[test]
@@ -250,8 +307,9 @@ mod tests {
         let why = hidden_command("node", Some(&path), &hidden).unwrap();
         assert!(why.contains("which the sandbox hides"), "{why}");
         assert!(hidden_command("/usr/bin/env", None, &hidden).is_none());
-        // A script outside the home whose interpreter is inside it.
-        let elsewhere = tempfile::tempdir().unwrap();
+        // A script outside the home (and /tmp) whose interpreter is inside it.
+        let elsewhere =
+            tempfile::tempdir_in(concat!(env!("CARGO_MANIFEST_DIR"), "/target")).unwrap();
         let script = elsewhere.path().join("tool");
         std::fs::write(&script, format!("#!{}/node\n", bin.display())).unwrap();
         let why = hidden_command(script.to_str().unwrap(), Some(&path), &hidden).unwrap();
@@ -261,5 +319,11 @@ mod tests {
         std::fs::write(&script, "#!/bin/sh\n").unwrap();
         assert!(hidden_command(script.to_str().unwrap(), Some(&path), &hidden).is_none());
         assert!(hidden_command("no-such-command", Some(&path), &hidden).is_none());
+        // The host's /tmp is replaced by a private one: a script there is named too.
+        let in_tmp = tempfile::tempdir().unwrap();
+        let script = in_tmp.path().join("srv.sh");
+        std::fs::write(&script, "#!/bin/sh\n").unwrap();
+        let why = hidden_command(script.to_str().unwrap(), None, &hidden).unwrap();
+        assert!(why.contains("--no-sandbox"), "{why}");
     }
 }

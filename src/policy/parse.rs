@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{CredentialScope, Entry, FILE_NAME, Grant, Ignore, Policy, Remap};
+use super::{CredentialScope, Entry, FILE_NAME, Grant, Ignore, NetworkGrant, Policy, Remap};
 use crate::config::tree::Pos;
 use crate::model::finding::Severity;
 
@@ -46,6 +46,15 @@ struct RawPolicy {
     remap: Vec<Spanned<RawRemap>>,
     #[serde(default)]
     ignore: Vec<Spanned<RawIgnore>>,
+    #[serde(default)]
+    sandbox_network: Vec<Spanned<RawSandboxNetwork>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSandboxNetwork {
+    name: Spanned<String>,
+    reason: Spanned<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -98,6 +107,7 @@ impl Policy {
             deny: Vec::new(),
             remap: Vec::new(),
             ignore: Vec::new(),
+            sandbox_network: Vec::new(),
         }
     }
 
@@ -243,6 +253,24 @@ impl Policy {
                         rule: v.rule.clone(),
                         server: v.server.clone(),
                         reason: reason(&v.reason, "[[ignore]]")?,
+                        origin: origin(r.span()),
+                    })
+                })
+                .collect::<Result<_, PolicyError>>()?,
+            sandbox_network: raw
+                .sandbox_network
+                .iter()
+                .map(|r| {
+                    let v = r.get_ref();
+                    if v.name.get_ref().trim().is_empty() {
+                        return Err(err(
+                            v.name.span(),
+                            "[[sandbox-network]]: `name` must name a server (or a glob)".into(),
+                        ));
+                    }
+                    Ok(NetworkGrant {
+                        name: v.name.get_ref().clone(),
+                        reason: reason(&v.reason, "[[sandbox-network]]")?,
                         origin: origin(r.span()),
                     })
                 })

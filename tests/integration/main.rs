@@ -10,3 +10,4 @@ mod lock;
 mod probe;
 mod report;
 mod rules;
+mod sandbox;
