@@ -185,8 +185,25 @@ pub fn find_bwrap(path_var: Option<&str>) -> Option<PathBuf> {
 /// The system as the sandbox sees it: read-only root, fresh `/dev` and `/proc`.
 const SYSTEM_MOUNTS: &[&str] = &["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
 
-/// Check that bubblewrap can actually create the sandbox here (user namespaces allowed…).
+/// The (bwrap, network) pairs whose preflight succeeded in this process: checked once, not
+/// once per server (it costs about as much as the sandboxed launch itself).
+static PREFLIGHT_OK: std::sync::Mutex<Vec<(PathBuf, bool)>> = std::sync::Mutex::new(Vec::new());
+
+/// Check that bubblewrap can actually create the sandbox here (user namespaces allowed…);
+/// a success is remembered for the rest of the process.
 pub async fn bwrap_preflight(bwrap: &Path, net: bool) -> Result<(), String> {
+    let key = (bwrap.to_path_buf(), net);
+    if PREFLIGHT_OK.lock().is_ok_and(|ok| ok.contains(&key)) {
+        return Ok(());
+    }
+    preflight_run(bwrap, net).await?;
+    if let Ok(mut ok) = PREFLIGHT_OK.lock() {
+        ok.push(key);
+    }
+    Ok(())
+}
+
+async fn preflight_run(bwrap: &Path, net: bool) -> Result<(), String> {
     let mut cmd = tokio::process::Command::new(bwrap);
     cmd.args(bwrap_isolation(net))
         .args(SYSTEM_MOUNTS)

@@ -32,7 +32,8 @@ fn which(cmd: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Whether bubblewrap can run here; in CI it must.
+/// Whether bubblewrap can run here; in CI it must. (A skip is said on the test's stderr.)
+#[allow(clippy::print_stderr)]
 fn have_bwrap() -> bool {
     if which("bwrap").is_some() {
         return true;
