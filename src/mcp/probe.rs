@@ -91,11 +91,10 @@ impl Launcher<'_> {
                     scratch: &scratch,
                 };
                 let plan: LaunchPlan = if let Some(bwrap) = &self.bwrap {
-                    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
                     sandbox::sandbox_plan(
                         &bwrap.display().to_string(),
                         &launch,
-                        home.as_deref(),
+                        &hidden_now(),
                         self.net,
                     )
                 } else {
@@ -127,6 +126,14 @@ impl Connect for Launcher<'_> {
     async fn connect(&mut self) -> Result<Conn, RpcError> {
         self.start().await.map_err(RpcError::Launch)
     }
+}
+
+/// What the sandbox hides for this process: the reviewer's `HOME` (and `/root`, `/home`,
+/// `/tmp`), except the repository mcpvet runs in when that lies inside it.
+fn hidden_now() -> sandbox::Hidden {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let here = std::env::current_dir().ok();
+    sandbox::Hidden::new(home.as_deref(), here.as_deref())
 }
 
 /// The last lines of captured stderr, for error messages.
@@ -188,9 +195,8 @@ pub async fn probe_async(
                 )));
             };
             if let Transport::Stdio { command, .. } = &spec.transport {
-                let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-                let hidden = sandbox::hidden_dirs(home.as_deref());
-                if let Some(why) = sandbox::hidden_command(command, path.as_deref(), &hidden) {
+                if let Some(why) = sandbox::hidden_command(command, path.as_deref(), &hidden_now())
+                {
                     return Err(fail(format!("sandbox: {why}")));
                 }
             }

@@ -28,20 +28,81 @@ fn bwrap_isolation(net: bool) -> Vec<String> {
     v
 }
 
+/// What the sandbox hides: the reviewer's home, `/root`, `/home` and the host's `/tmp` —
+/// except the project mcpvet runs in, when that is a repository inside the home.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hidden {
+    /// Hidden behind empty tmpfs mounts (`/tmp` is replaced by a private one as well).
+    pub dirs: Vec<PathBuf>,
+    /// Shown read-only although inside a hidden directory: see [`project_dir`].
+    pub project: Option<PathBuf>,
+}
+
+impl Hidden {
+    /// The hidden directories for this home, and the project around `here` (mcpvet's own
+    /// working directory), if it qualifies.
+    pub fn new(real_home: Option<&Path>, here: Option<&Path>) -> Hidden {
+        let dirs = hidden_dirs(real_home);
+        let project = here.and_then(|h| project_dir(h, &dirs));
+        Hidden { dirs, project }
+    }
+
+    /// The directory (among the hidden ones and `/tmp`) that hides `path`, if any; the
+    /// path is taken as given and with symlinks resolved.
+    pub fn hider(&self, path: &Path) -> Option<PathBuf> {
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        [path, real.as_path()].into_iter().find_map(|p| {
+            if self
+                .project
+                .as_deref()
+                .is_some_and(|proj| p.starts_with(proj))
+            {
+                return None;
+            }
+            self.dirs
+                .iter()
+                .map(PathBuf::as_path)
+                .chain(std::iter::once(Path::new("/tmp")))
+                .find(|h| p.starts_with(h))
+                .map(Path::to_path_buf)
+        })
+    }
+
+    /// Whether the sandbox hides `path`.
+    pub fn hides(&self, path: &Path) -> bool {
+        self.hider(path).is_some()
+    }
+}
+
+/// The project mcpvet runs in, shown read-only inside the sandbox although the home is
+/// hidden: the repository (the nearest folder holding `.git`) around `here`, only when it
+/// lies strictly inside a hidden directory, is not the home itself, and no folder between the
+/// home and it is a dot-folder (`~/.ssh`, `~/.config/…` are never shown). Symlinks resolved.
+pub fn project_dir(here: &Path, hidden: &[PathBuf]) -> Option<PathBuf> {
+    let here = std::fs::canonicalize(here).ok()?;
+    let root = here.ancestors().find(|d| d.join(".git").exists())?;
+    let inside = hidden.iter().find_map(|h| {
+        let h = std::fs::canonicalize(h).unwrap_or_else(|_| h.clone());
+        root.strip_prefix(&h).ok().map(Path::to_path_buf)
+    })?;
+    let mut parts = inside.components().peekable();
+    parts.peek()?;
+    if parts.any(|c| c.as_os_str().to_string_lossy().starts_with('.')) {
+        return None;
+    }
+    Some(root.to_path_buf())
+}
+
 /// Plan a launch inside bubblewrap: the whole filesystem read-only, private `/tmp`
 /// (HOME at `/tmp/home`, TMPDIR at `/tmp/tmp` and the fallback working directory
 /// [`PRIVATE_CWD`], bound from `scratch`), the reviewer's home (and `/root`, `/home`)
-/// hidden behind empty tmpfs mounts, no network unless `net`, killed when mcpvet dies.
+/// hidden behind empty tmpfs mounts except the project (read-only), no network unless
+/// `net`, killed when mcpvet dies.
 ///
-/// The server starts in its configured working directory when that is visible anyway (not
-/// inside a hidden directory or `/tmp`); otherwise in the empty [`PRIVATE_CWD`] — a config
-/// saying `"cwd": "~/.ssh"` gets an empty folder, never the keys.
-pub fn sandbox_plan(
-    bwrap: &str,
-    launch: &Launch<'_>,
-    real_home: Option<&Path>,
-    net: bool,
-) -> LaunchPlan {
+/// The server starts in its configured working directory when that is visible (not inside
+/// a hidden directory or `/tmp`, or inside the project); otherwise in the empty
+/// [`PRIVATE_CWD`] — a config saying `"cwd": "~/.ssh"` gets an empty folder, never the keys.
+pub fn sandbox_plan(bwrap: &str, launch: &Launch<'_>, hidden: &Hidden, net: bool) -> LaunchPlan {
     let Launch {
         command,
         args,
@@ -54,12 +115,15 @@ pub fn sandbox_plan(
         |b: &mut Vec<String>, items: &[&str]| b.extend(items.iter().map(|s| (*s).to_owned()));
     push(&mut b, SYSTEM_MOUNTS);
     push(&mut b, &["--tmpfs", "/tmp"]);
-    let hidden = hidden_dirs(real_home);
-    for h in &hidden {
+    for h in &hidden.dirs {
         if h.exists() {
             b.push("--tmpfs".into());
             b.push(h.display().to_string());
         }
+    }
+    if let Some(p) = &hidden.project {
+        let p = p.display().to_string();
+        b.extend(["--ro-bind".into(), p.clone(), p]);
     }
     for (sub, inside) in [
         ("home", "/tmp/home"),
@@ -72,10 +136,11 @@ pub fn sandbox_plan(
             inside.to_owned(),
         ]);
     }
-    // The root is bound read-only already: a visible working directory needs no mount of
-    // its own, and a hidden one is never mounted (that would reveal what is hidden).
+    // The root (and the project) are bound read-only already: a visible working directory
+    // needs no mount of its own, and a hidden one is never mounted (that would reveal what
+    // is hidden).
     let work = match cwd {
-        Some(c) if c.is_absolute() && !is_hidden(c, &hidden) => c.display().to_string(),
+        Some(c) if c.is_absolute() && !hidden.hides(c) => c.display().to_string(),
         _ => PRIVATE_CWD.to_owned(),
     };
     b.extend(["--chdir".into(), work, "--".into(), command.to_owned()]);
@@ -89,15 +154,6 @@ pub fn sandbox_plan(
         env: vars,
         cwd: PathBuf::from("/"),
     }
-}
-
-/// Whether `path` (as given, or with symlinks resolved) lies inside a hidden directory or
-/// the host's `/tmp`, which the sandbox replaces with a private one.
-pub fn is_hidden(path: &Path, hidden: &[PathBuf]) -> bool {
-    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    [path, real.as_path()]
-        .iter()
-        .any(|p| p.starts_with("/tmp") || hidden.iter().any(|h| p.starts_with(h)))
 }
 
 /// The directories the sandbox hides: the reviewer's home, `/root` and `/home`.
@@ -118,29 +174,20 @@ pub fn hidden_dirs(real_home: Option<&Path>) -> Vec<PathBuf> {
 /// Why `command` cannot run in the sandbox, if it (through `path_var`, symlinks or its
 /// `#!` interpreter) needs a file inside a directory the sandbox hides — e.g. a Python or
 /// Node installed under the reviewer's home (`~/.pyenv`, `~/.nvm`), or a script under the
-/// host's `/tmp` (the sandbox has its own).
-pub fn hidden_command(command: &str, path_var: Option<&str>, hidden: &[PathBuf]) -> Option<String> {
+/// host's `/tmp` (the sandbox has its own). Files inside the project are visible.
+pub fn hidden_command(command: &str, path_var: Option<&str>, hidden: &Hidden) -> Option<String> {
     let resolved = resolve_program(command, path_var)?;
     let mut needs = vec![resolved.clone()];
     if let Some(interp) = shebang_interpreter(&resolved, path_var) {
         needs.push(interp);
     }
     for path in needs {
-        let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        for candidate in [&path, &real] {
-            let tmp = Path::new("/tmp");
-            let inside = hidden
-                .iter()
-                .map(PathBuf::as_path)
-                .chain(std::iter::once(tmp))
-                .find(|h| candidate.starts_with(h));
-            if let Some(h) = inside {
-                return Some(format!(
-                    "`{command}` needs {}, inside {}, which the sandbox hides; install it outside your home and /tmp (e.g. in the repository, /usr or /opt), or pass --no-sandbox to run it with your user's full access",
-                    candidate.display(),
-                    h.display()
-                ));
-            }
+        if let Some(h) = hidden.hider(&path) {
+            return Some(format!(
+                "`{command}` needs {}, inside {}, which the sandbox hides; install it outside your home and /tmp (e.g. in the repository, /usr or /opt), or pass --no-sandbox to run it with your user's full access",
+                path.display(),
+                h.display()
+            ));
         }
     }
     None
@@ -262,7 +309,7 @@ mod tests {
         let p = sandbox_plan(
             "bwrap",
             &launch(&[], &env, Path::new("/tmp/s")),
-            Some(home.path()),
+            &Hidden::new(Some(home.path()), None),
             false,
         );
         let joined = p.args.join(" ");
@@ -276,18 +323,23 @@ mod tests {
         assert!(joined.contains("--bind /tmp/s/home /tmp/home"), "{joined}");
         assert!(joined.ends_with("-- srv"), "{joined}");
         assert_eq!(p.env["HOME"], "/tmp/home");
-        let p = sandbox_plan("bwrap", &launch(&[], &env, Path::new("/s")), None, true);
+        let none = Hidden::new(None, None);
+        let p = sandbox_plan("bwrap", &launch(&[], &env, Path::new("/s")), &none, true);
         assert!(p.args.contains(&"--share-net".to_owned()));
     }
 
     /// The working directory a sandboxed server starts in, for a configured `cwd`.
     fn chdir_for(cwd: &Path, home: &Path) -> (String, String) {
+        chdir_in(cwd, &Hidden::new(Some(home), None))
+    }
+
+    fn chdir_in(cwd: &Path, hidden: &Hidden) -> (String, String) {
         let env = build_env(&BTreeMap::new(), &[], &lookup);
         let l = Launch {
             cwd: Some(cwd),
             ..launch(&[], &env, Path::new("/s"))
         };
-        let p = sandbox_plan("bwrap", &l, Some(home), false);
+        let p = sandbox_plan("bwrap", &l, hidden, false);
         let i = p.args.iter().position(|a| a == "--chdir").unwrap();
         (p.args[i + 1].clone(), p.args.join(" "))
     }
@@ -319,7 +371,7 @@ mod tests {
         let bin = home.path().join("bin");
         std::fs::create_dir_all(&bin).unwrap();
         std::fs::write(bin.join("node"), "").unwrap();
-        let hidden = hidden_dirs(Some(home.path()));
+        let hidden = Hidden::new(Some(home.path()), None);
         let path = bin.display().to_string();
         let why = hidden_command("node", Some(&path), &hidden).unwrap();
         assert!(why.contains("which the sandbox hides"), "{why}");
@@ -342,5 +394,45 @@ mod tests {
         std::fs::write(&script, "#!/bin/sh\n").unwrap();
         let why = hidden_command(script.to_str().unwrap(), None, &hidden).unwrap();
         assert!(why.contains("--no-sandbox"), "{why}");
+    }
+
+    #[test]
+    fn only_a_repository_inside_the_home_is_shown_and_never_a_dot_folder() {
+        let home = tempfile::tempdir_in(concat!(env!("CARGO_MANIFEST_DIR"), "/target")).unwrap();
+        let h = std::fs::canonicalize(home.path()).unwrap();
+        for d in ["proj/.git", "proj/sub", ".config/tool/.git"] {
+            std::fs::create_dir_all(h.join(d)).unwrap();
+        }
+        std::fs::write(h.join("secret.txt"), "x").unwrap();
+        let dirs = vec![h.clone()];
+        assert_eq!(
+            project_dir(&h.join("proj/sub"), &dirs),
+            Some(h.join("proj"))
+        );
+        assert_eq!(project_dir(&h.join(".config/tool"), &dirs), None);
+        // Not a repository: nothing is shown.
+        assert_eq!(project_dir(&h, &dirs), None);
+        // The home itself as a repository (dotfiles) is never shown.
+        std::fs::create_dir_all(h.join(".git")).unwrap();
+        assert_eq!(project_dir(&h, &dirs), None);
+        // A repository outside the hidden directories needs no exposure.
+        assert_eq!(
+            project_dir(Path::new(env!("CARGO_MANIFEST_DIR")), &dirs),
+            None
+        );
+
+        let hidden = Hidden::new(Some(&h), Some(&h.join("proj/sub")));
+        assert_eq!(hidden.project, Some(h.join("proj")));
+        let (dir, all) = chdir_in(&h.join("proj/sub"), &hidden);
+        assert_eq!(dir, h.join("proj/sub").display().to_string());
+        let p = h.join("proj").display().to_string();
+        assert!(all.contains(&format!("--ro-bind {p} {p}")), "{all}");
+        let (dir, _) = chdir_in(&h, &hidden);
+        assert_eq!(dir, PRIVATE_CWD);
+        assert!(hidden.hides(&h.join("secret.txt")));
+        assert!(!hidden.hides(&h.join("proj/run.py")));
+        // A symlink inside the project pointing out of it is hidden.
+        std::os::unix::fs::symlink(h.join("secret.txt"), h.join("proj/link")).unwrap();
+        assert!(hidden.hides(&h.join("proj/link")));
     }
 }

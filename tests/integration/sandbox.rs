@@ -319,6 +319,64 @@ fn cwd_under_home_is_not_visible_in_the_sandbox() {
     assert_eq!(r["files"], serde_json::json!({}), "{r}");
 }
 
+/// Run from a repository inside the reviewer's home, a server in that repository works in
+/// the sandbox (the repository is shown read-only) while the rest of the home stays hidden,
+/// also through a symlink in the repository.
+#[test]
+fn a_repository_inside_home_is_shown_read_only_and_the_rest_of_home_is_not() {
+    if !have_bwrap() {
+        return;
+    }
+    let home = target_dir();
+    let h = std::fs::canonicalize(home.path()).unwrap();
+    std::fs::write(h.join("secret.txt"), "HOME-SECRET-CANARY").unwrap();
+    let proj = h.join("proj");
+    std::fs::create_dir_all(proj.join(".git")).unwrap();
+    std::fs::copy(snoop(), proj.join("server.py")).unwrap();
+    std::os::unix::fs::symlink(h.join("secret.txt"), proj.join("leak")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.json");
+    let py = python();
+    let argv = [
+        "snapshot",
+        "--timeout",
+        "20",
+        "-o",
+        out.to_str().unwrap(),
+        "--",
+        &py,
+        "server.py",
+        "listcwd",
+    ];
+    let o = mcpvet_in(&proj, &argv, &[("HOME", h.to_str().unwrap())]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(!text.contains("HOME-SECRET-CANARY"), "{text}");
+    let r = description(&ServerSnapshot::load(&out).unwrap());
+    assert_eq!(r["cwd"], proj.display().to_string(), "{r}");
+    assert!(
+        r["files"]["server.py"]
+            .as_str()
+            .unwrap()
+            .contains("stdio MCP server"),
+        "{r}"
+    );
+    assert!(
+        r["files"]["leak"].as_str().unwrap().starts_with("DENIED"),
+        "{r}"
+    );
+    // Unsandboxed the link leads to the secret: the test can fail.
+    let mut unsandboxed = argv.to_vec();
+    unsandboxed.insert(1, "--no-sandbox");
+    let o = mcpvet_in(&proj, &unsandboxed, &[("HOME", h.to_str().unwrap())]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains("HOME-SECRET-CANARY")
+    );
+}
+
 /// Without bubblewrap nothing runs: exit 3 and an error naming the package to install and
 /// `--no-sandbox`.
 #[test]
