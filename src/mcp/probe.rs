@@ -200,6 +200,18 @@ pub async fn probe_async(
                     return Err(fail(format!("sandbox: {why}")));
                 }
             }
+            if let Transport::Stdio { cwd: Some(c), .. } = &spec.transport {
+                let c = std::env::current_dir()
+                    .map(|here| here.join(c))
+                    .unwrap_or_else(|_| c.clone());
+                if hidden_now().hides(&c) {
+                    session.note(format!(
+                        "the working directory {} is hidden by the sandbox; the server started in the empty {}",
+                        c.display(),
+                        sandbox::PRIVATE_CWD
+                    ));
+                }
+            }
             net = opts.sandbox_net || opts.sandbox_net_servers.iter().any(|n| n == &spec.name);
             sandbox::bwrap_preflight(&b, net).await.map_err(|e| {
                 fail(format!(

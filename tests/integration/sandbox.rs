@@ -317,6 +317,11 @@ fn cwd_under_home_is_not_visible_in_the_sandbox() {
     let r = description(&ServerSnapshot::load(&out).unwrap());
     assert_eq!(r["cwd"], "/tmp/work", "{r}");
     assert_eq!(r["files"], serde_json::json!({}), "{r}");
+    let notes = ServerSnapshot::load(&out).unwrap().probe.unwrap().notes;
+    assert!(
+        notes.iter().any(|n| n.contains("hidden by the sandbox")),
+        "{notes:?}"
+    );
 }
 
 /// Run from a repository inside the reviewer's home, a server in that repository works in
