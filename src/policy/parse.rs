@@ -326,6 +326,43 @@ mod tests {
     }
 
     #[test]
+    fn sandbox_network_entries_need_a_name_and_a_reason_and_warn_when_unused() {
+        let e = parse("[[sandbox-network]]\nname = \"x\"\n").expect_err("no reason");
+        assert!(e.to_string().contains("reason"), "{e}");
+        let e = parse("[[sandbox-network]]\nname = \" \"\nreason = \"r\"\n").expect_err("empty");
+        assert!(e.to_string().starts_with("mcpvet.toml:2:"), "{e}");
+        let e = parse("[[sandbox-network]]\nname = \"x\"\nreason = \"r\"\nport = 1\n")
+            .expect_err("unknown key");
+        assert!(e.to_string().starts_with("mcpvet.toml:"), "{e}");
+        let p = parse("[[sandbox-network]]\nname = \"fetch-*\"\nreason = \"r\"\n").unwrap();
+        assert!(p.allows_sandbox_network("fetch-web"));
+        assert!(!p.allows_sandbox_network("other"));
+        let spec = |name: &str| crate::model::spec::ServerSpec {
+            name: name.into(),
+            host: crate::model::host::Host::CommandLine,
+            origin: None,
+            locations: Default::default(),
+            transport: crate::model::spec::Transport::Stdio {
+                command: "x".into(),
+                args: Vec::new(),
+                env: Default::default(),
+                cwd: None,
+            },
+            settings: Default::default(),
+        };
+        let used = p.evaluate(&[spec("fetch-web")], Vec::new(), &|_: &str| false);
+        assert!(used.warnings.is_empty(), "{:?}", used.warnings);
+        let unused = p.evaluate(&[spec("other")], Vec::new(), &|_: &str| false);
+        assert!(
+            unused.warnings[0]
+                .message
+                .contains("sandbox-network entry `fetch-*` matched no"),
+            "{:?}",
+            unused.warnings
+        );
+    }
+
+    #[test]
     fn find_stops_at_the_repository_root() {
         let dir = tempfile::tempdir().expect("tmp");
         let repo = dir.path().join("repo");
