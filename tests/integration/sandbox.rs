@@ -109,6 +109,8 @@ fn environment_of_mcpvet_is_unreadable_by_the_server() {
         let (r, text) = snoop_report(&[], &["environ"], &[("MCPVET_CANARY", CANARY_VALUE)]);
         let ancestors = r["ancestors"].as_array().unwrap();
         assert!(!ancestors.is_empty(), "{r}");
+        // Its own PID namespace: mcpvet is not even among the processes it can see.
+        assert!(ancestors.iter().all(|a| a["comm"] != "mcpvet"), "{r}");
         assert!(!text.contains(CANARY_VALUE), "{r}");
         assert!(!text.contains("FOUND"), "{r}");
     }
