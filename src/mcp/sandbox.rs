@@ -76,21 +76,41 @@ impl Hidden {
 
 /// The project mcpvet runs in, shown read-only inside the sandbox although the home is
 /// hidden: the repository (the nearest folder holding `.git`) around `here`, only when it
-/// lies strictly inside a hidden directory, is not the home itself, and no folder between the
-/// home and it is a dot-folder (`~/.ssh`, `~/.config/…` are never shown). Symlinks resolved.
+/// lies strictly inside a hidden directory, is not the home itself (nor any `/home/<user>`),
+/// and no folder between a hidden directory and it is a dot-folder (`~/.ssh`, `~/.config/…`
+/// are never shown). Symlinks resolved.
 pub fn project_dir(here: &Path, hidden: &[PathBuf]) -> Option<PathBuf> {
     let here = std::fs::canonicalize(here).ok()?;
     let root = here.ancestors().find(|d| d.join(".git").exists())?;
-    let inside = hidden.iter().find_map(|h| {
+    for h in hidden {
         let h = std::fs::canonicalize(h).unwrap_or_else(|_| h.clone());
-        root.strip_prefix(&h).ok().map(Path::to_path_buf)
-    })?;
-    let mut parts = inside.components().peekable();
-    parts.peek()?;
-    if parts.any(|c| c.as_os_str().to_string_lossy().starts_with('.')) {
-        return None;
+        let Ok(inside) = root.strip_prefix(&h) else {
+            continue;
+        };
+        if !may_show(&h, inside) {
+            return None;
+        }
     }
-    Some(root.to_path_buf())
+    hidden
+        .iter()
+        .any(|h| root.starts_with(std::fs::canonicalize(h).unwrap_or_else(|_| h.clone())))
+        .then(|| root.to_path_buf())
+}
+
+/// Whether a repository at `inside` (relative to the hidden directory `hidden_dir`) may be
+/// shown: not the hidden directory itself, not a whole `/home/<user>`, nothing under a
+/// dot-folder.
+fn may_show(hidden_dir: &Path, inside: &Path) -> bool {
+    let least = if hidden_dir == Path::new("/home") {
+        2
+    } else {
+        1
+    };
+    let parts: Vec<_> = inside.components().collect();
+    parts.len() >= least
+        && !parts
+            .iter()
+            .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
 }
 
 /// Plan a launch inside bubblewrap: the whole filesystem read-only, private `/tmp`
@@ -415,6 +435,14 @@ mod tests {
         // The home itself as a repository (dotfiles) is never shown.
         std::fs::create_dir_all(h.join(".git")).unwrap();
         assert_eq!(project_dir(&h, &dirs), None);
+        // Without HOME, a whole `/home/<user>` is never shown either.
+        assert!(!may_show(Path::new("/home"), Path::new("alice")));
+        assert!(may_show(Path::new("/home"), Path::new("alice/proj")));
+        assert!(!may_show(
+            Path::new("/home"),
+            Path::new("alice/.cache/proj")
+        ));
+        assert!(!may_show(&h, Path::new("")));
         // A repository outside the hidden directories needs no exposure.
         assert_eq!(
             project_dir(Path::new(env!("CARGO_MANIFEST_DIR")), &dirs),
