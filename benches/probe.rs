@@ -1,7 +1,8 @@
 //! Probe benchmarks (run with `cargo bench --bench probe`):
 //!
 //! 1. mcpvet's own overhead on a live probe: `probe()` of a small stdio server versus the
-//!    same server driven by hand (spawn, write the same requests, read the answers).
+//!    same server driven by hand (spawn, write the same requests, read the answers), and
+//!    what the default bubblewrap sandbox adds per launch.
 //! 2. Concurrency: wall time of `probe_all` over many slow servers versus the slowest one.
 
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
@@ -97,7 +98,12 @@ fn ms(d: Duration) -> String {
 
 fn main() {
     let runs = 15;
-    let opts = ProbeOptions::default();
+    // mcpvet's own overhead is measured without the sandbox; the sandbox's cost on its own line.
+    let opts = ProbeOptions {
+        sandbox: false,
+        ..ProbeOptions::default()
+    };
+    let sandboxed = ProbeOptions::default();
     // Warm up the page cache and Python's bytecode cache.
     by_hand();
     probe(&spec("modern", "modern"), &opts).unwrap();
@@ -119,6 +125,22 @@ fn main() {
         "  mcpvet overhead         {}",
         ms(probed.saturating_sub(hand))
     );
+    // The sandbox's one check per process is paid in the warm-up.
+    probe(&spec("modern", "modern"), &sandboxed).unwrap();
+    let boxed = median(
+        (0..runs)
+            .map(|_| {
+                let s = Instant::now();
+                probe(&spec("modern", "modern"), &sandboxed).unwrap();
+                s.elapsed()
+            })
+            .collect(),
+    );
+    println!("  mcpvet probe(), sandboxed {}", ms(boxed));
+    println!(
+        "  sandbox per launch      {}",
+        ms(boxed.saturating_sub(probed))
+    );
 
     // Legacy: discover is refused, then a fresh process gets initialize.
     let legacy = median(
@@ -138,7 +160,7 @@ fn main() {
     let slow = ProbeOptions {
         discover_timeout: Duration::from_secs(1),
         jobs: n,
-        ..ProbeOptions::default()
+        ..opts.clone()
     };
     let one = {
         let s = Instant::now();

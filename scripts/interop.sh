@@ -6,7 +6,10 @@
 #   INTEROP_ONLY="time git" bash scripts/interop.sh   # a subset (names below)
 #
 # Env: MCPVET (mcpvet binary; built if unset), CI_INSIGHTS (ci-insights binary; built if
-# unset), INTEROP_TIMEOUT (seconds per server, default 120).
+# unset), INTEROP_TIMEOUT (seconds per server, default 120), INTEROP_PYTHON (the Python the
+# venv is made with; default /usr/bin/python3 — it must live outside your home, which
+# mcpvet's default sandbox hides). Every stdio server runs in mcpvet's default sandbox, with
+# no network: none of these needs any at start-up.
 # Needs: node + npm, python3 (with venv), cargo (unless both binaries are given).
 # Exit status: 0 if every server matched, 1 otherwise (an install failure is a failure).
 set -euo pipefail
@@ -68,10 +71,22 @@ install_npm() {
   fi
 }
 
+# The servers run in mcpvet's default sandbox, which hides the home: the venv's Python must
+# live outside it (a pyenv/asdf Python under ~ would be refused), so the system's is preferred.
+VENV_PYTHON="${INTEROP_PYTHON:-}"
+if [ -z "$VENV_PYTHON" ]; then
+  if [ -x /usr/bin/python3 ]; then VENV_PYTHON=/usr/bin/python3; else VENV_PYTHON=python3; fi
+fi
+
 install_py() {
+  if [ -x "$VENV/bin/python" ] && [ -n "${HOME:-}" ] && [ "$HOME" != / ] \
+    && [[ "$(readlink -f "$VENV/bin/python")" == "$HOME"/* ]]; then
+    log "recreating $VENV: its Python lives in your home, which the sandbox hides"
+    rm -rf "$VENV"
+  fi
   if [ ! -x "$VENV/bin/python" ]; then
-    log "creating $VENV"
-    python3 -m venv "$VENV" || die "python3 -m venv failed (install python3-venv)"
+    log "creating $VENV with $VENV_PYTHON"
+    "$VENV_PYTHON" -m venv "$VENV" || die "$VENV_PYTHON -m venv failed (install python3-venv)"
   fi
   local spec missing=()
   for spec in "${PY_PACKAGES[@]}"; do
@@ -153,7 +168,10 @@ PY
   fi
 }
 
-WORK="$OUT/work"
+# The servers run in mcpvet's default sandbox, which hides the host's /tmp and the home:
+# the folders they are given live under the repository's cache instead.
+WORK="$CACHE/work"
+rm -rf "$WORK"
 mkdir -p "$WORK/files" "$WORK/repo"
 printf 'hello\n' >"$WORK/files/a.txt"
 git -C "$WORK/repo" init -q

@@ -57,7 +57,9 @@ pub fn obtain(
     targets: &TargetArgs,
     g: Global,
 ) -> anyhow::Result<Vec<(Option<ServerSpec>, ServerSnapshot)>> {
-    let subjects = super::pipeline::gather(targets, g)?;
+    let gathered = super::pipeline::gather(targets, &crate::pipeline::PolicySource::Find, g)?;
+    crate::report::warn_unsandboxed(&gathered.unsandboxed);
+    let subjects = gathered.subjects;
     let mut out = Vec::with_capacity(subjects.len());
     for s in subjects {
         let name = s.name();

@@ -89,7 +89,15 @@ pub fn main() -> ExitCode {
     if let Some(items) = cli.max_items {
         crate::model::fsio::set_max_items(usize::try_from(items).unwrap_or(usize::MAX));
     }
-    match run(cli) {
+    // Before any server starts: no same-user process may read mcpvet's environment or
+    // memory, and daemons that escape a server's tree reparent to mcpvet.
+    for problem in crate::mcp::process::harden_self() {
+        crate::report::eprint_line(&format!("warning: {problem}"));
+    }
+    let outcome = run(cli);
+    // Nothing mcpvet launched outlives the command.
+    crate::mcp::process::kill_orphans();
+    match outcome {
         Ok(exit) => exit.into(),
         Err(e) => {
             crate::report::print_error(&e);

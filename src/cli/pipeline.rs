@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use anyhow::Context;
 use clap::Args;
 
 use super::Global;
@@ -64,27 +65,38 @@ impl JudgeArgs {
     }
 }
 
-/// Resolve the targets and obtain a snapshot (or an error) for each: probe live servers
-/// concurrently, or read snapshot files. A probe failure stays with its server.
-pub fn gather(args: &TargetArgs, g: Global) -> anyhow::Result<Vec<Subject>> {
-    Ok(gather_discovering(args, g)?.0)
+/// What [`gather_discovering`] found: the subjects, the config files `--discover` read and
+/// the ones it skipped, and the stdio servers launched without the sandbox.
+#[derive(Debug, Clone)]
+pub struct Gathered {
+    pub subjects: Vec<Subject>,
+    pub sources: Vec<String>,
+    pub skipped: Vec<String>,
+    pub unsandboxed: Vec<String>,
 }
 
-/// [`gather`], plus the config files `--discover` read and the ones it skipped.
-pub fn gather_discovering(
-    args: &TargetArgs,
-    g: Global,
-) -> anyhow::Result<(Vec<Subject>, Vec<String>, Vec<String>)> {
+/// Resolve the targets and obtain a snapshot (or an error) for each: probe live servers
+/// concurrently, or read snapshot files. A probe failure stays with its server. `policy`
+/// names the servers allowed network inside the sandbox.
+pub fn gather(args: &TargetArgs, policy: &PolicySource, g: Global) -> anyhow::Result<Gathered> {
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let resolved = args.resolve_discovering()?;
     if resolved.targets.is_empty() {
         anyhow::bail!(
             "nothing to audit: give config or snapshot files, `--url URL`, or `-- CMD ARGS…`"
         );
     }
-    let opts = args.gather_options()?;
+    let mut opts = args.gather_options()?;
+    opts.probe.sandbox_net_servers = library::sandbox_network(&resolved.targets, policy, &cwd)?;
     let progress = targets::stderr_progress(g);
     let subjects = library::gather(resolved.targets, &opts, &progress)?;
-    Ok((subjects, resolved.sources, resolved.skipped))
+    let unsandboxed = library::unsandboxed(&subjects, &opts);
+    Ok(Gathered {
+        subjects,
+        sources: resolved.sources,
+        skipped: resolved.skipped,
+        unsandboxed,
+    })
 }
 
 /// The policy file to use, if any: `--policy`, else `mcpvet.toml` found from `cwd` upwards.

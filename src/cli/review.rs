@@ -40,8 +40,9 @@ pub struct ReviewArgs {
 
 pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
-    let subjects = pipeline::gather(&args.targets, g)?;
-    let mut report = pipeline::judge(subjects, &args.judge, &cwd, Vec::new())?;
+    let gathered = pipeline::gather(&args.targets, &args.judge.options().policy, g)?;
+    let mut report = pipeline::judge(gathered.subjects, &args.judge, &cwd, Vec::new())?;
+    report.unsandboxed = gathered.unsandboxed;
     let names: Vec<String> = match &args.server {
         Some(n) => {
             if !report.servers.iter().any(|s| &s.name == n) {

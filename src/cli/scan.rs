@@ -42,15 +42,17 @@ const POPULAR_HOST: (&str, &str) = ("claude-code", "2.1.0");
 
 pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
-    let (subjects, sources, skipped) = pipeline::gather_discovering(&args.targets, g)?;
+    let policy = args.judge.options().policy;
+    let gathered = pipeline::gather(&args.targets, &policy, g)?;
     let cloaking = if args.cloak_check {
-        cloak_check(&subjects, &args.targets)?
+        cloak_check(&gathered.subjects, &args.targets, &policy)?
     } else {
         Vec::new()
     };
-    let mut report = pipeline::judge(subjects, &args.judge, &cwd, cloaking)?;
-    report.sources = sources;
-    report.warnings.extend(skipped);
+    let mut report = pipeline::judge(gathered.subjects, &args.judge, &cwd, cloaking)?;
+    report.sources = gathered.sources;
+    report.warnings.extend(gathered.skipped);
+    report.unsandboxed = gathered.unsandboxed;
     match &args.output {
         Some(path) => {
             let text = report::render(args.format, &report, &report::RenderOptions::default());
@@ -66,7 +68,11 @@ pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
 /// both listings with the first one. A server that answers differently depending on who
 /// asks, or from one listing to the next, shows the model something other than what was
 /// reviewed.
-fn cloak_check(subjects: &[Subject], targets: &TargetArgs) -> anyhow::Result<Vec<Finding>> {
+fn cloak_check(
+    subjects: &[Subject],
+    targets: &TargetArgs,
+    policy: &crate::pipeline::PolicySource,
+) -> anyhow::Result<Vec<Finding>> {
     let live: Vec<(&ServerSpec, &ServerSnapshot)> = subjects
         .iter()
         .filter_map(|s| Some((s.spec.as_ref()?, s.snapshot.as_ref()?)))
@@ -75,7 +81,16 @@ fn cloak_check(subjects: &[Subject], targets: &TargetArgs) -> anyhow::Result<Vec
         return Ok(Vec::new());
     }
     let specs: Vec<ServerSpec> = live.iter().map(|(spec, _)| (*spec).clone()).collect();
-    let opts = targets.probe_options()?;
+    let mut opts = targets.probe_options()?;
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    let resolved: Vec<crate::pipeline::Target> = specs
+        .iter()
+        .map(|s| crate::pipeline::Target {
+            spec: Some(s.clone()),
+            snapshot_file: None,
+        })
+        .collect();
+    opts.sandbox_net_servers = crate::pipeline::sandbox_network(&resolved, policy, &cwd)?;
     let again = crate::mcp::probe_all(&specs, &opts, &|_| {});
     let as_host = ProbeOptions {
         client_info: Some(serde_json::json!({"name": POPULAR_HOST.0, "version": POPULAR_HOST.1})),

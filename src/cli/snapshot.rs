@@ -42,8 +42,23 @@ pub fn run(args: SnapshotArgs, g: Global) -> anyhow::Result<Exit> {
             names.join(", ")
         ),
     };
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    let mut target_args = (*args.target).clone();
+    target_args.sandbox_net_servers = crate::pipeline::sandbox_network(
+        std::slice::from_ref(target),
+        &crate::pipeline::PolicySource::Find,
+        &cwd,
+    )?;
+    let opts = target_args.gather_options()?;
+    let subjects = [crate::pipeline::Subject {
+        spec: target.spec.clone(),
+        snapshot: None,
+        snapshot_path: None,
+        error: None,
+    }];
+    crate::report::warn_unsandboxed(&crate::pipeline::unsandboxed(&subjects, &opts));
     let progress = targets::stderr_progress(g);
-    let mut results = targets::obtain(std::slice::from_ref(target), &args.target, &progress)?;
+    let mut results = targets::obtain(std::slice::from_ref(target), &target_args, &progress)?;
     let snap = results
         .pop()
         .context("no result")?

@@ -47,13 +47,22 @@ pub struct TargetArgs {
     /// How long `server/discover` may stay unanswered before the server is taken as legacy.
     #[arg(long, value_name = "SECONDS", default_value = "5")]
     pub discover_timeout: f64,
-    /// Run stdio servers in a bubblewrap sandbox: read-only system, private HOME and /tmp,
-    /// the real home hidden, no network.
-    #[arg(long)]
+    /// Run stdio servers WITHOUT the bubblewrap sandbox, with your user's full access to
+    /// files, network and processes (every report says so).
+    #[arg(long, conflicts_with_all = ["sandbox", "sandbox_net"])]
+    pub no_sandbox: bool,
+    /// The default, kept for compatibility: stdio servers always run in the sandbox
+    /// (own PID namespace, read-only system, private HOME and /tmp, home hidden, no network).
+    #[arg(long, hide = true)]
     pub sandbox: bool,
-    /// With --sandbox: allow network access (e.g. for `npx` to download the package).
-    #[arg(long, requires = "sandbox")]
+    /// Let sandboxed servers use the network (e.g. for `npx` to download the package).
+    /// The policy can allow it for named servers instead (`[[sandbox-network]]`).
+    #[arg(long)]
     pub sandbox_net: bool,
+    /// Servers the team policy lets use the network inside the sandbox (filled in by the
+    /// command from `[[sandbox-network]]`, not a flag).
+    #[arg(skip)]
+    pub sandbox_net_servers: Vec<String>,
     /// Pass this variable of your environment to the server, and resolve `${VAR}`
     /// references to it in the config (repeatable). Nothing else is passed.
     #[arg(long = "pass-env", value_name = "VAR")]
@@ -85,8 +94,10 @@ impl Default for TargetArgs {
             snapshot_dir: None,
             timeout: 120.0,
             discover_timeout: 5.0,
+            no_sandbox: false,
             sandbox: false,
             sandbox_net: false,
+            sandbox_net_servers: Vec::new(),
             pass_env: Vec::new(),
             allow_unpinned: false,
             jobs: 8,
@@ -112,8 +123,9 @@ impl TargetArgs {
         Ok(ProbeOptions {
             timeout: seconds("--timeout", self.timeout)?,
             discover_timeout: seconds("--discover-timeout", self.discover_timeout)?,
-            sandbox: self.sandbox,
+            sandbox: !self.no_sandbox,
             sandbox_net: self.sandbox_net,
+            sandbox_net_servers: self.sandbox_net_servers.clone(),
             pass_env: self.pass_env.clone(),
             allow_unpinned: self.allow_unpinned,
             jobs: self.jobs,
@@ -262,7 +274,6 @@ mod tests {
         let a = parse(&[
             "--timeout",
             "2.5",
-            "--sandbox",
             "--sandbox-net",
             "--pass-env",
             "A",
@@ -273,10 +284,12 @@ mod tests {
         let o = a.probe_options().unwrap();
         assert_eq!(o.timeout, Duration::from_millis(2500));
         assert!(o.sandbox && o.sandbox_net && o.allow_unpinned);
+        assert!(!parse(&["--no-sandbox"]).probe_options().unwrap().sandbox);
+        assert!(parse(&["--sandbox"]).probe_options().unwrap().sandbox);
+        assert!(T::try_parse_from(["x", "--no-sandbox", "--sandbox-net"]).is_err());
         assert_eq!(o.pass_env, vec!["A".to_owned()]);
         assert_eq!(o.jobs, 3);
         assert!(parse(&["--timeout", "0"]).probe_options().is_err());
-        assert!(T::try_parse_from(["x", "--sandbox-net"]).is_err());
         assert!(
             parse(&["--header", "nocolon", "--url", "http://h/"])
                 .resolve()

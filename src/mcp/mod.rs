@@ -52,10 +52,13 @@ pub struct ProbeOptions {
     pub timeout: Duration,
     /// How long `server/discover` may stay unanswered before the server is taken as legacy.
     pub discover_timeout: Duration,
-    /// Run stdio servers inside bubblewrap (`--sandbox`).
+    /// Run stdio servers inside bubblewrap (the default; off with `--no-sandbox`).
     pub sandbox: bool,
-    /// Let the sandboxed server use the network (`--sandbox-net`).
+    /// Let every sandboxed server use the network (`--sandbox-net`).
     pub sandbox_net: bool,
+    /// Servers the team policy lets use the network inside the sandbox
+    /// (`[[sandbox-network]]` entries), by name.
+    pub sandbox_net_servers: Vec<String>,
     /// Variables of the reviewer's environment the server may receive (`--pass-env`).
     pub pass_env: Vec<String>,
     /// Launch packages that are not pinned to an exact version (`--allow-unpinned`).
@@ -83,8 +86,9 @@ impl Default for ProbeOptions {
         Self {
             timeout: Duration::from_secs(120),
             discover_timeout: Duration::from_secs(5),
-            sandbox: false,
+            sandbox: true,
             sandbox_net: false,
+            sandbox_net_servers: Vec::new(),
             pass_env: Vec::new(),
             allow_unpinned: false,
             caps: Limits::default(),

@@ -1,5 +1,5 @@
 //! The probe's orchestration: prepare one server's launch (environment, arguments,
-//! headers, the optional bubblewrap sandbox), start it through [`super::process`] as often
+//! headers, the bubblewrap sandbox unless `--no-sandbox`), start it through [`super::process`] as often
 //! as the handshake asks, run the handshake under the `--timeout` deadline, and clean up
 //! (kill what was launched, remove the scratch HOME) on every exit path.
 
@@ -23,6 +23,8 @@ struct Launcher<'a> {
     stderr: StderrBuf,
     env: LaunchEnv,
     bwrap: Option<std::path::PathBuf>,
+    /// Whether the sandboxed server may use the network.
+    net: bool,
     http_headers: std::collections::BTreeMap<String, String>,
     /// The stdio arguments after resolving passed references.
     args: Vec<String>,
@@ -41,7 +43,7 @@ impl Launcher<'_> {
             .prefix("mcpvet-probe-")
             .tempdir()
             .map_err(|e| format!("cannot create a scratch HOME: {e}"))?;
-        for sub in ["home", "tmp"] {
+        for sub in ["home", "tmp", "work"] {
             std::fs::create_dir_all(dir.path().join(sub))
                 .map_err(|e| format!("cannot create a scratch HOME: {e}"))?;
         }
@@ -89,12 +91,11 @@ impl Launcher<'_> {
                     scratch: &scratch,
                 };
                 let plan: LaunchPlan = if let Some(bwrap) = &self.bwrap {
-                    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
                     sandbox::sandbox_plan(
                         &bwrap.display().to_string(),
                         &launch,
-                        home.as_deref(),
-                        self.opts,
+                        &hidden_now(),
+                        self.net,
                     )
                 } else {
                     process::plain_plan(&launch)
@@ -125,6 +126,14 @@ impl Connect for Launcher<'_> {
     async fn connect(&mut self) -> Result<Conn, RpcError> {
         self.start().await.map_err(RpcError::Launch)
     }
+}
+
+/// What the sandbox hides for this process: the reviewer's `HOME` (and `/root`, `/home`,
+/// `/tmp`), except the repository mcpvet runs in when that lies inside it.
+fn hidden_now() -> sandbox::Hidden {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let here = std::env::current_dir().ok();
+    sandbox::Hidden::new(home.as_deref(), here.as_deref())
 }
 
 /// The last lines of captured stderr, for error messages.
@@ -161,6 +170,7 @@ pub async fn probe_async(
     let mut session = Session::new();
     let stderr: StderrBuf = Arc::new(Mutex::new(RingBuffer::new(opts.caps.max_stderr_bytes)));
     let mut bwrap = None;
+    let mut net = false;
     let mut env = LaunchEnv::default();
     let mut launch_args: Vec<String> = Vec::new();
     if let Transport::Stdio { env: declared, .. } = &spec.transport {
@@ -179,26 +189,42 @@ pub async fn probe_async(
         if opts.sandbox {
             let path = std::env::var("PATH").ok();
             let Some(b) = sandbox::find_bwrap(path.as_deref()) else {
-                return Err(fail(
-                    "--sandbox needs bubblewrap (`bwrap`), which is not on PATH; install it (e.g. `apt-get install bubblewrap`) or drop --sandbox".into(),
-                ));
+                return Err(fail(format!(
+                    "the sandbox needs bubblewrap (`bwrap`), which is not on PATH; {}",
+                    sandbox::INSTALL_HINT
+                )));
             };
             if let Transport::Stdio { command, .. } = &spec.transport {
-                let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-                let hidden = sandbox::hidden_dirs(home.as_deref());
-                if let Some(why) = sandbox::hidden_command(command, path.as_deref(), &hidden) {
-                    return Err(fail(format!("--sandbox: {why}")));
+                if let Some(why) = sandbox::hidden_command(command, path.as_deref(), &hidden_now())
+                {
+                    return Err(fail(format!("sandbox: {why}")));
                 }
             }
-            sandbox::bwrap_preflight(&b, opts).await.map_err(|e| {
+            if let Transport::Stdio { cwd: Some(c), .. } = &spec.transport {
+                let c = std::env::current_dir()
+                    .map(|here| here.join(c))
+                    .unwrap_or_else(|_| c.clone());
+                if hidden_now().hides(&c) {
+                    session.note(format!(
+                        "the working directory {} is hidden by the sandbox; the server started in the empty {}",
+                        c.display(),
+                        sandbox::PRIVATE_CWD
+                    ));
+                }
+            }
+            net = opts.sandbox_net || opts.sandbox_net_servers.iter().any(|n| n == &spec.name);
+            sandbox::bwrap_preflight(&b, net).await.map_err(|e| {
                 fail(format!(
-                    "--sandbox: {e}; refusing to run the server unsandboxed"
+                    "sandbox: {e}; refusing to run the server unsandboxed: make user namespaces available to bubblewrap, or {}",
+                    sandbox::INSTALL_HINT
                 ))
             })?;
             session.note(format!(
                 "sandboxed with bubblewrap ({})",
                 if opts.sandbox_net {
-                    "network allowed"
+                    "network allowed by --sandbox-net"
+                } else if net {
+                    "network allowed by the policy"
                 } else {
                     "no network"
                 }
@@ -215,9 +241,6 @@ pub async fn probe_async(
         for n in notes {
             session.note(n);
         }
-        if opts.sandbox {
-            session.note("--sandbox has no effect on an HTTP server".into());
-        }
     }
     let mut launcher = Launcher {
         spec,
@@ -225,6 +248,7 @@ pub async fn probe_async(
         stderr: stderr.clone(),
         env,
         bwrap,
+        net,
         http_headers,
         args: launch_args,
         starts: 0,

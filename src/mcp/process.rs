@@ -1,13 +1,17 @@
 //! Launching a stdio server so that it cannot harm the reviewer: a clean environment
 //! (PATH, LANG, the declared entries, a fresh HOME and TMPDIR), `${VAR}` references left
 //! unresolved unless `--pass-env` names them, its own process group killed as a whole
-//! (grandchildren included) on every exit path. The optional bubblewrap sandbox is planned
-//! in [`super::sandbox`].
+//! (grandchildren included) on every exit path. The bubblewrap sandbox (the default) is
+//! planned in [`super::sandbox`]. Outside it, [`harden_self`] makes mcpvet non-dumpable (a
+//! same-user server cannot read its environment or memory through `/proc`) and a child
+//! subreaper (double-forked daemons reparent to mcpvet), and [`kill_orphans`] kills and
+//! reaps whatever is left when a command ends.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use nix::sys::signal::{Signal, kill, killpg};
+use nix::sys::wait::{WaitPidFlag, waitpid};
 use nix::unistd::Pid;
 
 /// Default PATH when the reviewer's own is not set.
@@ -272,6 +276,56 @@ pub fn descendants(root: i32) -> Vec<i32> {
         }
     }
     out
+}
+
+/// Protect mcpvet from the servers it launches, early in `main`: mark it non-dumpable, so
+/// a process of the same user cannot read `/proc/<mcpvet>/environ` or its memory, and make
+/// it a child subreaper, so a daemon that double-forks out of a server's tree reparents to
+/// mcpvet (where [`kill_orphans`] finds it) instead of to init. Returns what could not be
+/// done (an old kernel), for a warning.
+pub fn harden_self() -> Vec<String> {
+    let mut problems = Vec::new();
+    if let Err(e) = nix::sys::prctl::set_dumpable(false) {
+        problems.push(format!(
+            "cannot mark mcpvet non-dumpable ({e}): a server run with --no-sandbox may read mcpvet's environment"
+        ));
+    }
+    if let Err(e) = nix::sys::prctl::set_child_subreaper(true) {
+        problems.push(format!(
+            "cannot make mcpvet a child subreaper ({e}): a daemon started by a server run with --no-sandbox may survive the scan"
+        ));
+    }
+    problems
+}
+
+/// Kill and reap every process still descending from mcpvet: daemons that escaped a
+/// server's process tree and reparented to mcpvet (see [`harden_self`]), and zombies. Call
+/// it only when no server is meant to be running any more (at the end of a command). The
+/// tree is frozen with SIGSTOP before it is killed, and walked again until it is empty, so
+/// a process forking in between is caught too.
+pub fn kill_orphans() -> usize {
+    let me = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
+    let mut killed = 0;
+    for _round in 0..10 {
+        let tree = descendants(me);
+        if tree.is_empty() {
+            break;
+        }
+        for &p in &tree {
+            let _ = kill(Pid::from_raw(p), Signal::SIGSTOP);
+        }
+        for &p in &tree {
+            let _ = kill(Pid::from_raw(p), Signal::SIGKILL);
+        }
+        // Only direct children can be reaped here; the others are reaped by their parents
+        // (or, once those die, reparented to mcpvet and reaped in the next round).
+        for &p in &tree {
+            if waitpid(Pid::from_raw(p), Some(WaitPidFlag::__WALL)).is_ok() {
+                killed += 1;
+            }
+        }
+    }
+    killed
 }
 
 /// Kills a launched server's whole process group and every descendant when dropped, so

@@ -1,35 +1,128 @@
-//! The bubblewrap sandbox (`--sandbox`): finding `bwrap`, checking that it can create a
-//! sandbox here, refusing commands that live inside the directories it hides, and planning
-//! a launch inside it (read-only system, private HOME and /tmp, the real home hidden, no
-//! network unless `--sandbox-net`).
+//! The bubblewrap sandbox every stdio server runs in unless `--no-sandbox`: finding `bwrap`,
+//! checking that it can create a sandbox here, refusing commands that live inside the
+//! directories it hides, and planning a launch inside it (its own PID namespace, read-only
+//! system, private HOME, /tmp and working directory, the real home hidden, no network unless
+//! `--sandbox-net` or the policy allows it for that server).
 
 use std::path::{Path, PathBuf};
 
-use super::ProbeOptions;
 use super::process::{DEFAULT_PATH, Launch, LaunchPlan};
 
-/// The namespace flags both the preflight check and the real launch use.
-fn bwrap_isolation(opts: &ProbeOptions) -> Vec<String> {
+/// Where the server starts when its configured working directory is hidden (inside the
+/// reviewer's home or the host's `/tmp`): an empty private directory.
+pub const PRIVATE_CWD: &str = "/tmp/work";
+
+/// How to install bubblewrap, for the errors that need it.
+pub const INSTALL_HINT: &str = "install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`; Arch: `pacman -S bubblewrap`), or pass --no-sandbox to run stdio servers with your user's full access";
+
+/// The namespace flags both the preflight check and the real launch use (`--unshare-all`
+/// gives the server its own PID, network, IPC, UTS and user namespaces).
+fn bwrap_isolation(net: bool) -> Vec<String> {
     let mut v: Vec<String> = ["--die-with-parent", "--new-session", "--unshare-all"]
         .iter()
         .map(|s| (*s).to_owned())
         .collect();
-    if opts.sandbox_net {
+    if net {
         v.push("--share-net".into());
     }
     v
 }
 
+/// What the sandbox hides: the reviewer's home, `/root`, `/home` and the host's `/tmp` —
+/// except the project mcpvet runs in, when that is a repository inside the home.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hidden {
+    /// Hidden behind empty tmpfs mounts (`/tmp` is replaced by a private one as well).
+    pub dirs: Vec<PathBuf>,
+    /// Shown read-only although inside a hidden directory: see [`project_dir`].
+    pub project: Option<PathBuf>,
+}
+
+impl Hidden {
+    /// The hidden directories for this home, and the project around `here` (mcpvet's own
+    /// working directory), if it qualifies.
+    pub fn new(real_home: Option<&Path>, here: Option<&Path>) -> Hidden {
+        let dirs = hidden_dirs(real_home);
+        let project = here.and_then(|h| project_dir(h, &dirs));
+        Hidden { dirs, project }
+    }
+
+    /// The directory (among the hidden ones and `/tmp`) that hides `path`, if any; the
+    /// path is taken as given and with symlinks resolved.
+    pub fn hider(&self, path: &Path) -> Option<PathBuf> {
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        [path, real.as_path()].into_iter().find_map(|p| {
+            if self
+                .project
+                .as_deref()
+                .is_some_and(|proj| p.starts_with(proj))
+            {
+                return None;
+            }
+            self.dirs
+                .iter()
+                .map(PathBuf::as_path)
+                .chain(std::iter::once(Path::new("/tmp")))
+                .find(|h| p.starts_with(h))
+                .map(Path::to_path_buf)
+        })
+    }
+
+    /// Whether the sandbox hides `path`.
+    pub fn hides(&self, path: &Path) -> bool {
+        self.hider(path).is_some()
+    }
+}
+
+/// The project mcpvet runs in, shown read-only inside the sandbox although the home is
+/// hidden: the repository (the nearest folder holding `.git`) around `here`, only when it
+/// lies strictly inside a hidden directory, is not the home itself (nor any `/home/<user>`),
+/// and no folder between a hidden directory and it is a dot-folder (`~/.ssh`, `~/.config/…`
+/// are never shown). Symlinks resolved.
+pub fn project_dir(here: &Path, hidden: &[PathBuf]) -> Option<PathBuf> {
+    let here = std::fs::canonicalize(here).ok()?;
+    let root = here.ancestors().find(|d| d.join(".git").exists())?;
+    for h in hidden {
+        let h = std::fs::canonicalize(h).unwrap_or_else(|_| h.clone());
+        let Ok(inside) = root.strip_prefix(&h) else {
+            continue;
+        };
+        if !may_show(&h, inside) {
+            return None;
+        }
+    }
+    hidden
+        .iter()
+        .any(|h| root.starts_with(std::fs::canonicalize(h).unwrap_or_else(|_| h.clone())))
+        .then(|| root.to_path_buf())
+}
+
+/// Whether a repository at `inside` (relative to the hidden directory `hidden_dir`) may be
+/// shown: not the hidden directory itself, not a whole `/home/<user>`, nothing under a
+/// dot-folder.
+fn may_show(hidden_dir: &Path, inside: &Path) -> bool {
+    let least = if hidden_dir == Path::new("/home") {
+        2
+    } else {
+        1
+    };
+    let parts: Vec<_> = inside.components().collect();
+    parts.len() >= least
+        && !parts
+            .iter()
+            .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+}
+
 /// Plan a launch inside bubblewrap: the whole filesystem read-only, private `/tmp`
-/// (HOME at `/tmp/home` and TMPDIR at `/tmp/tmp`, bound from `scratch`), the reviewer's
-/// home (and `/root`, `/home`) hidden behind empty tmpfs mounts, no network unless
-/// `--sandbox-net`, killed when mcpvet dies.
-pub fn sandbox_plan(
-    bwrap: &str,
-    launch: &Launch<'_>,
-    real_home: Option<&Path>,
-    opts: &ProbeOptions,
-) -> LaunchPlan {
+/// (HOME at `/tmp/home`, TMPDIR at `/tmp/tmp` and the fallback working directory
+/// [`PRIVATE_CWD`], bound from `scratch`), the reviewer's home (and `/root`, `/home`)
+/// hidden behind empty tmpfs mounts except the project (read-only), no network unless
+/// `net`, killed when mcpvet dies.
+///
+/// The server starts in its configured working directory when that is visible (not inside
+/// a hidden directory or `/tmp`, or inside the project); otherwise in the empty
+/// [`PRIVATE_CWD`] — a config saying `"cwd": "~/.ssh"` gets an empty folder, never the keys.
+pub fn sandbox_plan(bwrap: &str, launch: &Launch<'_>, hidden: &Hidden, net: bool) -> LaunchPlan {
     let Launch {
         command,
         args,
@@ -37,33 +130,38 @@ pub fn sandbox_plan(
         cwd,
         scratch,
     } = *launch;
-    let mut b = bwrap_isolation(opts);
+    let mut b = bwrap_isolation(net);
     let push =
         |b: &mut Vec<String>, items: &[&str]| b.extend(items.iter().map(|s| (*s).to_owned()));
     push(&mut b, SYSTEM_MOUNTS);
     push(&mut b, &["--tmpfs", "/tmp"]);
-    let hidden = hidden_dirs(real_home);
-    for h in &hidden {
+    for h in &hidden.dirs {
         if h.exists() {
             b.push("--tmpfs".into());
             b.push(h.display().to_string());
         }
     }
-    for (sub, inside) in [("home", "/tmp/home"), ("tmp", "/tmp/tmp")] {
+    if let Some(p) = &hidden.project {
+        let p = p.display().to_string();
+        b.extend(["--ro-bind".into(), p.clone(), p]);
+    }
+    for (sub, inside) in [
+        ("home", "/tmp/home"),
+        ("tmp", "/tmp/tmp"),
+        ("work", PRIVATE_CWD),
+    ] {
         b.extend([
             "--bind".into(),
             scratch.join(sub).display().to_string(),
             inside.to_owned(),
         ]);
     }
-    // The working directory is visible read-only, unless it would reveal a hidden home.
+    // The root (and the project) are bound read-only already: a visible working directory
+    // needs no mount of its own, and a hidden one is never mounted (that would reveal what
+    // is hidden).
     let work = match cwd {
-        Some(c) if c.is_absolute() && !hidden.iter().any(|h| h.starts_with(c)) => {
-            let c = c.display().to_string();
-            b.extend(["--ro-bind".into(), c.clone(), c.clone()]);
-            c
-        }
-        _ => "/tmp/home".to_owned(),
+        Some(c) if c.is_absolute() && !hidden.hides(c) => c.display().to_string(),
+        _ => PRIVATE_CWD.to_owned(),
     };
     b.extend(["--chdir".into(), work, "--".into(), command.to_owned()]);
     b.extend(args.iter().cloned());
@@ -95,23 +193,21 @@ pub fn hidden_dirs(real_home: Option<&Path>) -> Vec<PathBuf> {
 
 /// Why `command` cannot run in the sandbox, if it (through `path_var`, symlinks or its
 /// `#!` interpreter) needs a file inside a directory the sandbox hides — e.g. a Python or
-/// Node installed under the reviewer's home (`~/.pyenv`, `~/.nvm`).
-pub fn hidden_command(command: &str, path_var: Option<&str>, hidden: &[PathBuf]) -> Option<String> {
+/// Node installed under the reviewer's home (`~/.pyenv`, `~/.nvm`), or a script under the
+/// host's `/tmp` (the sandbox has its own). Files inside the project are visible.
+pub fn hidden_command(command: &str, path_var: Option<&str>, hidden: &Hidden) -> Option<String> {
     let resolved = resolve_program(command, path_var)?;
     let mut needs = vec![resolved.clone()];
     if let Some(interp) = shebang_interpreter(&resolved, path_var) {
         needs.push(interp);
     }
     for path in needs {
-        let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        for candidate in [&path, &real] {
-            if let Some(h) = hidden.iter().find(|h| candidate.starts_with(h)) {
-                return Some(format!(
-                    "`{command}` needs {}, inside {}, which the sandbox hides; install it outside your home or give a path outside it",
-                    candidate.display(),
-                    h.display()
-                ));
-            }
+        if let Some(h) = hidden.hider(&path) {
+            return Some(format!(
+                "`{command}` needs {}, inside {}, which the sandbox hides; install it outside your home and /tmp (e.g. in the repository, /usr or /opt), or pass --no-sandbox to run it with your user's full access",
+                path.display(),
+                h.display()
+            ));
         }
     }
     None
@@ -156,10 +252,27 @@ pub fn find_bwrap(path_var: Option<&str>) -> Option<PathBuf> {
 /// The system as the sandbox sees it: read-only root, fresh `/dev` and `/proc`.
 const SYSTEM_MOUNTS: &[&str] = &["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
 
-/// Check that bubblewrap can actually create the sandbox here (user namespaces allowed…).
-pub async fn bwrap_preflight(bwrap: &Path, opts: &ProbeOptions) -> Result<(), String> {
+/// The (bwrap, network) pairs whose preflight succeeded in this process: checked once, not
+/// once per server (it costs about as much as the sandboxed launch itself).
+static PREFLIGHT_OK: std::sync::Mutex<Vec<(PathBuf, bool)>> = std::sync::Mutex::new(Vec::new());
+
+/// Check that bubblewrap can actually create the sandbox here (user namespaces allowed…);
+/// a success is remembered for the rest of the process.
+pub async fn bwrap_preflight(bwrap: &Path, net: bool) -> Result<(), String> {
+    let key = (bwrap.to_path_buf(), net);
+    if PREFLIGHT_OK.lock().is_ok_and(|ok| ok.contains(&key)) {
+        return Ok(());
+    }
+    preflight_run(bwrap, net).await?;
+    if let Ok(mut ok) = PREFLIGHT_OK.lock() {
+        ok.push(key);
+    }
+    Ok(())
+}
+
+async fn preflight_run(bwrap: &Path, net: bool) -> Result<(), String> {
     let mut cmd = tokio::process::Command::new(bwrap);
-    cmd.args(bwrap_isolation(opts))
+    cmd.args(bwrap_isolation(net))
         .args(SYSTEM_MOUNTS)
         .args(["--", "true"])
         .env_clear()
@@ -212,13 +325,12 @@ mod tests {
         assert_eq!(p.env["TMPDIR"], "/tmp/s/tmp");
         assert_eq!(p.cwd, PathBuf::from("/tmp/s/home"));
 
-        let opts = ProbeOptions::default();
         let home = tempfile::tempdir().unwrap();
         let p = sandbox_plan(
             "bwrap",
             &launch(&[], &env, Path::new("/tmp/s")),
-            Some(home.path()),
-            &opts,
+            &Hidden::new(Some(home.path()), None),
+            false,
         );
         let joined = p.args.join(" ");
         assert!(joined.contains("--unshare-all"), "{joined}");
@@ -231,12 +343,46 @@ mod tests {
         assert!(joined.contains("--bind /tmp/s/home /tmp/home"), "{joined}");
         assert!(joined.ends_with("-- srv"), "{joined}");
         assert_eq!(p.env["HOME"], "/tmp/home");
-        let opts = ProbeOptions {
-            sandbox_net: true,
-            ..ProbeOptions::default()
-        };
-        let p = sandbox_plan("bwrap", &launch(&[], &env, Path::new("/s")), None, &opts);
+        let none = Hidden::new(None, None);
+        let p = sandbox_plan("bwrap", &launch(&[], &env, Path::new("/s")), &none, true);
         assert!(p.args.contains(&"--share-net".to_owned()));
+    }
+
+    /// The working directory a sandboxed server starts in, for a configured `cwd`.
+    fn chdir_for(cwd: &Path, home: &Path) -> (String, String) {
+        chdir_in(cwd, &Hidden::new(Some(home), None))
+    }
+
+    fn chdir_in(cwd: &Path, hidden: &Hidden) -> (String, String) {
+        let env = build_env(&BTreeMap::new(), &[], &lookup);
+        let l = Launch {
+            cwd: Some(cwd),
+            ..launch(&[], &env, Path::new("/s"))
+        };
+        let p = sandbox_plan("bwrap", &l, hidden, false);
+        let i = p.args.iter().position(|a| a == "--chdir").unwrap();
+        (p.args[i + 1].clone(), p.args.join(" "))
+    }
+
+    #[test]
+    fn a_working_directory_inside_the_home_is_never_mounted() {
+        let home = Path::new("/srv/alice");
+        let (dir, all) = chdir_for(&home.join(".ssh"), home);
+        assert_eq!(dir, PRIVATE_CWD);
+        assert!(!all.contains(".ssh"), "{all}");
+        let (dir, _) = chdir_for(home, home);
+        assert_eq!(dir, PRIVATE_CWD);
+        let (dir, all) = chdir_for(Path::new("/tmp/elsewhere"), home);
+        assert_eq!(dir, PRIVATE_CWD);
+        assert!(!all.contains("/tmp/elsewhere"), "{all}");
+        // A directory the read-only root shows anyway is used as it is, without a mount.
+        let (dir, all) = chdir_for(Path::new("/usr/share"), home);
+        assert_eq!(dir, "/usr/share");
+        assert!(!all.contains("bind /usr/share"), "{all}");
+        assert!(
+            all.contains(&format!("--bind /s/work {PRIVATE_CWD}")),
+            "{all}"
+        );
     }
 
     #[test]
@@ -245,13 +391,14 @@ mod tests {
         let bin = home.path().join("bin");
         std::fs::create_dir_all(&bin).unwrap();
         std::fs::write(bin.join("node"), "").unwrap();
-        let hidden = hidden_dirs(Some(home.path()));
+        let hidden = Hidden::new(Some(home.path()), None);
         let path = bin.display().to_string();
         let why = hidden_command("node", Some(&path), &hidden).unwrap();
         assert!(why.contains("which the sandbox hides"), "{why}");
         assert!(hidden_command("/usr/bin/env", None, &hidden).is_none());
-        // A script outside the home whose interpreter is inside it.
-        let elsewhere = tempfile::tempdir().unwrap();
+        // A script outside the home (and /tmp) whose interpreter is inside it.
+        let elsewhere =
+            tempfile::tempdir_in(concat!(env!("CARGO_MANIFEST_DIR"), "/target")).unwrap();
         let script = elsewhere.path().join("tool");
         std::fs::write(&script, format!("#!{}/node\n", bin.display())).unwrap();
         let why = hidden_command(script.to_str().unwrap(), Some(&path), &hidden).unwrap();
@@ -261,5 +408,59 @@ mod tests {
         std::fs::write(&script, "#!/bin/sh\n").unwrap();
         assert!(hidden_command(script.to_str().unwrap(), Some(&path), &hidden).is_none());
         assert!(hidden_command("no-such-command", Some(&path), &hidden).is_none());
+        // The host's /tmp is replaced by a private one: a script there is named too.
+        let in_tmp = tempfile::tempdir().unwrap();
+        let script = in_tmp.path().join("srv.sh");
+        std::fs::write(&script, "#!/bin/sh\n").unwrap();
+        let why = hidden_command(script.to_str().unwrap(), None, &hidden).unwrap();
+        assert!(why.contains("--no-sandbox"), "{why}");
+    }
+
+    #[test]
+    fn only_a_repository_inside_the_home_is_shown_and_never_a_dot_folder() {
+        let home = tempfile::tempdir_in(concat!(env!("CARGO_MANIFEST_DIR"), "/target")).unwrap();
+        let h = std::fs::canonicalize(home.path()).unwrap();
+        for d in ["proj/.git", "proj/sub", ".config/tool/.git"] {
+            std::fs::create_dir_all(h.join(d)).unwrap();
+        }
+        std::fs::write(h.join("secret.txt"), "x").unwrap();
+        let dirs = vec![h.clone()];
+        assert_eq!(
+            project_dir(&h.join("proj/sub"), &dirs),
+            Some(h.join("proj"))
+        );
+        assert_eq!(project_dir(&h.join(".config/tool"), &dirs), None);
+        // Not a repository: nothing is shown.
+        assert_eq!(project_dir(&h, &dirs), None);
+        // The home itself as a repository (dotfiles) is never shown.
+        std::fs::create_dir_all(h.join(".git")).unwrap();
+        assert_eq!(project_dir(&h, &dirs), None);
+        // Without HOME, a whole `/home/<user>` is never shown either.
+        assert!(!may_show(Path::new("/home"), Path::new("alice")));
+        assert!(may_show(Path::new("/home"), Path::new("alice/proj")));
+        assert!(!may_show(
+            Path::new("/home"),
+            Path::new("alice/.cache/proj")
+        ));
+        assert!(!may_show(&h, Path::new("")));
+        // A repository outside the hidden directories needs no exposure.
+        assert_eq!(
+            project_dir(Path::new(env!("CARGO_MANIFEST_DIR")), &dirs),
+            None
+        );
+
+        let hidden = Hidden::new(Some(&h), Some(&h.join("proj/sub")));
+        assert_eq!(hidden.project, Some(h.join("proj")));
+        let (dir, all) = chdir_in(&h.join("proj/sub"), &hidden);
+        assert_eq!(dir, h.join("proj/sub").display().to_string());
+        let p = h.join("proj").display().to_string();
+        assert!(all.contains(&format!("--ro-bind {p} {p}")), "{all}");
+        let (dir, _) = chdir_in(&h, &hidden);
+        assert_eq!(dir, PRIVATE_CWD);
+        assert!(hidden.hides(&h.join("secret.txt")));
+        assert!(!hidden.hides(&h.join("proj/run.py")));
+        // A symlink inside the project pointing out of it is hidden.
+        std::os::unix::fs::symlink(h.join("secret.txt"), h.join("proj/link")).unwrap();
+        assert!(hidden.hides(&h.join("proj/link")));
     }
 }

@@ -144,6 +144,40 @@ pub fn policy_path(policy: &PolicySource, cwd: &Path) -> Option<PathBuf> {
     }
 }
 
+/// The servers among `targets` the team policy lets use the network inside the probe's
+/// sandbox (`[[sandbox-network]]`), by name; empty without a policy.
+pub fn sandbox_network(
+    targets: &[Target],
+    policy: &PolicySource,
+    cwd: &Path,
+) -> anyhow::Result<Vec<String>> {
+    let Some(path) = policy_path(policy, cwd) else {
+        return Ok(Vec::new());
+    };
+    let policy = Policy::load(&path)?;
+    Ok(targets
+        .iter()
+        .filter_map(|t| t.spec.as_ref())
+        .map(|s| s.name.clone())
+        .filter(|n| policy.allows_sandbox_network(n))
+        .collect())
+}
+
+/// The stdio servers among `subjects` that were (or would have been) launched without the
+/// sandbox (`--no-sandbox`): the reader of any report needs to know.
+pub fn unsandboxed(subjects: &[Subject], opts: &GatherOptions) -> Vec<String> {
+    if opts.probe.sandbox || opts.offline {
+        return Vec::new();
+    }
+    subjects
+        .iter()
+        .filter(|s| s.snapshot_path.is_none())
+        .filter_map(|s| s.spec.as_ref())
+        .filter(|s| matches!(s.transport, crate::model::spec::Transport::Stdio { .. }))
+        .map(|s| s.name.clone())
+        .collect()
+}
+
 /// The rule set: built-in rules plus every folder of extra rules.
 pub fn rule_set(rules_dirs: &[PathBuf]) -> anyhow::Result<RuleSet> {
     let mut rules = RuleSet::builtin().context("loading the built-in rules")?;

@@ -315,6 +315,10 @@ pub struct ScanReport {
     /// Non-fatal problems (unmatched policy entries, skipped servers, …).
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// Stdio servers launched WITHOUT the sandbox (`--no-sandbox`), by name: every format
+    /// says so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsandboxed: Vec<String>,
     /// What was read, for people: e.g. `.mcp.json (claude-code, project scope): a, b`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<String>,
@@ -337,6 +341,7 @@ impl ScanReport {
             findings,
             suppressed: Vec::new(),
             warnings: Vec::new(),
+            unsandboxed: Vec::new(),
             sources: Vec::new(),
             fail_on,
             rules: Vec::new(),

@@ -84,5 +84,7 @@ mod tests {
             (p.allow.len(), p.deny.len(), p.remap.len(), p.ignore.len()),
             (1, 1, 1, 1)
         );
+        assert!(p.allows_sandbox_network("fetch"));
+        assert!(!p.allows_sandbox_network("other"));
     }
 }

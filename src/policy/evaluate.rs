@@ -184,6 +184,17 @@ impl Policy {
                 message: format!("deny entry {} matched no configured server", describe(e)),
             });
         }
+        for g in &self.sandbox_network {
+            if !specs.iter().any(|s| glob::matches(&g.name, &s.name)) {
+                warnings.push(PolicyWarning {
+                    origin: g.origin.clone(),
+                    message: format!(
+                        "sandbox-network entry `{}` matched no configured server",
+                        g.name
+                    ),
+                });
+            }
+        }
         findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         PolicyOutcome {
             findings,

@@ -72,6 +72,15 @@ pub struct Ignore {
     pub origin: Origin,
 }
 
+/// A server the policy lets use the network inside the sandbox (`[[sandbox-network]]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetworkGrant {
+    /// A server name or a glob over names.
+    pub name: String,
+    pub reason: String,
+    pub origin: Origin,
+}
+
 /// A loaded, validated policy.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Policy {
@@ -83,6 +92,18 @@ pub struct Policy {
     pub deny: Vec<Entry>,
     pub remap: Vec<Remap>,
     pub ignore: Vec<Ignore>,
+    /// Servers allowed network access inside the probe's sandbox.
+    pub sandbox_network: Vec<NetworkGrant>,
+}
+
+impl Policy {
+    /// Whether the policy lets the server named `server` use the network inside the
+    /// sandbox (any `[[sandbox-network]]` entry whose name or glob matches).
+    pub fn allows_sandbox_network(&self, server: &str) -> bool {
+        self.sandbox_network
+            .iter()
+            .any(|g| glob::matches(&g.name, server))
+    }
 }
 
 /// Something in the policy that deserves attention but is not an error.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{CredentialScope, Entry, FILE_NAME, Grant, Ignore, Policy, Remap};
+use super::{CredentialScope, Entry, FILE_NAME, Grant, Ignore, NetworkGrant, Policy, Remap};
 use crate::config::tree::Pos;
 use crate::model::finding::Severity;
 
@@ -46,6 +46,15 @@ struct RawPolicy {
     remap: Vec<Spanned<RawRemap>>,
     #[serde(default)]
     ignore: Vec<Spanned<RawIgnore>>,
+    #[serde(default)]
+    sandbox_network: Vec<Spanned<RawSandboxNetwork>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSandboxNetwork {
+    name: Spanned<String>,
+    reason: Spanned<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -98,6 +107,7 @@ impl Policy {
             deny: Vec::new(),
             remap: Vec::new(),
             ignore: Vec::new(),
+            sandbox_network: Vec::new(),
         }
     }
 
@@ -247,6 +257,24 @@ impl Policy {
                     })
                 })
                 .collect::<Result<_, PolicyError>>()?,
+            sandbox_network: raw
+                .sandbox_network
+                .iter()
+                .map(|r| {
+                    let v = r.get_ref();
+                    if v.name.get_ref().trim().is_empty() {
+                        return Err(err(
+                            v.name.span(),
+                            "[[sandbox-network]]: `name` must name a server (or a glob)".into(),
+                        ));
+                    }
+                    Ok(NetworkGrant {
+                        name: v.name.get_ref().clone(),
+                        reason: reason(&v.reason, "[[sandbox-network]]")?,
+                        origin: origin(r.span()),
+                    })
+                })
+                .collect::<Result<_, PolicyError>>()?,
         })
     }
 
@@ -295,6 +323,43 @@ mod tests {
         assert!(e.to_string().contains("scope"), "{e}");
         let e = parse("[[deny]]\nreason = \"r\"\n").expect_err("no matcher");
         assert!(e.to_string().contains("at least one"), "{e}");
+    }
+
+    #[test]
+    fn sandbox_network_entries_need_a_name_and_a_reason_and_warn_when_unused() {
+        let e = parse("[[sandbox-network]]\nname = \"x\"\n").expect_err("no reason");
+        assert!(e.to_string().contains("reason"), "{e}");
+        let e = parse("[[sandbox-network]]\nname = \" \"\nreason = \"r\"\n").expect_err("empty");
+        assert!(e.to_string().starts_with("mcpvet.toml:2:"), "{e}");
+        let e = parse("[[sandbox-network]]\nname = \"x\"\nreason = \"r\"\nport = 1\n")
+            .expect_err("unknown key");
+        assert!(e.to_string().starts_with("mcpvet.toml:"), "{e}");
+        let p = parse("[[sandbox-network]]\nname = \"fetch-*\"\nreason = \"r\"\n").unwrap();
+        assert!(p.allows_sandbox_network("fetch-web"));
+        assert!(!p.allows_sandbox_network("other"));
+        let spec = |name: &str| crate::model::spec::ServerSpec {
+            name: name.into(),
+            host: crate::model::host::Host::CommandLine,
+            origin: None,
+            locations: Default::default(),
+            transport: crate::model::spec::Transport::Stdio {
+                command: "x".into(),
+                args: Vec::new(),
+                env: Default::default(),
+                cwd: None,
+            },
+            settings: Default::default(),
+        };
+        let used = p.evaluate(&[spec("fetch-web")], Vec::new(), &|_: &str| false);
+        assert!(used.warnings.is_empty(), "{:?}", used.warnings);
+        let unused = p.evaluate(&[spec("other")], Vec::new(), &|_: &str| false);
+        assert!(
+            unused.warnings[0]
+                .message
+                .contains("sandbox-network entry `fetch-*` matched no"),
+            "{:?}",
+            unused.warnings
+        );
     }
 
     #[test]

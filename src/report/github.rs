@@ -21,6 +21,13 @@ impl Renderer for GithubFormat {
 /// probed, and the verdict as a plain log line.
 pub fn render(report: &ScanReport) -> String {
     let mut out = String::new();
+    if let Some(n) = super::unsandboxed_notice(&report.unsandboxed) {
+        out.push_str(&format!(
+            "::warning title={}::{}\n",
+            workflow_property("mcpvet: servers ran without the sandbox"),
+            workflow_data(&n)
+        ));
+    }
     for f in report.sorted_findings() {
         out.push_str(&annotation(report, f));
         out.push('\n');

@@ -53,6 +53,9 @@ struct Document<'a> {
     findings: Vec<FindingRecord<'a>>,
     suppressed: &'a [super::model::Suppressed],
     warnings: &'a [String],
+    /// Present only with `--no-sandbox`: `{"enabled": false, "unsandboxed": [names], "notice"}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sandbox: Option<Value>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     sources: &'a [String],
 }
@@ -103,6 +106,9 @@ fn document(report: &ScanReport) -> Document<'_> {
         findings: report.sorted_findings().into_iter().map(finding).collect(),
         suppressed: &report.suppressed,
         warnings: &report.warnings,
+        sandbox: super::unsandboxed_notice(&report.unsandboxed).map(|notice| {
+            json!({"enabled": false, "unsandboxed": report.unsandboxed, "notice": notice})
+        }),
         sources: &report.sources,
     }
 }

@@ -192,6 +192,27 @@ pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
     }
 }
 
+/// The notice every report carries when stdio servers ran without the sandbox
+/// (`--no-sandbox`), with the server names made safe to show; `None` when all were sandboxed.
+pub fn unsandboxed_notice(names: &[String]) -> Option<String> {
+    if names.is_empty() {
+        return None;
+    }
+    Some(crate::model::escape::sanitize(&format!(
+        "NOT SANDBOXED (--no-sandbox): {} ran with your user's full access to your files, \
+         network and processes. Use --no-sandbox only for servers you already trust.",
+        names.join(", ")
+    )))
+}
+
+/// Print the `--no-sandbox` notice on stderr (for commands whose output is a file: `lock`,
+/// `diff`, `snapshot`), even with `--quiet`.
+pub fn warn_unsandboxed(names: &[String]) {
+    if let Some(n) = unsandboxed_notice(names) {
+        eprint_line(&format!("warning: {n}"));
+    }
+}
+
 /// Write a line to stderr (diagnostics, progress, warnings).
 pub fn eprint_line(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");

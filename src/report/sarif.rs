@@ -60,6 +60,9 @@ struct Run<'a> {
     column_kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     original_uri_base_ids: Option<Value>,
+    /// With `--no-sandbox`: one invocation whose notification says the servers ran unconfined.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invocations: Option<Value>,
     results: Vec<SarifResult<'a>>,
 }
 
@@ -164,6 +167,17 @@ fn log(report: &ScanReport) -> Log<'_> {
             tool,
             column_kind: "unicodeCodePoints",
             original_uri_base_ids,
+            invocations: super::unsandboxed_notice(&report.unsandboxed).map(|notice| {
+                json!([{
+                    "executionSuccessful": true,
+                    "toolExecutionNotifications": [{
+                        "level": "warning",
+                        "message": {"text": notice},
+                        "descriptor": {"id": "no-sandbox"},
+                    }],
+                    "properties": {"sandbox": false, "unsandboxed": report.unsandboxed},
+                }])
+            }),
             results,
         }],
     }

@@ -33,6 +33,13 @@ pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
     let width = usize::from(opts.width.max(40));
     let mut out = String::new();
 
+    // Shown first and even with --quiet: the reader must know the servers were not confined.
+    if let Some(n) = super::unsandboxed_notice(&report.unsandboxed) {
+        for l in wrap(&n, width) {
+            out.push_str(&st.red(&l));
+            out.push('\n');
+        }
+    }
     if !opts.quiet {
         out.push_str(&st.bold(&format!(
             "{} {} — {}, gate: --fail-on {}",

@@ -11,3 +11,4 @@ mod lock;
 mod probe;
 mod report;
 mod rules;
+mod sandbox;

@@ -85,6 +85,14 @@ fn opening(r: &Review, md: &mut Md) {
         r.report.tool.name, r.report.tool.version, r.report.fail_on
     ));
     md.blank();
+    if r.report.unsandboxed.iter().any(|n| n == &r.server.name) {
+        md.line(
+            "> **Warning: probed WITHOUT the sandbox (`--no-sandbox`).** The server ran with the \
+             reviewer's full access to files, network and processes while it was listed; what it \
+             did then is not part of this review.",
+        );
+        md.blank();
+    }
 }
 
 /// The summary table: what runs, where configured, pinning, credentials, server, findings,
