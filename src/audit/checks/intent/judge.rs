@@ -121,7 +121,16 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let redirects = named_sink
         && r.literal_sink
         && ((r.has(AgainstUser) && (moves || r.has(ActCall))) || (other && pressed));
-    let tampers = r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser));
+    // Another tool named by its role ("the payment tool", "whichever tool sends mail") whose
+    // destination, recipients or query are prescribed here: with a literal destination, or
+    // changed under a requirement ("queries to the search tool should be replaced by …").
+    let role = super::reading::role_tool(r.folded);
+    let role_redirect = role
+        && r.has(ArgSensitive)
+        && (r.literal_sink
+            || (r.has(ActModify) && (super::reading::requirement(r.folded) || trigger || told)));
+    let tampers = r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser))
+        || role_redirect;
     if !whole && (tampers || redirects) {
         emit(
             rule_id::CROSS_TOOL_INSTRUCTION,
