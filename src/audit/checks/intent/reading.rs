@@ -112,14 +112,34 @@ pub(super) fn requirement(folded: &str) -> bool {
     RE.as_ref().is_some_and(|r| r.is_match(folded))
 }
 
-/// Does the clause name another tool by its role ("the payment tool"), not this one?
+/// Words for "tool" in the other languages, each with the words before it that make it
+/// "this tool" ("このツール", "esta herramienta").
+const TOOL_WORDS: &[(&str, &[&str])] = &[
+    ("工具", &["本", "此", "该", "該", "这个", "這個"]),
+    ("ツール", &["この", "本", "当"]),
+    ("도구", &["이 ", "본 "]),
+    ("herramienta", &["esta ", "la presente "]),
+    ("ferramenta", &["esta ", "essa "]),
+    ("outil", &["cet ", "le présent "]),
+    ("werkzeug", &["dieses ", "diesem ", "dieser "]),
+    ("инструмент", &["этот ", "этого ", "этим ", "данный ", "данного "]),
+];
+
+/// Does the clause name another tool by its role ("the payment tool", "支払いを行うツール",
+/// "la herramienta de pagos"), not this one?
 pub(super) fn role_tool(folded: &str) -> bool {
-    ROLE_TOOL.as_ref().is_some_and(|r| {
+    let english = ROLE_TOOL.as_ref().is_some_and(|r| {
         r.captures_iter(folded).any(|c| {
             let between = c.get(0).map_or("", |m| m.as_str());
             !["this ", "same ", "current ", " own "].iter().any(|w| between.contains(w))
         })
-    })
+    });
+    english
+        || TOOL_WORDS.iter().any(|(word, this)| {
+            folded
+                .match_indices(word)
+                .any(|(i, _)| !this.iter().any(|t| folded[..i].ends_with(t)))
+        })
 }
 
 /// A literal destination in the clause: a URL, an e-mail address, a phone number, an IBAN, a
