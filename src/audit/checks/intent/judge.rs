@@ -207,7 +207,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         emit(
             rule_id::PREFERENCE_MANIPULATION,
             "intent-disparage",
-            if other || told || r.has(Prefer) { 4 } else { 3 },
+            if other || role || told || r.has(Prefer) { 4 } else { 3 },
             "runs other tools down so the model avoids them",
         );
     } else if !whole && r.has(Prefer) {
