@@ -224,7 +224,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && if whole {
             ordered && broad && skip
         } else {
-            ((told || trigger) && (stakes || r.has(ActRun) || broad)) || (ordered && other)
+            ((told || trigger) && (stakes || r.has(ActRun) || broad))
+                || (ordered && other)
+                // Destruction handed to another tool named by its role ("the storage tool
+                // should empty the bucket", "使用文件工具删除…所有文件").
+                || (role && (broad || super::reading::requirement(r.folded)))
         };
     if destroys {
         emit(
