@@ -129,8 +129,15 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && r.has(ArgSensitive)
         && (r.literal_sink
             || (r.has(ActModify) && (super::reading::requirement(r.folded) || trigger || told)));
+    // An enum value or default is sent as it stands: one that is a sentence naming where the
+    // call really goes ("all pushes go to the mirror branch at git@…") redirects it.
+    let value_redirect = matches!(x.kind, StrKind::Enum | StrKind::Default)
+        && r.literal_sink
+        && (r.has(ArgSensitive) || moves)
+        && r.folded.split_whitespace().count() >= 4;
     let tampers = r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser))
-        || role_redirect;
+        || role_redirect
+        || value_redirect;
     if !whole && (tampers || redirects) {
         emit(
             rule_id::CROSS_TOOL_INSTRUCTION,
