@@ -1,13 +1,18 @@
 //! Lexicons: the vocabulary of meaning the intent analysis reads with (`rules/lexicon/*.toml`,
-//! one file per language, embedded at build time, merged into one matcher).
+//! one file per language, embedded at build time, merged into one matcher per script).
 //!
 //! A lexicon maps *concepts* (a directive to the model, an action, a kind of data, a sink, a
 //! way of hiding) to terms. Text is folded first ([`fold`]: NFKC, lower case, look-alike
 //! letters inside mixed-script words mapped to Latin, whitespace collapsed); terms of
 //! Latin- and Cyrillic-script languages match whole words (a term ending in `*` matches any
 //! word that starts with it), terms of Chinese, Japanese and Korean match anywhere.
+//!
+//! Loading: the Latin-script lexicons are compiled at once; the Cyrillic, CJK and Hangul ones
+//! on the first text holding a letter of their script (so every term of those files must hold
+//! one — a test checks it). One automaton per script rather than one for all: building costs
+//! more than linearly in the automaton's size, and text in one script needs no other's.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use serde::Deserialize;
@@ -129,6 +134,31 @@ concepts! {
     Effect = "effect": "what a tool does to the world, in the third person (deletes, sends, pays)",
 }
 
+/// An error kept for every caller that meets it (compiling is done once).
+fn clone_error(e: &AuditError) -> AuditError {
+    match e {
+        AuditError::Toml { file, message } => AuditError::Toml {
+            file: file.clone(),
+            message: message.clone(),
+        },
+        AuditError::Rule {
+            file,
+            id,
+            field,
+            problem,
+        } => AuditError::Rule {
+            file: file.clone(),
+            id: id.clone(),
+            field: field.clone(),
+            problem: problem.clone(),
+        },
+        other => AuditError::Toml {
+            file: "rules/lexicon".into(),
+            message: other.to_string(),
+        },
+    }
+}
+
 /// How a language's terms are matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -198,118 +228,251 @@ pub struct ConceptHit {
     pub end: usize,
 }
 
-/// All lexicons, merged.
-pub struct Lexicon {
+/// One language file (its name is in [`Lexicon::languages`], its script in its group).
+struct Language {
+    file: String,
+    text: String,
+}
+
+/// The languages of one script, compiled into one automaton. The Latin-script group is
+/// compiled when the lexicon loads (any text may hold its words); the others on the first
+/// text that holds a letter of their script, so a scan that never meets Cyrillic, Han, kana
+/// or Hangul never pays for those lexicons.
+struct Group {
+    script: ScriptKind,
+    /// Indices into [`Lexicon::files`].
+    members: Vec<usize>,
+    compiled: OnceLock<Result<Compiled, AuditError>>,
+}
+
+/// A group of language files, compiled.
+struct Compiled {
     matcher: AhoCorasick,
     terms: Vec<Term>,
+    examples: Vec<LexiconExample>,
+}
+
+/// All lexicons, merged.
+pub struct Lexicon {
+    files: Vec<Language>,
+    groups: Vec<Group>,
     /// Languages loaded, in file order.
     pub languages: Vec<String>,
-    /// The examples and counters of every file (checked by tests).
-    pub examples: Vec<LexiconExample>,
 }
 
 static BUILTIN: LazyLock<Result<Lexicon, String>> =
     LazyLock::new(|| Lexicon::from_sources(BUILTIN_LEXICONS).map_err(|e| e.to_string()));
 
-impl Lexicon {
-    /// The built-in lexicons (parsed once).
-    pub fn builtin() -> Result<&'static Lexicon, AuditError> {
-        BUILTIN.as_ref().map_err(|message| AuditError::Toml {
-            file: "rules/lexicon".into(),
-            message: message.clone(),
-        })
-    }
-
-    /// Parse lexicon files given as (name, TOML text).
-    pub fn from_sources(files: &[(&str, &str)]) -> Result<Lexicon, AuditError> {
-        let mut patterns: Vec<String> = Vec::new();
-        let mut terms = Vec::new();
-        let mut languages = Vec::new();
-        let mut examples = Vec::new();
-        for (file, text) in files {
-            let raw: RawFile = toml::from_str(text).map_err(|e| AuditError::Toml {
-                file: (*file).to_owned(),
-                message: e.to_string(),
-            })?;
-            let bad = |id: &str, problem: String| AuditError::Rule {
-                file: (*file).to_owned(),
-                id: id.to_owned(),
-                field: "concepts".into(),
-                problem,
-            };
-            for (id, list) in &raw.concepts {
-                let concept =
-                    Concept::parse(id).ok_or_else(|| bad(id, format!("unknown concept `{id}`")))?;
-                for t in list {
-                    let (body, stem) = match t.strip_suffix('*') {
-                        Some(b) => (b, true),
-                        None => (t.as_str(), false),
-                    };
-                    let mut parts = body.split('…').map(|p| fold(p.trim()));
-                    let folded = parts.next().unwrap_or_default();
-                    let rest: Vec<String> = parts.filter(|p| !p.is_empty()).collect();
-                    if folded.trim().is_empty() {
-                        return Err(bad(id, "empty term".into()));
-                    }
-                    let spaced = matches!(raw.script, ScriptKind::Latin | ScriptKind::Cyrillic);
-                    let first = folded.chars().next().is_some_and(is_word);
-                    let last = folded.chars().next_back().is_some_and(is_word);
-                    terms.push(Term {
-                        concept,
-                        language: languages.len(),
-                        word_start: spaced && first,
-                        word_end: spaced && last && !stem,
-                        stem: spaced && stem,
-                        rest,
-                    });
-                    patterns.push(folded);
-                }
-            }
-            let parse_list = |ids: &[String]| -> Result<Vec<Concept>, AuditError> {
-                ids.iter()
-                    .map(|id| {
-                        Concept::parse(id).ok_or_else(|| bad(id, format!("unknown concept `{id}`")))
-                    })
-                    .collect()
-            };
-            for e in &raw.example {
-                examples.push(LexiconExample {
-                    file: (*file).to_owned(),
-                    text: e.text.clone(),
-                    concepts: parse_list(&e.concepts)?,
-                    present: true,
-                });
-            }
-            for e in &raw.counter {
-                examples.push(LexiconExample {
-                    file: (*file).to_owned(),
-                    text: e.text.clone(),
-                    concepts: parse_list(&e.absent)?,
-                    present: false,
-                });
-            }
-            languages.push(raw.language);
+/// `language = "…"` and `script = "…"` from the lines before a file's first table, without
+/// parsing the file (a file that does not have them there is compiled at once).
+fn header(text: &str) -> Option<(String, ScriptKind)> {
+    let (mut language, mut script) = (None, None);
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            break;
         }
-        let matcher = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
-            .build(&patterns)
-            .map_err(|e| AuditError::Toml {
-                file: "rules/lexicon".into(),
-                message: e.to_string(),
-            })?;
-        Ok(Lexicon {
-            matcher,
-            terms,
-            languages,
-            examples,
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let value = value.trim().trim_matches(['"', '\'']).to_owned();
+        match key.trim() {
+            "language" => language = Some(value),
+            "script" => {
+                script = Some(match value.as_str() {
+                    "latin" => ScriptKind::Latin,
+                    "cyrillic" => ScriptKind::Cyrillic,
+                    "cjk" => ScriptKind::Cjk,
+                    "hangul" => ScriptKind::Hangul,
+                    _ => return None,
+                })
+            }
+            _ => {}
+        }
+    }
+    Some((language?, script?))
+}
+
+impl ScriptKind {
+    /// Does `c` belong to the script (the letters that make this lexicon worth reading)?
+    fn owns(self, c: char) -> bool {
+        match self {
+            ScriptKind::Latin => true,
+            ScriptKind::Cyrillic => c.script() == Script::Cyrillic,
+            ScriptKind::Cjk => matches!(
+                c.script(),
+                Script::Han | Script::Hiragana | Script::Katakana
+            ),
+            ScriptKind::Hangul => c.script() == Script::Hangul,
+        }
+    }
+}
+
+/// Which of the non-Latin scripts occur in `folded`: [Cyrillic, CJK, Hangul].
+fn scripts_in(folded: &str) -> [bool; 3] {
+    let mut seen = [false; 3];
+    if folded.is_ascii() {
+        return seen;
+    }
+    for c in folded.chars().filter(|c| !c.is_ascii()) {
+        match c.script() {
+            Script::Cyrillic => seen[0] = true,
+            Script::Han | Script::Hiragana | Script::Katakana => seen[1] = true,
+            Script::Hangul => seen[2] = true,
+            _ => {}
+        }
+        if seen.iter().all(|s| *s) {
+            break;
+        }
+    }
+    seen
+}
+
+impl Group {
+    fn compiled(&self, files: &[Language]) -> &Result<Compiled, AuditError> {
+        self.compiled.get_or_init(|| {
+            let members: Vec<(usize, &Language)> = self
+                .members
+                .iter()
+                .filter_map(|&i| Some((i, files.get(i)?)))
+                .collect();
+            compile(&members, self.script)
         })
     }
 
-    /// Every concept term found in `folded` (the output of [`fold`]), with word boundaries
-    /// respected; overlapping hits of different concepts are all kept.
-    pub fn find(&self, folded: &str) -> Vec<ConceptHit> {
-        let mut out = Vec::new();
+    /// Is this group worth reading in a text with these scripts?
+    fn needed(&self, scripts: [bool; 3]) -> bool {
+        match self.script {
+            ScriptKind::Latin => true,
+            ScriptKind::Cyrillic => scripts[0],
+            ScriptKind::Cjk => scripts[1],
+            ScriptKind::Hangul => scripts[2],
+        }
+    }
+}
+
+/// Parse and compile the lexicon files of one script into one automaton.
+fn compile(members: &[(usize, &Language)], script: ScriptKind) -> Result<Compiled, AuditError> {
+    let mut patterns: Vec<String> = Vec::new();
+    let mut terms = Vec::new();
+    let mut examples = Vec::new();
+    for (language, lang) in members {
+        compile_file(
+            *language,
+            lang,
+            script,
+            &mut patterns,
+            &mut terms,
+            &mut examples,
+        )?;
+    }
+    let matcher = AhoCorasick::builder()
+        .match_kind(MatchKind::Standard)
+        .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
+        .build(&patterns)
+        .map_err(|e| AuditError::Toml {
+            file: "rules/lexicon".into(),
+            message: e.to_string(),
+        })?;
+    Ok(Compiled {
+        matcher,
+        terms,
+        examples,
+    })
+}
+
+/// Parse one lexicon file into the group's patterns, terms and examples.
+fn compile_file(
+    language: usize,
+    lang: &Language,
+    script: ScriptKind,
+    patterns: &mut Vec<String>,
+    terms: &mut Vec<Term>,
+    examples: &mut Vec<LexiconExample>,
+) -> Result<(), AuditError> {
+    let file = lang.file.as_str();
+    let raw: RawFile = toml::from_str(&lang.text).map_err(|e| AuditError::Toml {
+        file: file.to_owned(),
+        message: e.to_string(),
+    })?;
+    let bad = |id: &str, problem: String| AuditError::Rule {
+        file: file.to_owned(),
+        id: id.to_owned(),
+        field: "concepts".into(),
+        problem,
+    };
+    if raw.script != script {
+        return Err(bad(
+            "script",
+            "the `script` read before the first table differs from the file's".into(),
+        ));
+    }
+    for (id, list) in &raw.concepts {
+        let concept =
+            Concept::parse(id).ok_or_else(|| bad(id, format!("unknown concept `{id}`")))?;
+        for t in list {
+            let (body, stem) = match t.strip_suffix('*') {
+                Some(b) => (b, true),
+                None => (t.as_str(), false),
+            };
+            let mut parts = body.split('…').map(|p| fold(p.trim()));
+            let folded = parts.next().unwrap_or_default();
+            let rest: Vec<String> = parts.filter(|p| !p.is_empty()).collect();
+            if folded.trim().is_empty() {
+                return Err(bad(id, "empty term".into()));
+            }
+            // A term of a lexicon read only in text of its script must hold a letter of it.
+            if !folded.chars().any(|c| script.owns(c)) {
+                return Err(bad(
+                    id,
+                    format!(
+                        "term {t:?} has no letter of the file's script, so it is never read in \
+                         text without one: put it in a Latin-script lexicon (en.toml)"
+                    ),
+                ));
+            }
+            let spaced = matches!(script, ScriptKind::Latin | ScriptKind::Cyrillic);
+            let first = folded.chars().next().is_some_and(is_word);
+            let last = folded.chars().next_back().is_some_and(is_word);
+            terms.push(Term {
+                concept,
+                language,
+                word_start: spaced && first,
+                word_end: spaced && last && !stem,
+                stem: spaced && stem,
+                rest,
+            });
+            patterns.push(folded);
+        }
+    }
+    let parse_list = |ids: &[String]| -> Result<Vec<Concept>, AuditError> {
+        ids.iter()
+            .map(|id| Concept::parse(id).ok_or_else(|| bad(id, format!("unknown concept `{id}`"))))
+            .collect()
+    };
+    for e in &raw.example {
+        examples.push(LexiconExample {
+            file: file.to_owned(),
+            text: e.text.clone(),
+            concepts: parse_list(&e.concepts)?,
+            present: true,
+        });
+    }
+    for e in &raw.counter {
+        examples.push(LexiconExample {
+            file: file.to_owned(),
+            text: e.text.clone(),
+            concepts: parse_list(&e.absent)?,
+            present: false,
+        });
+    }
+    Ok(())
+}
+
+impl Compiled {
+    /// Every term of this language in `folded`, with word boundaries respected, each with the
+    /// end of the automaton's match (for ordering).
+    fn find_into(&self, folded: &str, out: &mut Vec<(usize, ConceptHit)>) {
         for m in self.matcher.find_overlapping_iter(folded) {
             let Some(term) = self.terms.get(m.pattern().as_usize()) else {
                 continue;
@@ -351,12 +514,110 @@ impl Lexicon {
             if !complete {
                 continue;
             }
-            out.push(ConceptHit {
-                concept: term.concept,
-                start,
-                end,
-            });
+            out.push((
+                m.end(),
+                ConceptHit {
+                    concept: term.concept,
+                    start,
+                    end,
+                },
+            ));
         }
+    }
+}
+
+impl Lexicon {
+    /// The built-in lexicons (parsed once).
+    pub fn builtin() -> Result<&'static Lexicon, AuditError> {
+        BUILTIN.as_ref().map_err(|message| AuditError::Toml {
+            file: "rules/lexicon".into(),
+            message: message.clone(),
+        })
+    }
+
+    /// Parse lexicon files given as (name, TOML text). Latin-script files are compiled now;
+    /// the others when first needed ([`Lexicon::load_all`] compiles them all and reports
+    /// their errors).
+    pub fn from_sources(files: &[(&str, &str)]) -> Result<Lexicon, AuditError> {
+        let mut out = Lexicon {
+            files: Vec::new(),
+            groups: Vec::new(),
+            languages: Vec::new(),
+        };
+        for (file, text) in files {
+            let (name, script) = match header(text) {
+                Some(h) => h,
+                None => {
+                    let raw: RawFile = toml::from_str(text).map_err(|e| AuditError::Toml {
+                        file: (*file).to_owned(),
+                        message: e.to_string(),
+                    })?;
+                    (raw.language, raw.script)
+                }
+            };
+            let index = out.files.len();
+            match out.groups.iter_mut().find(|g| g.script == script) {
+                Some(g) => g.members.push(index),
+                None => out.groups.push(Group {
+                    script,
+                    members: vec![index],
+                    compiled: OnceLock::new(),
+                }),
+            }
+            out.files.push(Language {
+                file: (*file).to_owned(),
+                text: (*text).to_owned(),
+            });
+            out.languages.push(name);
+        }
+        for g in out.groups.iter().filter(|g| g.script == ScriptKind::Latin) {
+            if let Err(e) = g.compiled(&out.files) {
+                return Err(clone_error(e));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Compile every group now; the first error, if any.
+    pub fn load_all(&self) -> Result<(), AuditError> {
+        for g in &self.groups {
+            if let Err(e) = g.compiled(&self.files) {
+                return Err(clone_error(e));
+            }
+        }
+        Ok(())
+    }
+
+    /// The examples and counters of every file (checked by tests).
+    pub fn examples(&self) -> Result<Vec<LexiconExample>, AuditError> {
+        self.load_all()?;
+        let mut all: Vec<LexiconExample> = self
+            .groups
+            .iter()
+            .filter_map(|g| g.compiled(&self.files).as_ref().ok())
+            .flat_map(|c| c.examples.iter().cloned())
+            .collect();
+        // In file order.
+        let order = |file: &str| self.files.iter().position(|f| f.file == file);
+        all.sort_by_key(|e| order(&e.file));
+        Ok(all)
+    }
+
+    /// Every concept term found in `folded` (the output of [`fold`]), with word boundaries
+    /// respected; overlapping hits of different concepts are all kept.
+    pub fn find(&self, folded: &str) -> Vec<ConceptHit> {
+        let mut out = Vec::new();
+        let scripts = scripts_in(folded);
+        for group in self.groups.iter().filter(|g| g.needed(scripts)) {
+            let Ok(compiled) = group.compiled(&self.files) else {
+                continue;
+            };
+            compiled.find_into(folded, &mut out);
+        }
+        // In the order the terms end (as one automaton over every language reports them).
+        out.sort_by_key(|(ac_end, _)| *ac_end);
+        let mut out: Vec<ConceptHit> = out.into_iter().map(|(_, h)| h).collect();
+
         // A term inside a longer term of another concept is read as part of it ("access" in
         // "personal access token" is not an action).
         let all = out.clone();
@@ -389,12 +650,17 @@ impl Lexicon {
         out
     }
 
-    /// How many terms each language gives each concept (for `mcpvet rules explain lexicon`).
+    /// How many terms each language gives each concept (for `mcpvet rules explain lexicon`;
+    /// compiles every language).
     pub fn term_counts(&self) -> std::collections::BTreeMap<(Concept, &str), usize> {
         let mut out = std::collections::BTreeMap::new();
-        for t in &self.terms {
-            if let Some(lang) = self.languages.get(t.language) {
-                *out.entry((t.concept, lang.as_str())).or_insert(0) += 1;
+        for g in &self.groups {
+            if let Ok(c) = g.compiled(&self.files) {
+                for t in &c.terms {
+                    if let Some(lang) = self.languages.get(t.language) {
+                        *out.entry((t.concept, lang.as_str())).or_insert(0) += 1;
+                    }
+                }
             }
         }
         out
@@ -571,6 +837,50 @@ mod tests {
         assert_eq!(
             lx.concepts_in("请读取用户的私钥文件"),
             vec![Concept::DataSecret]
+        );
+    }
+
+    #[test]
+    fn a_lexicon_of_another_script_is_compiled_only_when_text_in_it_appears() {
+        let lx = Lexicon::from_sources(&[
+            (
+                "en.toml",
+                "language='en'\nscript='latin'\n[concepts]\nact-send=['send']\n",
+            ),
+            (
+                "ru.toml",
+                "language='ru'\nscript='cyrillic'\n[concepts]\nact-send=['отправь']\n",
+            ),
+        ])
+        .expect("lexicon");
+        assert!(
+            lx.groups[0].compiled.get().is_some(),
+            "Latin lexicons load eagerly"
+        );
+        assert!(lx.groups[1].compiled.get().is_none());
+        assert_eq!(lx.concepts_in("send it"), vec![Concept::ActSend]);
+        assert!(
+            lx.groups[1].compiled.get().is_none(),
+            "ASCII text needs no Cyrillic lexicon"
+        );
+        assert_eq!(lx.concepts_in("Отправь ключ"), vec![Concept::ActSend]);
+        assert!(lx.groups[1].compiled.get().is_some());
+    }
+
+    #[test]
+    fn a_term_without_a_letter_of_its_lexicons_script_is_an_error() {
+        let lx = Lexicon::from_sources(&[(
+            "ru.toml",
+            "language='ru'\nscript='cyrillic'\n[concepts]\ndata-secret=['куки', 'cookie']\n",
+        )])
+        .expect("header read");
+        let e = lx
+            .load_all()
+            .expect_err("a Latin term in a Cyrillic lexicon")
+            .to_string();
+        assert!(
+            e.contains("ru.toml") && e.contains("cookie") && e.contains("en.toml"),
+            "{e}"
         );
     }
 }

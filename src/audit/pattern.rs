@@ -176,8 +176,10 @@ pub struct Match {
 #[derive(Debug, Clone)]
 pub struct RuleSet {
     patterns: Vec<Pattern>,
-    /// All patterns in ASCII mode over bytes: exact for ASCII text, fast to build.
-    set_ascii: Option<regex::bytes::RegexSet>,
+    /// All patterns in ASCII mode over bytes: exact for ASCII text, fast to build (one
+    /// automaton answering which patterns match; no capture groups, no literal prefilter —
+    /// seventy patterns share too few literals for one to pay for its construction).
+    set_ascii: Option<regex_automata::meta::Regex>,
     /// All patterns in Unicode mode, built on the first non-ASCII string.
     set_unicode: OnceLock<Option<RegexSet>>,
     docs: Vec<RuleMeta>,
@@ -432,13 +434,7 @@ impl RuleSet {
             self.kind_used.insert(k, used);
         }
         self.set_unicode = OnceLock::new();
-        self.set_ascii =
-            regex::bytes::RegexSetBuilder::new(self.patterns.iter().map(|p| &p.source))
-                .unicode(false)
-                .size_limit(64 << 20)
-                .dfa_size_limit(64 << 20)
-                .build()
-                .ok();
+        self.set_ascii = ascii_set(self.patterns.iter().map(|p| p.source.as_str()));
         if self.set_ascii.is_none() {
             // Some pattern needs Unicode mode: build the Unicode set now (and report errors).
             let set = self.unicode_set_build().map_err(|e| AuditError::Rule {
@@ -465,7 +461,9 @@ impl RuleSet {
     fn set_matches(&self, text: &str) -> Vec<usize> {
         if text.is_ascii() {
             if let Some(set) = &self.set_ascii {
-                return set.matches(text.as_bytes()).into_iter().collect();
+                let mut which = regex_automata::PatternSet::new(set.pattern_len());
+                set.which_overlapping_matches(&regex_automata::Input::new(text), &mut which);
+                return which.iter().map(|p| p.as_usize()).collect();
             }
         }
         match self
@@ -518,6 +516,25 @@ impl RuleSet {
         }
         m
     }
+}
+
+/// All patterns as one ASCII-mode automaton that reports which of them match (`None` if some
+/// pattern needs Unicode mode).
+fn ascii_set<'a>(sources: impl Iterator<Item = &'a str>) -> Option<regex_automata::meta::Regex> {
+    use regex_automata::{meta, nfa::thompson::WhichCaptures, util::syntax};
+    let sources: Vec<&str> = sources.collect();
+    meta::Builder::new()
+        .configure(
+            meta::Config::new()
+                .match_kind(regex_automata::MatchKind::All)
+                .which_captures(WhichCaptures::None)
+                .auto_prefilter(false)
+                .nfa_size_limit(Some(64 << 20))
+                .hybrid_cache_capacity(64 << 20),
+        )
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .build_many(&sources)
+        .ok()
 }
 
 const ALL_KINDS: [StrKind; 11] = [

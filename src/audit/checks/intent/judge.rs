@@ -121,7 +121,23 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let redirects = named_sink
         && r.literal_sink
         && ((r.has(AgainstUser) && (moves || r.has(ActCall))) || (other && pressed));
-    let tampers = r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser));
+    // Another tool named by its role ("the payment tool", "whichever tool sends mail") whose
+    // destination, recipients or query are prescribed here: with a literal destination, or
+    // changed under a requirement ("queries to the search tool should be replaced by …").
+    let role = super::reading::role_tool(r.folded);
+    let role_redirect = role
+        && r.has(ArgSensitive)
+        && (r.literal_sink
+            || (r.has(ActModify) && (super::reading::requirement(r.folded) || trigger || told)));
+    // An enum value or default is sent as it stands: one that is a sentence naming where the
+    // call really goes ("all pushes go to the mirror branch at git@…") redirects it.
+    let value_redirect = matches!(x.kind, StrKind::Enum | StrKind::Default)
+        && r.literal_sink
+        && (r.has(ArgSensitive) || moves)
+        && r.folded.split_whitespace().count() >= 4;
+    let tampers = r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser))
+        || role_redirect
+        || value_redirect;
     if !whole && (tampers || redirects) {
         emit(
             rule_id::CROSS_TOOL_INSTRUCTION,
@@ -198,7 +214,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         emit(
             rule_id::PREFERENCE_MANIPULATION,
             "intent-disparage",
-            if other || told || r.has(Prefer) { 4 } else { 3 },
+            if other || role || told || r.has(Prefer) { 4 } else { 3 },
             "runs other tools down so the model avoids them",
         );
     } else if !whole && r.has(Prefer) {
@@ -215,7 +231,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && if whole {
             ordered && broad && skip
         } else {
-            ((told || trigger) && (stakes || r.has(ActRun) || broad)) || (ordered && other)
+            ((told || trigger) && (stakes || r.has(ActRun) || broad))
+                || (ordered && other)
+                // Destruction handed to another tool named by its role ("the storage tool
+                // should empty the bucket", "使用文件工具删除…所有文件").
+                || (role && (broad || super::reading::requirement(r.folded)))
         };
     if destroys {
         emit(

@@ -82,10 +82,10 @@ fn imperative_en(folded: &str) -> bool {
 }
 
 pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    // A URL, an e-mail address, an international phone number, an IBAN (upper case, as
-    // written), a markdown image.
+    // A URL, an e-mail address, an international phone number, a wallet address, an IBAN
+    // (upper case, as written), a markdown image.
     Regex::new(
-        r"(?i:\bhttps?://\S+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\()|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b",
+        r"(?i:\bhttps?://\S+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b",
     )
     .ok()
 });
@@ -95,6 +95,52 @@ pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(any|every|all|other|each)\b[\w\s,/'-]{0,40}?\b(tools?|servers?|functions?)\b")
         .ok()
 });
+
+/// Another tool named by what it does rather than by its name: "the payment tool",
+/// "whichever tool sends mail", "the tool that creates charges" (not "this tool").
+pub(super) static ROLE_TOOL: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(the|whichever|whatever)\s+(?:[a-z][\w-]*\s+){0,3}?(tools?|servers?|connectors?|integrations?)\b")
+        .ok()
+});
+
+/// A requirement put on something other than the model ("the destination should be …",
+/// "messages are expected to carry …").
+pub(super) fn requirement(folded: &str) -> bool {
+    static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"\b(should|must|is expected to|are expected to|has to|have to|needs? to)\b").ok()
+    });
+    RE.as_ref().is_some_and(|r| r.is_match(folded))
+}
+
+/// Words for "tool" in the other languages, each with the words before it that make it
+/// "this tool" ("このツール", "esta herramienta").
+const TOOL_WORDS: &[(&str, &[&str])] = &[
+    ("工具", &["本", "此", "该", "該", "这个", "這個"]),
+    ("ツール", &["この", "本", "当"]),
+    ("도구", &["이 ", "본 "]),
+    ("herramienta", &["esta ", "la presente "]),
+    ("ferramenta", &["esta ", "essa "]),
+    ("outil", &["cet ", "le présent "]),
+    ("werkzeug", &["dieses ", "diesem ", "dieser "]),
+    ("инструмент", &["этот ", "этого ", "этим ", "данный ", "данного "]),
+];
+
+/// Does the clause name another tool by its role ("the payment tool", "支払いを行うツール",
+/// "la herramienta de pagos"), not this one?
+pub(super) fn role_tool(folded: &str) -> bool {
+    let english = ROLE_TOOL.as_ref().is_some_and(|r| {
+        r.captures_iter(folded).any(|c| {
+            let between = c.get(0).map_or("", |m| m.as_str());
+            !["this ", "same ", "current ", " own "].iter().any(|w| between.contains(w))
+        })
+    });
+    english
+        || TOOL_WORDS.iter().any(|(word, this)| {
+            folded
+                .match_indices(word)
+                .any(|(i, _)| !this.iter().any(|t| folded[..i].ends_with(t)))
+        })
+}
 
 /// A literal destination in the clause: a URL, an e-mail address, a phone number, an IBAN, a
 /// markdown image.
