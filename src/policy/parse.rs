@@ -349,6 +349,7 @@ mod tests {
                 cwd: None,
             },
             settings: Default::default(),
+            duplicate_keys: Vec::new(),
         };
         let used = p.evaluate(&[spec("fetch-web")], Vec::new(), &|_: &str| false);
         assert!(used.warnings.is_empty(), "{:?}", used.warnings);
