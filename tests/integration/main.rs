@@ -8,5 +8,6 @@ mod config;
 mod lexicon;
 mod lock;
 mod probe;
+mod redaction;
 mod report;
 mod rules;
