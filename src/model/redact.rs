@@ -43,7 +43,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::credential::{credential_name, is_literal_secret_for};
-use super::secrets::{find_secrets, has_reference, is_placeholder, looks_like_secret};
+use super::secrets::{find_secrets, has_reference, is_placeholder};
 use super::snapshot::ServerSnapshot;
 use super::spec::{ServerSpec, Transport};
 
@@ -169,7 +169,9 @@ fn text_spans(text: &str) -> Vec<Span> {
             pem: m.kind.id == "private-key",
         })
         .collect();
-    spans.extend(url_spans(text));
+    if text.contains("://") {
+        spans.extend(url_spans(text));
+    }
     spans.extend(word_spans(text));
     spans
 }
@@ -265,7 +267,7 @@ fn secret_query_value(name: &str, value: &str) -> bool {
 /// hex hash, a UUID or an identifier made of words.
 pub fn high_entropy(value: &str) -> bool {
     let v = value.trim();
-    if v.len() < 24 || !looks_like_secret(v) {
+    if v.len() < 24 || v.chars().any(char::is_whitespace) || has_reference(v) || v.contains("://") {
         return false;
     }
     let upper = v.chars().any(|c| c.is_ascii_uppercase());
@@ -314,26 +316,53 @@ const SEPARATE_P: &[&str] = &[
 /// Clients that take a password as `-a VALUE`.
 const SEPARATE_A: &[&str] = &["redis-cli", "keydb-cli"];
 
+static TOOLS: LazyLock<std::collections::HashMap<&'static str, &'static str>> =
+    LazyLock::new(|| {
+        ATTACHED_P
+            .iter()
+            .chain(SEPARATE_P)
+            .chain(SEPARATE_A)
+            .map(|t| (*t, *t))
+            .collect()
+    });
+
 fn tool_of(word: &str) -> Option<&'static str> {
     let base = word.rsplit('/').next().unwrap_or(word);
     let base = base.strip_suffix(".exe").unwrap_or(base);
-    ATTACHED_P
-        .iter()
-        .chain(SEPARATE_P)
-        .chain(SEPARATE_A)
-        .find(|t| **t == base)
-        .copied()
+    TOOLS.get(base).copied()
 }
 
 /// Whether the literal `value` of something called `name` (an env key, a flag without its
 /// dashes, a header, a JSON key) is a secret.
 pub fn secret_for_name(name: &str, value: &str) -> bool {
     let name = name.trim_start_matches('-');
+    if !might_name_a_credential(name) {
+        return false;
+    }
     let value = unquote(value);
     !value.is_empty()
         && !is_placeholder(value)
         && (is_literal_secret_for(name, value)
             || (credential_name(name).is_some() && high_entropy(value)))
+}
+
+/// A cheap first look before splitting a name into words: every credential name contains
+/// one of these.
+fn might_name_a_credential(name: &str) -> bool {
+    const PARTS: &[&str] = &[
+        "token",
+        "secret",
+        "pass",
+        "pwd",
+        "key",
+        "auth",
+        "credential",
+        "cookie",
+        "bearer",
+        "pat",
+    ];
+    let lower = name.to_ascii_lowercase();
+    PARTS.iter().any(|p| lower.contains(p))
 }
 
 fn unquote(v: &str) -> &str {

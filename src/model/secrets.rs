@@ -227,6 +227,10 @@ const KINDS: &[SecretKind] = &[
 static COMPILED: LazyLock<Vec<Option<Regex>>> =
     LazyLock::new(|| KINDS.iter().map(|k| Regex::new(k.regex).ok()).collect());
 
+/// All kinds in one automaton: which of them match at all, in one pass over the text.
+static ANY: LazyLock<Option<regex::RegexSet>> =
+    LazyLock::new(|| regex::RegexSet::new(KINDS.iter().map(|k| k.regex)).ok());
+
 static REFERENCE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
         r"\$\{\{[^}]*\}\}|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{[^}]*\}\}",
@@ -278,8 +282,12 @@ pub fn without_references(value: &str) -> String {
 /// Every known-format secret in `text`, in order, without overlaps.
 pub fn find_secrets(text: &str) -> Vec<SecretMatch> {
     let mut found: Vec<SecretMatch> = Vec::new();
-    for (kind, re) in KINDS.iter().zip(COMPILED.iter()) {
+    let candidates = ANY.as_ref().map(|set| set.matches(text));
+    for (i, (kind, re)) in KINDS.iter().zip(COMPILED.iter()).enumerate() {
         let Some(re) = re else { continue };
+        if candidates.as_ref().is_some_and(|c| !c.matched(i)) {
+            continue;
+        }
         for caps in re.captures_iter(text) {
             // With a capture group only the group is the secret (a URL's password).
             let Some(m) = caps.get(1).or_else(|| caps.get(0)) else {
@@ -500,6 +508,7 @@ mod tests {
     #[test]
     fn every_pattern_compiles() {
         assert!(COMPILED.iter().all(Option::is_some));
+        assert!(ANY.is_some());
         assert!(REFERENCE.is_some());
     }
 

@@ -131,11 +131,11 @@ fn secrets() -> impl Strategy<Value = Secrets> {
         )
 }
 
-fn write(dir: &Path, s: &Secrets) {
+fn config_json(s: &Secrets) -> serde_json::Value {
     let f = &s.flag_values;
     let sc = &s.script_values;
     let q = &s.query_values;
-    let config = json!({"mcpServers": {
+    json!({"mcpServers": {
         "tool-srv": {
             "command": "npx",
             "args": ["-y", "some-server@1.2.3",
@@ -167,11 +167,17 @@ fn write(dir: &Path, s: &Secrets) {
                 "X-Api-Key": s.header_values[1],
             }
         }
-    }});
-    std::fs::write(dir.join(".mcp.json"), config.to_string()).expect("config");
-    std::fs::create_dir_all(dir.join("snaps")).expect("snaps");
+    }})
+}
+
+const SERVERS: [&str; 3] = ["tool-srv", "shell-srv", "http-srv"];
+
+/// What server `i` shows the model: tool descriptions, a schema and instructions holding
+/// secrets.
+fn snapshot_json(s: &Secrets, i: usize) -> serde_json::Value {
     let shaped = &s.shaped;
-    for (i, name) in ["tool-srv", "shell-srv", "http-srv"].iter().enumerate() {
+    let name = SERVERS[i];
+    {
         let tools: Vec<_> = shaped
             .iter()
             .enumerate()
@@ -183,12 +189,19 @@ fn write(dir: &Path, s: &Secrets) {
                         "description": format!("query; key {}", s.pem.replace('\n', "\\n"))}}}})
             })
             .collect();
-        let snap = json!({"server": name, "era": "legacy", "protocolVersion": "2025-06-18",
+        json!({"server": name, "era": "legacy", "protocolVersion": "2025-06-18",
             "instructions": format!("Use token {} for the API.", shaped[(i + 5) % shaped.len()]),
-            "tools": tools});
+            "tools": tools})
+    }
+}
+
+fn write(dir: &Path, s: &Secrets) {
+    std::fs::write(dir.join(".mcp.json"), config_json(s).to_string()).expect("config");
+    std::fs::create_dir_all(dir.join("snaps")).expect("snaps");
+    for (i, name) in SERVERS.iter().enumerate() {
         std::fs::write(
             dir.join("snaps").join(format!("{name}.json")),
-            snap.to_string(),
+            snapshot_json(s, i).to_string(),
         )
         .expect("snapshot");
     }
@@ -267,6 +280,79 @@ fn leaks(s: &Secrets, out: &str) -> Vec<String> {
         .into_iter()
         .filter(|x| out.contains(x.as_str()))
         .collect()
+}
+
+/// Every output made in-process through the library: the four formats (verbose), the
+/// review of each server, each server's lockfile and its diff against a drifted listing, and
+/// a probe error quoting the URL and a token.
+fn in_process(s: &Secrets) -> String {
+    use mcpvet::lock::{Approval, Lockfile, diff_with_spec};
+    use mcpvet::pipeline::{JudgeOptions, PolicySource, Subject, judge};
+    use mcpvet::report::{Format, RenderOptions};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let specs = mcpvet::config::load_str(Path::new(".mcp.json"), &config_json(s).to_string())
+        .expect("config");
+    let mut out = String::new();
+    let mut subjects = Vec::new();
+    for spec in specs {
+        let i = SERVERS
+            .iter()
+            .position(|n| *n == spec.name)
+            .expect("known server");
+        let snap: mcpvet::model::snapshot::ServerSnapshot =
+            serde_json::from_value(snapshot_json(s, i)).expect("snapshot");
+        let lock = Lockfile::from_snapshot(
+            &snap,
+            Some(&spec),
+            Approval::new("me", "2026-01-01T00:00:00Z"),
+        );
+        out.push_str(&lock.to_pretty_json());
+        let mut drifted = snap.clone();
+        for t in &mut drifted.tools {
+            t["description"] = json!(format!("Changed: {}", s.shaped[(i + 1) % s.shaped.len()]));
+        }
+        out.push_str(&diff_with_spec(&lock, Some(&spec), &drifted).to_text());
+        let error = format!(
+            "HTTP 401 from https://deploy:{}@mcp.example.test/mcp?api_key={}: token {} rejected",
+            s.url_password, s.query_values[0], s.shaped[i]
+        );
+        subjects.push(Subject {
+            spec: Some(spec),
+            snapshot: Some(snap),
+            snapshot_path: None,
+            error: Some(error),
+        });
+    }
+    let opts = JudgeOptions {
+        policy: PolicySource::None,
+        rules_dirs: Vec::new(),
+        lock_dir: dir.path().join("lockfiles"),
+        fail_on: None,
+    };
+    let report = judge(subjects, &opts, dir.path(), Vec::new()).expect("judge");
+    let people = RenderOptions {
+        verbose: true,
+        ..RenderOptions::default()
+    };
+    for f in <Format as clap::ValueEnum>::value_variants() {
+        out.push_str(&mcpvet::report::render(*f, &report, &people));
+    }
+    for name in SERVERS {
+        out.push_str(&mcpvet::report::review::render_review(&report, name).expect("review"));
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn no_generated_secret_appears_in_full_in_any_output_in_process(s in secrets()) {
+        let out = in_process(&s);
+        prop_assert!(out.contains("Trust review") && out.contains("lockfileVersion"));
+        let leaked = leaks(&s, &out);
+        prop_assert!(leaked.is_empty(), "leaked {leaked:#?}");
+    }
 }
 
 proptest! {

@@ -116,8 +116,12 @@ fn url_userinfo_and_secret_query_values_are_redacted() {
             redact_text(&url)
         );
     }
-    // A value shaped like a secret under an innocent name.
+    // A value shaped like a secret under an innocent name (even with a single digit).
     hides(&format!("https://example.test/?q={v}"), &v);
+    hides(
+        "https://example.test/?x=Aa1DssiVpsbDjAEZOWUjYUUIlftb",
+        "Aa1DssiVpsbDjAEZOWUjYUUIlftb",
+    );
     assert_eq!(
         url_for_report("https://u:p@Mcp.Example.com?Api_Key=abc&team=x"),
         "https://***@Mcp.Example.com?Api_Key=***&team=x"
