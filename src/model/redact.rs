@@ -680,20 +680,34 @@ pub fn redact_spec(spec: &ServerSpec) -> ServerSpec {
     s
 }
 
-/// A JSON document with every string redacted: values under secret-named keys whole, every
+/// A JSON document with every string redacted: values under secret-named keys whole (also a
+/// schema's `default`, `const`, `enum` and `examples` under a secret-named property), every
 /// other string by [`redact_text_as`]. Object keys are kept.
 pub fn redact_json(value: &Value, style: Style) -> Value {
+    redact_json_named(value, None, style)
+}
+
+/// Keys whose value is an example of the enclosing property, named by it.
+const VALUE_KEYS: &[&str] = &["default", "const", "enum", "example", "examples", "value"];
+
+fn redact_json_named(value: &Value, name: Option<&str>, style: Style) -> Value {
     match value {
-        Value::String(s) => Value::String(redact_text_as(s, style)),
-        Value::Array(items) => Value::Array(items.iter().map(|v| redact_json(v, style)).collect()),
+        Value::String(s) => Value::String(redact_field_as(name, s, style)),
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|v| redact_json_named(v, name, style))
+                .collect(),
+        ),
         Value::Object(map) => Value::Object(
             map.iter()
                 .map(|(k, v)| {
-                    let v = match v {
-                        Value::String(s) => Value::String(redact_field_as(Some(k), s, style)),
-                        other => redact_json(other, style),
+                    let inner = if VALUE_KEYS.contains(&k.as_str()) {
+                        name
+                    } else {
+                        Some(k.as_str())
                     };
-                    (k.clone(), v)
+                    (k.clone(), redact_json_named(v, inner, style))
                 })
                 .collect(),
         ),

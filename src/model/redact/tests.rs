@@ -291,3 +291,32 @@ fn plain_prose_paths_and_hashes_are_not_redacted() {
     keeps("Use --password carefully; TRACKER_TOKEN = ${TRACKER_ADMIN_TOKEN}");
     keeps("env GITHUB_TOKEN=${GITHUB_TOKEN} and X_TOKEN=$X_TOKEN");
 }
+
+#[test]
+fn a_snapshot_for_a_file_keeps_its_shape_but_no_secret() {
+    let pat = format!("ghp_{}", body(36));
+    let snap = ServerSnapshot {
+        server: "s".into(),
+        instructions: Some(format!("Use {pat}.")),
+        tools: vec![serde_json::json!({
+            "name": "t",
+            "description": format!("token {pat}"),
+            "inputSchema": {"type": "object", "properties": {"password": {"default": body(20)}}}
+        })],
+        ..ServerSnapshot::default()
+    };
+    let out = redact_snapshot(&snap, Style::Lock);
+    let text = serde_json::to_string(&out).unwrap_or_default();
+    assert!(!text.contains(&pat) && !text.contains(&body(20)), "{text}");
+    assert_eq!(out.tools[0]["name"], "t");
+    assert_eq!(out.instructions.as_deref(), Some("Use REDACTED."));
+    // A snapshot without secrets is left exactly as it was.
+    let clean = ServerSnapshot {
+        server: "s".into(),
+        tools: vec![
+            serde_json::json!({"name": "get_build", "description": "Build status of owner/repo@v1.2.3."}),
+        ],
+        ..ServerSnapshot::default()
+    };
+    assert_eq!(redact_snapshot(&clean, Style::Lock), clean);
+}
