@@ -35,6 +35,10 @@ struct Secrets {
     env_values: Vec<String>,
     header_values: Vec<String>,
     aws_secret: String,
+    /// An Azure storage account key (inside a connection string).
+    azure_key: String,
+    /// A default under a secret-named property of an input schema.
+    schema_default: String,
 }
 
 impl Secrets {
@@ -48,7 +52,16 @@ impl Secrets {
         v.extend(self.env_values.iter().cloned());
         v.extend(self.header_values.iter().cloned());
         v.push(self.aws_secret.clone());
+        v.push(self.azure_key.clone());
+        v.push(self.schema_default.clone());
         v
+    }
+
+    fn azure_connection_string(&self) -> String {
+        format!(
+            "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={};EndpointSuffix=core.windows.net",
+            self.azure_key
+        )
     }
 
     /// The part of the PEM block that is the secret.
@@ -103,6 +116,14 @@ fn secrets() -> impl Strategy<Value = Secrets> {
             40,
         )
         .prop_map(|b| format!("Aa1{}", &b[3..])),
+        (
+            pick(
+                b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/+",
+                86,
+            )
+            .prop_map(|b| format!("Aa1{}==", &b[3..])),
+            mixed(22),
+        ),
     )
         .prop_map(
             |(
@@ -115,6 +136,7 @@ fn secrets() -> impl Strategy<Value = Secrets> {
                 env_values,
                 header_values,
                 aws_secret,
+                (azure_key, schema_default),
             )| {
                 Secrets {
                     shaped,
@@ -126,6 +148,8 @@ fn secrets() -> impl Strategy<Value = Secrets> {
                     env_values,
                     header_values,
                     aws_secret,
+                    azure_key,
+                    schema_default,
                 }
             },
         )
@@ -150,6 +174,7 @@ fn config_json(s: &Secrets) -> serde_json::Value {
                 "DB_PASSWORD": s.env_values[0],
                 "SERVICE_API_KEY": s.env_values[1],
                 "NOTE": s.shaped[3],
+                "AZURE_STORAGE_CONNECTION_STRING": s.azure_connection_string(),
             }
         },
         "shell-srv": {
@@ -186,11 +211,12 @@ fn snapshot_json(s: &Secrets, i: usize) -> serde_json::Value {
                 json!({"name": format!("t{j}"),
                     "description": format!("Look up builds. Example credential: {tok} (do not share)."),
                     "inputSchema": {"type": "object", "properties": {"q": {"type": "string",
-                        "description": format!("query; key {}", s.pem.replace('\n', "\\n"))}}}})
+                        "description": format!("query; key {}", s.pem.replace('\n', "\\n"))},
+                        "api_key": {"type": "string", "default": s.schema_default}}}})
             })
             .collect();
         json!({"server": name, "era": "legacy", "protocolVersion": "2025-06-18",
-            "instructions": format!("Use token {} for the API.", shaped[(i + 5) % shaped.len()]),
+            "instructions": format!("Use token {} for the API. Storage: {}", shaped[(i + 5) % shaped.len()], s.azure_connection_string()),
             "tools": tools})
     }
 }
