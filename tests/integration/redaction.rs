@@ -432,3 +432,71 @@ fn lockfile_never_contains_a_generated_secret_and_ci_insights_lock_is_unchanged(
     let redacted = mcpvet::model::redact::redact_json(&v, mcpvet::model::redact::Style::Lock);
     assert_eq!(redacted, v, "redaction would change the shipped lock");
 }
+
+#[test]
+fn a_server_quoting_secrets_on_stderr_and_in_errors_cannot_get_them_printed() {
+    // The server echoes a token and a key it was given into its stderr and its JSON-RPC error
+    // message, then exits: `-v` tracing, the probe error, the table and the snapshot error
+    // all quote it.
+    let tok = "ghp_Aa1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU1vW2";
+    let key = "Aa1zQ9xW8vU7tS6rR5qP4oN3mL2kJ1hGf";
+    let script = format!(
+        "echo auth failed for {tok} --api-key {key} >&2; echo '{{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{{\"code\":-32000,\"message\":\"bad token {tok} X_API_KEY={key}\"}}}}'; sleep 0.2; exit 1"
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut out = String::new();
+    for args in [
+        vec![
+            "scan",
+            "-v",
+            "--timeout",
+            "5",
+            "--no-policy",
+            "--",
+            "sh",
+            "-c",
+            &script,
+        ],
+        vec![
+            "scan",
+            "--timeout",
+            "5",
+            "--no-policy",
+            "--format",
+            "json",
+            "--",
+            "sh",
+            "-c",
+            &script,
+        ],
+        vec![
+            "snapshot",
+            "-v",
+            "--timeout",
+            "5",
+            "-o",
+            "s.json",
+            "--",
+            "sh",
+            "-c",
+            &script,
+        ],
+        vec![
+            "review",
+            "--timeout",
+            "5",
+            "--no-policy",
+            "--",
+            "sh",
+            "-c",
+            &script,
+        ],
+    ] {
+        out.push_str(&run(dir.path(), &args));
+    }
+    assert!(
+        out.contains("ghp_…"),
+        "the error was shown, redacted: {out}"
+    );
+    assert!(!out.contains(tok) && !out.contains(key), "{out}");
+}
