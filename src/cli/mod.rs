@@ -118,7 +118,7 @@ fn init_tracing() {
     let only_mcpvet =
         tracing_subscriber::filter::Targets::new().with_target("mcpvet", tracing::Level::DEBUG);
     let fmt = tracing_subscriber::fmt::layer()
-        .with_writer(std::io::stderr)
+        .with_writer(crate::report::redacted_stderr)
         .with_ansi(false)
         .without_time();
     // A subscriber already set (a test harness) is kept.

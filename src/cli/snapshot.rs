@@ -63,7 +63,9 @@ pub fn run(args: SnapshotArgs, g: Global) -> anyhow::Result<Exit> {
         .pop()
         .context("no result")?
         .map_err(|e| e.context("the server could not be probed"))?;
-    write_atomic(&args.output, snap.to_pretty_json().as_bytes())?;
+    // A snapshot file may be committed or shared: its secrets are written as `REDACTED`.
+    let stored = crate::model::redact::redact_snapshot(&snap, crate::model::redact::Style::Lock);
+    write_atomic(&args.output, stored.to_pretty_json().as_bytes())?;
     if !g.quiet {
         let p = snap.probe.as_ref();
         crate::report::eprint_line(&format!(

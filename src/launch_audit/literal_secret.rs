@@ -24,19 +24,37 @@ pub fn meta() -> RuleMeta {
     )
 }
 
+/// A spec field: pointer, label, value, the name that names it, and (for arguments) how
+/// it is shown.
+type Field = (String, String, String, Option<String>, Option<String>);
+
 /// Every string field of the spec with its pointer and a label for messages.
-fn fields(spec: &ServerSpec) -> Vec<(String, String, String, Option<String>)> {
+fn fields(spec: &ServerSpec) -> Vec<Field> {
     let mut out = Vec::new();
     match &spec.transport {
         Transport::Stdio {
             command, args, env, ..
         } => {
-            out.push(("/command".into(), "command".into(), command.clone(), None));
+            out.push((
+                "/command".into(),
+                "command".into(),
+                command.clone(),
+                None,
+                None,
+            ));
+            let shown = redact::redact_argv(command, args, redact::Style::Show);
             for i in 0..args.len() {
                 // `--token=V`, `--token V` and `KEY=V` name their value.
                 let (named, _, value) = crate::model::redact::arg_field(args, i);
                 let named = named.filter(|f| is_credential_name(f));
-                out.push((format!("/args/{i}"), format!("args[{i}]"), value, named));
+                let arg_shown = shown.get(i).cloned().unwrap_or_default();
+                out.push((
+                    format!("/args/{i}"),
+                    format!("args[{i}]"),
+                    value,
+                    named,
+                    Some(arg_shown),
+                ));
             }
             for (k, v) in env {
                 out.push((
@@ -44,17 +62,19 @@ fn fields(spec: &ServerSpec) -> Vec<(String, String, String, Option<String>)> {
                     format!("env {k}"),
                     v.clone(),
                     Some(k.clone()),
+                    None,
                 ));
             }
         }
         Transport::Http { url, headers } => {
-            out.push(("/url".into(), "url".into(), url.clone(), None));
+            out.push(("/url".into(), "url".into(), url.clone(), None, None));
             for (k, v) in headers {
                 out.push((
                     format!("/headers/{}", crate::model::pointer::token(k)),
                     format!("header {k}"),
                     v.clone(),
                     Some(k.clone()),
+                    None,
                 ));
             }
         }
@@ -72,9 +92,14 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
             format!("setting {key}"),
             value,
             Some(key),
+            None,
         ));
     }
-    for (pointer, label, value, name) in all {
+    for (pointer, label, value, name, shown) in all {
+        // What evidence may quote: an argument as the one redaction module shows it in its
+        // command line (so `sh -c "X_TOKEN=… cmd"` keeps its context), any other field by
+        // its name and value.
+        let shown = shown.unwrap_or_else(|| redact::redact_field(name.as_deref(), &value));
         let found = find_secrets(&value);
         for s in &found {
             out.push(finding(
@@ -84,7 +109,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                 Confidence::High,
                 &pointer,
                 format!("{} written literally in {label}; rotate it and reference it from the environment", s.kind.name),
-                Some(format!("{label} = {value}")),
+                Some(format!("{label} = {shown}")),
             ));
         }
         if found.is_empty() {
@@ -96,7 +121,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                     Confidence::Medium,
                     &pointer,
                     format!("credential `{key}` is written literally in the query of a URL in {label}; send it from the environment instead"),
-                    Some(format!("{label} = {}", redact::redact_query(&value))),
+                    Some(format!("{label} = {shown}")),
                 ));
             }
         }

@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use super::canon::{cmp_utf16, hash_value};
 use crate::model::finding::{Finding, ItemKind, ItemRef, Severity};
+use crate::model::redact;
 use crate::model::snapshot::{Era, ServerSnapshot};
 use crate::model::spec::{ServerSpec, Transport};
 
@@ -29,6 +30,7 @@ pub const LOCKFILE_VERSION: u32 = 1;
 pub enum LaunchSpec {
     Stdio {
         command: String,
+        /// Arguments, with every secret value written as `REDACTED`.
         args: Vec<String>,
         /// Names of the environment variables the config sets; never their values.
         #[serde(rename = "envNames")]
@@ -36,7 +38,8 @@ pub enum LaunchSpec {
         cwd: Option<String>,
     },
     Http {
-        /// The URL with any user-info removed and secret-looking query values redacted.
+        /// The URL with any user-info removed and secret query values redacted
+        /// ([`redact::url_for_lock`]).
         url: String,
         /// Lower-cased names of the headers the config sets; never their values.
         #[serde(rename = "headerNames")]
@@ -45,7 +48,8 @@ pub enum LaunchSpec {
 }
 
 impl LaunchSpec {
-    /// Normalise a server spec's transport.
+    /// Normalise a server spec's transport; every secret in the command line, working
+    /// directory or URL is written as `REDACTED`.
     pub fn from_spec(spec: &ServerSpec) -> LaunchSpec {
         match &spec.transport {
             Transport::Stdio {
@@ -54,10 +58,12 @@ impl LaunchSpec {
                 env,
                 cwd,
             } => LaunchSpec::Stdio {
-                command: command.clone(),
-                args: args.clone(),
+                command: redact::lock_text(command),
+                args: redact::redact_argv(command, args, redact::Style::Lock),
                 env_names: env.keys().cloned().collect(),
-                cwd: cwd.as_ref().map(|p| p.display().to_string()),
+                cwd: cwd
+                    .as_ref()
+                    .map(|p| redact::lock_text(&p.display().to_string())),
             },
             Transport::Http { url, headers } => {
                 let mut names: Vec<String> =
@@ -65,7 +71,7 @@ impl LaunchSpec {
                 names.sort();
                 names.dedup();
                 LaunchSpec::Http {
-                    url: crate::model::redact::url_for_lock(url),
+                    url: redact::url_for_lock(url),
                     header_names: names,
                 }
             }
@@ -113,7 +119,7 @@ impl AcceptedFinding {
             severity: f.severity,
             item: f.item.clone(),
             pointer: f.location.pointer.clone(),
-            message: f.message.clone(),
+            message: redact::lock_text(&f.message),
             reason: reason.to_owned(),
         }
     }
@@ -219,8 +225,11 @@ pub struct Content {
 }
 
 impl Content {
-    /// Hash and sort what a snapshot shows.
+    /// Hash and sort what a snapshot shows, with every secret in it redacted first (a
+    /// lockfile never contains a secret value; a secret that changes only inside its
+    /// redacted span is not drift).
     pub fn from_snapshot(s: &ServerSnapshot) -> Content {
+        let s = &redact::redact_snapshot(s, redact::Style::Lock);
         let items = |kind: ItemKind, defs: &[Value]| {
             let mut v: Vec<LockedItem> = defs
                 .iter()

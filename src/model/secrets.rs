@@ -28,13 +28,23 @@ pub struct SecretKind {
     regex: &'static str,
 }
 
+/// The known formats, most specific first (an earlier kind wins an overlap). When a pattern
+/// has a capture group, only the group is the secret (the password of a URL, the value after
+/// `AccountKey=` or `Bearer `).
 const KINDS: &[SecretKind] = &[
     SecretKind {
         id: "private-key",
         name: "private key",
         marker: "",
         broad: None,
-        regex: r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----",
+        regex: r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\s:,.\-]|\\[nr])*)",
+    },
+    SecretKind {
+        id: "github-fine-grained-pat",
+        name: "GitHub fine-grained personal access token",
+        marker: "gith",
+        broad: None,
+        regex: r"\bgithub_pat_[A-Za-z0-9_]{60,}",
     },
     SecretKind {
         id: "github-classic-pat",
@@ -43,28 +53,21 @@ const KINDS: &[SecretKind] = &[
         broad: Some(
             "a classic GitHub personal access token carries account-wide scopes over every repository and organisation the user can reach",
         ),
-        regex: r"\bghp_[A-Za-z0-9]{36}\b",
-    },
-    SecretKind {
-        id: "github-fine-grained-pat",
-        name: "GitHub fine-grained personal access token",
-        marker: "gith",
-        broad: None,
-        regex: r"\bgithub_pat_[A-Za-z0-9_]{60,}\b",
+        regex: r"\bghp_[A-Za-z0-9]{36,}",
     },
     SecretKind {
         id: "github-token",
         name: "GitHub OAuth/app token",
         marker: "gh",
         broad: None,
-        regex: r"\bgh[ousr]_[A-Za-z0-9]{36,}\b",
+        regex: r"\bgh[ousr]_[A-Za-z0-9]{36,}",
     },
     SecretKind {
         id: "gitlab-pat",
-        name: "GitLab personal access token",
-        marker: "glpa",
+        name: "GitLab token",
+        marker: "gl",
         broad: None,
-        regex: r"\bglpat-[A-Za-z0-9_\-]{20,}",
+        regex: r"\bgl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-[A-Za-z0-9_\-]{20,}",
     },
     SecretKind {
         id: "slack-user-token",
@@ -80,7 +83,7 @@ const KINDS: &[SecretKind] = &[
         name: "Slack token",
         marker: "xox",
         broad: None,
-        regex: r"\bxox[abposr]-[A-Za-z0-9-]{10,}",
+        regex: r"\b(?:xox[abosre]|xapp)-[A-Za-z0-9-]{10,}",
     },
     SecretKind {
         id: "slack-webhook",
@@ -94,7 +97,7 @@ const KINDS: &[SecretKind] = &[
         name: "AWS access key id",
         marker: "AKIA",
         broad: None,
-        regex: r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
+        regex: r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
     },
     SecretKind {
         id: "anthropic-admin-key",
@@ -140,28 +143,63 @@ const KINDS: &[SecretKind] = &[
         name: "Stripe key",
         marker: "rk_",
         broad: None,
-        regex: r"\b(?:rk_live|sk_test|rk_test)_[A-Za-z0-9]{20,}",
+        regex: r"\b(?:rk_live|sk_test|rk_test|whsec)_[A-Za-z0-9]{20,}",
     },
     SecretKind {
         id: "google-api-key",
         name: "Google API key",
         marker: "AIza",
         broad: None,
-        regex: r"\bAIza[0-9A-Za-z_\-]{35}\b",
+        regex: r"\bAIza[0-9A-Za-z_\-]{35}",
     },
     SecretKind {
         id: "npm-token",
         name: "npm access token",
         marker: "npm_",
         broad: None,
-        regex: r"\bnpm_[A-Za-z0-9]{36}\b",
+        regex: r"\bnpm_[A-Za-z0-9]{36,}",
+    },
+    SecretKind {
+        id: "pypi-token",
+        name: "PyPI upload token",
+        marker: "pypi",
+        broad: None,
+        regex: r"\bpypi-AgE[A-Za-z0-9_\-]{50,}",
+    },
+    SecretKind {
+        id: "twilio-api-key",
+        name: "Twilio API key",
+        marker: "SK",
+        broad: None,
+        regex: r"\bSK[0-9a-fA-F]{32}\b",
+    },
+    SecretKind {
+        id: "sendgrid-api-key",
+        name: "SendGrid API key",
+        marker: "SG.",
+        broad: None,
+        regex: r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}",
     },
     SecretKind {
         id: "huggingface-token",
         name: "Hugging Face token",
         marker: "hf_",
         broad: None,
-        regex: r"\bhf_[A-Za-z0-9]{30,}\b",
+        regex: r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}",
+    },
+    SecretKind {
+        id: "digitalocean-token",
+        name: "DigitalOcean token",
+        marker: "do",
+        broad: None,
+        regex: r"\bdo[por]_v1_[a-f0-9]{64}\b",
+    },
+    SecretKind {
+        id: "azure-storage-key",
+        name: "Azure storage account key",
+        marker: "",
+        broad: None,
+        regex: r"AccountKey=([A-Za-z0-9+/]{40,}={0,2})",
     },
     SecretKind {
         id: "jwt",
@@ -171,16 +209,27 @@ const KINDS: &[SecretKind] = &[
         regex: r"\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}",
     },
     SecretKind {
+        id: "bearer-token",
+        name: "bearer token",
+        marker: "",
+        broad: None,
+        regex: r"\b[Bb]earer\s+([A-Za-z0-9\-._~+/]{16,}=*)",
+    },
+    SecretKind {
         id: "url-password",
         name: "password in a URL",
         marker: "",
         broad: None,
-        regex: r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@[^\s/]+",
+        regex: r#"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@"'\\<>]+:([^/\s@"'\\<>]+)@[^\s/"'\\<>]+"#,
     },
 ];
 
 static COMPILED: LazyLock<Vec<Option<Regex>>> =
     LazyLock::new(|| KINDS.iter().map(|k| Regex::new(k.regex).ok()).collect());
+
+/// All kinds in one automaton: which of them match at all, in one pass over the text.
+static ANY: LazyLock<Option<regex::RegexSet>> =
+    LazyLock::new(|| regex::RegexSet::new(KINDS.iter().map(|k| k.regex)).ok());
 
 static REFERENCE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
@@ -233,28 +282,22 @@ pub fn without_references(value: &str) -> String {
 /// Every known-format secret in `text`, in order, without overlaps.
 pub fn find_secrets(text: &str) -> Vec<SecretMatch> {
     let mut found: Vec<SecretMatch> = Vec::new();
-    for (kind, re) in KINDS.iter().zip(COMPILED.iter()) {
+    let candidates = ANY.as_ref().map(|set| set.matches(text));
+    for (i, (kind, re)) in KINDS.iter().zip(COMPILED.iter()).enumerate() {
         let Some(re) = re else { continue };
-        for m in re.find_iter(text) {
-            let (start, end) = if kind.id == "url-password" {
-                // Only the password part is the secret.
-                let s = m.as_str();
-                let scheme_end = s.find("://").map_or(0, |i| i + 3);
-                let at = s.rfind('@').unwrap_or(s.len());
-                let colon = s
-                    .get(scheme_end..at)
-                    .and_then(|u| u.find(':'))
-                    .map_or(at, |i| scheme_end + i + 1);
-                let password = s.get(colon..at).unwrap_or_default();
-                if password.is_empty() || has_reference(password) || is_placeholder(password) {
-                    continue;
-                }
-                (m.start() + colon, m.start() + at)
-            } else {
-                (m.start(), m.end())
+        if candidates.as_ref().is_some_and(|c| !c.matched(i)) {
+            continue;
+        }
+        for caps in re.captures_iter(text) {
+            // With a capture group only the group is the secret (a URL's password).
+            let Some(m) = caps.get(1).or_else(|| caps.get(0)) else {
+                continue;
             };
-            if found.iter().any(|f| start < f.end && f.start < end)
-                || is_placeholder(text.get(start..end).unwrap_or_default())
+            let (start, end) = (m.start(), m.end());
+            let secret = m.as_str();
+            if secret.is_empty()
+                || (kind.id != "private-key" && (has_reference(secret) || is_placeholder(secret)))
+                || found.iter().any(|f| start < f.end && f.start < end)
             {
                 continue;
             }
@@ -465,6 +508,7 @@ mod tests {
     #[test]
     fn every_pattern_compiles() {
         assert!(COMPILED.iter().all(Option::is_some));
+        assert!(ANY.is_some());
         assert!(REFERENCE.is_some());
     }
 

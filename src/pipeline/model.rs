@@ -334,6 +334,33 @@ pub struct ScanReport {
 }
 
 impl ScanReport {
+    /// A copy fit to show: every secret in specs, snapshots, findings, errors, warnings,
+    /// sources and output samples redacted by [`crate::model::redact`]. Every renderer works
+    /// on this copy.
+    pub fn redacted(&self) -> ScanReport {
+        use crate::model::redact::{Style, redact_snapshot, redact_spec, redact_text};
+        let mut r = self.clone();
+        for f in &mut r.findings {
+            f.message = redact_text(&f.message);
+            f.evidence = f.evidence.as_deref().map(redact_text);
+        }
+        for s in &mut r.servers {
+            s.spec = s.spec.as_ref().map(redact_spec);
+            s.snapshot = s.snapshot.as_ref().map(|x| redact_snapshot(x, Style::Show));
+            s.error = s.error.as_deref().map(redact_text);
+            for o in &mut s.output_samples {
+                o.text = redact_text(&o.text);
+            }
+        }
+        for w in r.warnings.iter_mut().chain(r.sources.iter_mut()) {
+            *w = redact_text(w);
+        }
+        for x in &mut r.suppressed {
+            x.reason = redact_text(&x.reason);
+        }
+        r
+    }
+
     pub fn new(servers: Vec<ServerReport>, findings: Vec<Finding>, fail_on: Severity) -> Self {
         ScanReport {
             tool: ToolInfo::default(),

@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::Exit;
 use crate::model::finding::Finding;
+use crate::model::redact::redact_text;
 
 pub mod progress;
 pub mod review;
@@ -130,8 +131,10 @@ fn crossterm_width() -> Option<u16> {
 }
 
 /// Render a report in one of the machine or people formats.
+/// Every renderer sees the report with its secrets redacted, and the text it returns is
+/// passed through the redaction module once more (a secret a renderer quoted from elsewhere).
 pub fn render(format: Format, report: &ScanReport, opts: &RenderOptions) -> String {
-    format.renderer().render(report, opts)
+    redact_text(&format.renderer().render(&report.redacted(), opts))
 }
 
 /// Render `report` for stdout (colour and width from the terminal for the table) and write
@@ -184,9 +187,11 @@ pub fn fingerprint(f: &Finding) -> String {
 }
 
 /// Write bytes to stdout; a closed pipe (`mcpvet … | head`) is not an error.
+/// Text is passed through the redaction module on the way out.
 pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    let shown = redact_text(&String::from_utf8_lossy(bytes));
     let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
+    match out.write_all(shown.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }
@@ -214,8 +219,30 @@ pub fn warn_unsandboxed(names: &[String]) {
 }
 
 /// Write a line to stderr (diagnostics, progress, warnings).
+/// Text is passed through the redaction module on the way out.
 pub fn eprint_line(line: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
+    let _ = writeln!(std::io::stderr().lock(), "{}", redact_text(line));
+}
+
+/// Stderr for `-v` tracing events: each write passes through the redaction module (a
+/// server's stderr or an error quoted in an event never shows a secret in full).
+pub struct RedactedStderr;
+
+impl Write for RedactedStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let shown = redact_text(&String::from_utf8_lossy(buf));
+        std::io::stderr().lock().write_all(shown.as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().lock().flush()
+    }
+}
+
+/// The writer `-v` tracing uses.
+pub fn redacted_stderr() -> RedactedStderr {
+    RedactedStderr
 }
 
 /// Print an error with its chain of causes.

@@ -9,6 +9,7 @@ mod hostile_config;
 mod lexicon;
 mod lock;
 mod probe;
+mod redaction;
 mod report;
 mod rules;
 mod sandbox;

@@ -39,6 +39,7 @@ const SECTIONS: &[Section] = &[
 /// Render the markdown trust review of one server in the report, or `None` if the report has
 /// no server (and no finding) by that name.
 pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
+    let report = &report.redacted();
     let fallback;
     let s = match report.server(server) {
         Some(s) => s,
@@ -60,7 +61,9 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
     for section in SECTIONS {
         section(&review, &mut md);
     }
-    Some(crate::model::escape::sanitize(&md.into_string()))
+    Some(crate::model::redact::redact_text(
+        &crate::model::escape::sanitize(&md.into_string()),
+    ))
 }
 
 /// Title, the decision in one line, and who wrote the review from what.
