@@ -131,7 +131,11 @@ impl Connect for Launcher<'_> {
 fn stderr_tail(buf: &StderrBuf) -> String {
     let text = buf.lock().map(|b| b.to_string_lossy()).unwrap_or_default();
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let tail = &lines[lines.len().saturating_sub(6)..];
+    let tail: Vec<String> = lines[lines.len().saturating_sub(6)..]
+        .iter()
+        .map(|l| format!("│ {}", crate::model::escape::line(l)))
+        .collect();
+    // Each line marked as the server's: none can pass for mcpvet's own.
     let mut s = tail.join("\n    ");
     if s.len() > 1200 {
         let mut start = s.len() - 1200;

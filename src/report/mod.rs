@@ -12,6 +12,7 @@ use std::io::Write;
 use sha2::{Digest, Sha256};
 
 use crate::error::Exit;
+use crate::model::escape::{self, Stream};
 use crate::model::finding::Finding;
 
 pub mod progress;
@@ -143,7 +144,12 @@ pub fn emit(
     quiet: bool,
 ) -> std::io::Result<Exit> {
     let opts = RenderOptions::for_stdout(verbose, quiet);
-    write_stdout(render(format, report, &opts).as_bytes())?;
+    let kind = if format == Format::Github {
+        Stream::Annotations
+    } else {
+        Stream::Text
+    };
+    write_guarded(&render(format, report, &opts), kind)?;
     Ok(exit_for(report))
 }
 
@@ -183,18 +189,46 @@ pub fn fingerprint(f: &Finding) -> String {
     hex::encode(&h.finalize()[..16])
 }
 
-/// Write bytes to stdout; a closed pipe (`mcpvet … | head`) is not an error.
+/// Write bytes to stdout; a closed pipe (`mcpvet … | head`) is not an error. Text passes
+/// the last guard ([`escape::stream`]): nothing hidden a renderer let through is written raw,
+/// and no line starts a GitHub workflow command.
 pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => write_guarded(text, Stream::Text),
+        Err(_) => write_guarded(&String::from_utf8_lossy(bytes), Stream::Text),
+    }
+}
+
+/// Write `text` to stdout through the last guard for its kind of stream.
+fn write_guarded(text: &str, kind: Stream) -> std::io::Result<()> {
+    let text = escape::stream(text, kind);
     let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }
 }
 
-/// Write a line to stderr (diagnostics, progress, warnings).
+/// `text` for stderr: through the last guard, and every line after the first indented, so
+/// a message (an error that quotes a server or a config) cannot start a line of its own.
+fn for_stderr(text: &str) -> String {
+    let guarded = escape::stream(text, Stream::Text);
+    let mut out = String::with_capacity(guarded.len());
+    for (i, l) in guarded.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            if !l.is_empty() && !l.starts_with(' ') {
+                out.push_str("  ");
+            }
+        }
+        out.push_str(l);
+    }
+    out
+}
+
+/// Write a line to stderr (diagnostics, progress, warnings), through the last guard.
 pub fn eprint_line(line: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
+    let _ = writeln!(std::io::stderr().lock(), "{}", for_stderr(line));
 }
 
 /// Print an error with its chain of causes.

@@ -5,6 +5,7 @@ mod audit;
 mod baseline;
 mod cli;
 mod config;
+mod hostile_output;
 mod lexicon;
 mod lock;
 mod probe;

@@ -60,7 +60,7 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
     for section in SECTIONS {
         section(&review, &mut md);
     }
-    Some(crate::model::escape::sanitize(&md.into_string()))
+    Some(md.into_string())
 }
 
 /// Title, the decision in one line, and who wrote the review from what.
