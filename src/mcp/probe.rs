@@ -162,6 +162,8 @@ pub async fn probe_async(
     opts: &ProbeOptions,
 ) -> Result<ServerSnapshot, ProbeFailure> {
     let fail = |m: String| ProbeFailure::new(&spec.name, m);
+    // One deadline for the whole probe of this server: sandbox check, launches, listing.
+    let deadline = Instant::now() + opts.timeout;
     let mut session = Session::new();
     let stderr: StderrBuf = Arc::new(Mutex::new(RingBuffer::new(opts.caps.max_stderr_bytes)));
     let mut bwrap = None;
@@ -194,11 +196,16 @@ pub async fn probe_async(
                     return Err(fail(format!("--sandbox: {why}")));
                 }
             }
-            sandbox::bwrap_preflight(&b, opts).await.map_err(|e| {
-                fail(format!(
-                    "--sandbox: {e}; refusing to run the server unsandboxed"
-                ))
-            })?;
+            tokio::time::timeout_at(deadline, sandbox::bwrap_preflight(&b, opts))
+                .await
+                .unwrap_or_else(|_| {
+                    Err("bubblewrap did not start before the --timeout limit".into())
+                })
+                .map_err(|e| {
+                    fail(format!(
+                        "--sandbox: {e}; refusing to run the server unsandboxed"
+                    ))
+                })?;
             session.note(format!(
                 "sandboxed with bubblewrap ({})",
                 if opts.sandbox_net {
@@ -234,7 +241,6 @@ pub async fn probe_async(
         starts: 0,
         scratch: None,
     };
-    let deadline = Instant::now() + opts.timeout;
     let result = tokio::time::timeout_at(
         deadline,
         handshake::run(&mut launcher, opts, &mut session, deadline),

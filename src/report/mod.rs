@@ -306,6 +306,30 @@ mod tests {
     }
 
     #[test]
+    fn a_megabyte_word_is_clipped_before_the_table_lays_it_out() {
+        let mut finding = f(Severity::High, 1);
+        finding.message = "m".repeat(1_000_000);
+        finding.evidence = Some("e".repeat(1_000_000));
+        let mut r = ScanReport::new(vec![], vec![finding], Severity::High);
+        r.servers.push(ServerReport {
+            name: "s".into(),
+            error: Some("E".repeat(7 * 1024 * 1024)),
+            ..ServerReport::default()
+        });
+        let opts = RenderOptions {
+            verbose: true,
+            ..RenderOptions::default()
+        };
+        let start = std::time::Instant::now();
+        let out = render(Format::Table, &r, &opts);
+        let took = start.elapsed();
+        assert!(out.len() < 64 * 1024, "{} bytes", out.len());
+        assert!(out.contains("[truncated, 1000000 bytes]"), "{out}");
+        assert!(out.contains("[truncated, 7340032 bytes]"), "{out}");
+        assert!(took < std::time::Duration::from_secs(1), "{took:?}");
+    }
+
+    #[test]
     fn exit_code_follows_the_gate_then_probe_failures() {
         let mut r = ScanReport::new(vec![], vec![f(Severity::Medium, 1)], Severity::High);
         assert_eq!(exit_for(&r), Exit::Clean);
