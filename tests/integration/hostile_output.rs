@@ -431,8 +431,50 @@ fn timed_scan(scenario: &str) -> Run {
     run
 }
 
+/// The same over Streamable HTTP: the fixture serves on a loopback port it prints first.
+fn timed_http_scan(mode: &str) -> Run {
+    use std::io::BufRead;
+    let mut child = Command::new(python())
+        .arg(script())
+        .arg(format!("http_{mode}"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut port = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut port)
+        .unwrap();
+    let url = format!("http://127.0.0.1:{}/mcp", port.trim());
+    let scene = Scene::new();
+    let run = mcpvet(
+        scene.path(),
+        &format!("http {mode}"),
+        &["scan", "--timeout", "2", "--url", &url],
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_clean(&run, false);
+    run
+}
+
 #[test]
 fn hostile_server_cannot_keep_a_scan_past_its_timeout() {
+    for mode in ["big_error", "drip", "endless_pages"] {
+        let run = timed_http_scan(mode);
+        let out = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.elapsed <= Duration::from_secs(3),
+            "http {mode}: took {:?} with --timeout 2\n{out}",
+            run.elapsed
+        );
+        assert!(out.contains("could not be probed"), "http {mode}:\n{out}");
+        if mode != "big_error" {
+            assert!(
+                out.contains("before the --timeout limit"),
+                "http {mode}:\n{out}"
+            );
+        }
+    }
     for scenario in ["big_error", "drip", "endless_pages", "huge_list"] {
         let run = timed_scan(scenario);
         let out = String::from_utf8_lossy(&run.stdout);
