@@ -378,7 +378,10 @@ fn review_decision_cannot_be_forged() {
     let one = scene.config("one.json", &[(name.as_str(), "names")]);
     let run = mcpvet(d, "review", &["review", &one, "--timeout", "20"]);
     let md = String::from_utf8_lossy(&run.stdout).into_owned();
-    assert!(md.starts_with("# Trust review: srv"), "{md}");
+    assert!(
+        md.starts_with("# Trust review: ````` srv\\e[8mhidden"),
+        "{md}"
+    );
     // Headings (also inside block quotes) whose text is a decision, and decision lines.
     let headings: Vec<&str> = md
         .lines()

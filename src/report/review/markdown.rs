@@ -85,6 +85,19 @@ pub(super) fn md_code(s: &str) -> String {
     escape::md_code(s)
 }
 
+/// A name as written in prose: plain when it is only letters, digits and `._-@/:+`, else a
+/// code span (markdown in a name stays inert).
+pub(super) fn md_name(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || "._-@/:+".contains(c))
+    {
+        s.to_owned()
+    } else {
+        md_code(s)
+    }
+}
+
 /// A finding's item for the review: its kind and its name in a code span (`tool `x``).
 pub(super) fn item_code(f: &crate::model::finding::Finding) -> Option<String> {
     let label = crate::report::table::item_label(f)?;
@@ -157,5 +170,7 @@ mod tests {
         assert_eq!(md_code("a\nb"), "`a\\nb`");
         assert_eq!(md_code("a`b"), "`` a`b ``");
         assert_eq!(md_code("```"), "```` ``` ````");
+        assert_eq!(md_name("ci-insights"), "ci-insights");
+        assert_eq!(md_name("x <b>"), "`x <b>`");
     }
 }
