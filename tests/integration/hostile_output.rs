@@ -478,7 +478,13 @@ fn hostile_server_cannot_keep_a_scan_past_its_timeout() {
             );
         }
     }
-    for scenario in ["big_error", "drip", "endless_pages", "huge_list"] {
+    for scenario in [
+        "big_error",
+        "drip",
+        "huge_line",
+        "endless_pages",
+        "huge_list",
+    ] {
         let run = timed_scan(scenario);
         let out = String::from_utf8_lossy(&run.stdout);
         assert!(
