@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::model::escape::line;
 use anyhow::Context;
 use clap::Args;
 use serde::Serialize;
@@ -70,8 +71,8 @@ pub fn run(args: DiffArgs, g: Global) -> anyhow::Result<Exit> {
             .map(|e| match &e.diff {
                 None => format!(
                     "{}: no lock at {} (review it and approve it with `mcpvet lock`)\n",
-                    e.server,
-                    e.lock.display()
+                    line(&e.server),
+                    line(&e.lock.display().to_string())
                 ),
                 Some(d) => d.to_text(),
             })

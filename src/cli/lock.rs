@@ -14,6 +14,7 @@ use super::targets::TargetArgs;
 use crate::error::Exit;
 use crate::lock::lockfile::{is_rfc3339, rfc3339_from_unix};
 use crate::lock::{ApproveOptions, LockError, LockOutcome, approve};
+use crate::model::escape::line;
 use crate::model::finding::{Finding, Severity};
 use crate::model::snapshot::ServerSnapshot;
 use crate::model::spec::ServerSpec;
@@ -140,32 +141,35 @@ pub fn lock_servers(
                 };
                 out.push_str(&format!(
                     "locked {} → {}{what}: {counts}; approved by {} at {}\n",
-                    lock.server,
-                    path.display(),
-                    lock.approval.by,
-                    lock.approval.at
+                    line(&lock.server),
+                    line(&path.display().to_string()),
+                    line(&lock.approval.by),
+                    line(&lock.approval.at)
                 ));
                 for a in &lock.approval.accepted {
                     out.push_str(&format!(
                         "  accepted {} ({}): {} — {}\n",
-                        a.rule, a.severity, a.message, a.reason
+                        line(&a.rule),
+                        a.severity,
+                        line(&a.message),
+                        line(&a.reason)
                     ));
                 }
             }
             Ok(LockOutcome::Unchanged { path, lock }) => {
                 out.push_str(&format!(
                     "unchanged {} ({}): keeps the approval by {} at {}\n",
-                    lock.server,
-                    path.display(),
-                    lock.approval.by,
-                    lock.approval.at
+                    line(&lock.server),
+                    line(&path.display().to_string()),
+                    line(&lock.approval.by),
+                    line(&lock.approval.at)
                 ));
             }
             Err(e @ LockError::Refused { .. }) => {
                 crate::report::eprint_line(&format!("error: {e}"));
                 exit = Exit::Findings;
             }
-            Err(e) => return Err(e).context(format!("cannot lock `{}`", snap.server)),
+            Err(e) => return Err(e).context(format!("cannot lock `{}`", line(&snap.server))),
         }
     }
     if !g.quiet {

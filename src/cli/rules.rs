@@ -44,12 +44,13 @@ pub fn run(args: RulesArgs, g: Global) -> anyhow::Result<Exit> {
         }
         Some(RulesCommand::Explain { id }) => {
             let Some(rule) = rules.iter().find(|r| r.id == id) else {
+                let shown = crate::model::escape::line(&id);
                 let near = report::rules::suggest(&rules, &id);
                 if near.is_empty() {
-                    bail!("unknown rule `{id}` (run `mcpvet rules` to list them)");
+                    bail!("unknown rule `{shown}` (run `mcpvet rules` to list them)");
                 }
                 bail!(
-                    "unknown rule `{id}`; did you mean {}? (run `mcpvet rules` to list them)",
+                    "unknown rule `{shown}`; did you mean {}? (run `mcpvet rules` to list them)",
                     near.iter()
                         .map(|n| format!("`{n}`"))
                         .collect::<Vec<_>>()

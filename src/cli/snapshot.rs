@@ -9,6 +9,7 @@ use clap::Args;
 use super::Global;
 use super::targets::{self, TargetArgs};
 use crate::error::Exit;
+use crate::model::escape::{MAX_SHOWN_BYTES, clip, line, sanitize};
 
 /// Arguments of `mcpvet snapshot`.
 #[derive(Debug, Args)]
@@ -70,19 +71,22 @@ pub fn run(args: SnapshotArgs, g: Global) -> anyhow::Result<Exit> {
         let p = snap.probe.as_ref();
         crate::report::eprint_line(&format!(
             "wrote {}: {} — {} ({} ms)",
-            args.output.display(),
-            snap.server,
-            crate::mcp::summarize(&snap),
+            line(&args.output.display().to_string()),
+            line(&snap.server),
+            line(&crate::mcp::summarize(&snap)),
             p.map(|p| p.elapsed_ms).unwrap_or(0)
         ));
         if g.verbose {
             for n in p.map(|p| p.notes.as_slice()).unwrap_or(&[]) {
-                crate::report::eprint_line(&format!("  note: {n}"));
+                crate::report::eprint_line(&format!("  note: {}", line(&clip(n, MAX_SHOWN_BYTES))));
             }
             if let Some(err) = p.map(|p| p.stderr.trim()).filter(|e| !e.is_empty()) {
                 crate::report::eprint_line(&format!(
-                    "  server stderr:\n    {}",
-                    err.lines().collect::<Vec<_>>().join("\n    ")
+                    "  server stderr:\n    │ {}",
+                    sanitize(&clip(err, 4 * MAX_SHOWN_BYTES))
+                        .lines()
+                        .collect::<Vec<_>>()
+                        .join("\n    │ ")
                 ));
             }
         }

@@ -16,7 +16,7 @@ use similar::{ChangeTag, InlineChangeMode, InlineChangeOptions, TextDiff};
 
 use super::canon::canonical_json;
 use super::lockfile::{Content, LaunchSpec, LockedItem, Lockfile, item_key, kind_word, sort_keys};
-use crate::model::escape::visible;
+use crate::model::escape::{line, md_code, visible};
 use crate::model::finding::ItemKind;
 use crate::model::snapshot::ServerSnapshot;
 use crate::model::spec::ServerSpec;
@@ -104,14 +104,14 @@ impl LockDiff {
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         if self.is_empty() {
-            let _ = writeln!(out, "{}: matches its lock", self.server);
+            let _ = writeln!(out, "{}: matches its lock", line(&self.server));
             return out;
         }
         let n = self.change_count();
         let _ = writeln!(
             out,
             "{}: drifted from its lock ({n} change{})",
-            self.server,
+            line(&self.server),
             if n == 1 { "" } else { "s" }
         );
         if let Some(l) = &self.launch {
@@ -119,7 +119,11 @@ impl LockDiff {
             write_field(&mut out, l, "      ");
         }
         for f in &self.identity {
-            let _ = writeln!(out, "  ~ {} changed", f.pointer.trim_start_matches('/'));
+            let _ = writeln!(
+                out,
+                "  ~ {} changed",
+                line(f.pointer.trim_start_matches('/'))
+            );
             write_field(&mut out, f, "      ");
         }
         if let Some(f) = &self.instructions {
@@ -130,10 +134,10 @@ impl LockDiff {
             let word = kind_word(item.kind);
             match item.change {
                 ChangeKind::Added => {
-                    let _ = writeln!(out, "  + {word} `{}` added", item.name);
+                    let _ = writeln!(out, "  + {word} {} added", md_code(&item.name));
                 }
                 ChangeKind::Removed => {
-                    let _ = writeln!(out, "  - {word} `{}` removed", item.name);
+                    let _ = writeln!(out, "  - {word} {} removed", md_code(&item.name));
                 }
                 ChangeKind::Changed {
                     definition,
@@ -144,7 +148,7 @@ impl LockDiff {
                         (true, false) => "definition changed",
                         _ => "annotations changed",
                     };
-                    let _ = writeln!(out, "  ~ {word} `{}`: {what}", item.name);
+                    let _ = writeln!(out, "  ~ {word} {}: {what}", md_code(&item.name));
                     if definition {
                         let _ = writeln!(
                             out,
@@ -160,7 +164,7 @@ impl LockDiff {
                     let _ = writeln!(
                         out,
                         "    {}{}{}",
-                        f.pointer,
+                        line(&f.pointer),
                         match (&f.old, &f.new) {
                             (None, Some(_)) => " (added)",
                             (Some(_), None) => " (removed)",
@@ -182,8 +186,8 @@ impl LockDiff {
 
 fn short(h: Option<&str>) -> String {
     match h {
-        Some(h) if h.len() > 12 => format!("{}…", &h[..12]),
-        Some(h) => h.to_owned(),
+        Some(h) if h.len() > 12 => format!("{}…", line(h.get(..12).unwrap_or(h))),
+        Some(h) => line(h),
         None => "none".into(),
     }
 }

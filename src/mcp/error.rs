@@ -7,6 +7,7 @@ use tokio::time::Instant;
 
 use super::CallError;
 use super::jsonrpc::ErrorObject;
+use crate::model::escape::{MAX_SHOWN_BYTES, clip, line};
 
 /// JSON-RPC's "method not found" error code.
 pub const METHOD_NOT_FOUND: i64 = -32601;
@@ -23,14 +24,14 @@ pub enum RpcError {
     /// The server names only protocol versions this client cannot speak.
     #[error(
         "the server only supports protocol versions {}; mcpvet speaks {requested} and the legacy revisions",
-        supported.join(", ")
+        line(&clip(&supported.join(", "), MAX_SHOWN_BYTES))
     )]
     UnsupportedVersion {
         supported: Vec<String>,
         requested: String,
     },
     /// Any other JSON-RPC error the server answered `method` with.
-    #[error("{method}: the server answered error {code} \"{message}\"")]
+    #[error("{method}: the server answered error {code} \"{}\"", line(message))]
     Server {
         method: String,
         code: i64,
@@ -57,7 +58,8 @@ pub enum RpcError {
     ItemCap { method: String, max: usize },
     /// A list repeated a cursor.
     #[error(
-        "{method}: the server repeated cursor {cursor:?} on page {page} (it would loop forever)"
+        "{method}: the server repeated cursor \"{}\" on page {page} (it would loop forever)",
+        line(&clip(cursor, 200))
     )]
     RepeatedCursor {
         method: String,

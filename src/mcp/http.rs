@@ -235,6 +235,10 @@ impl HttpConn {
         loop {
             let chunk = match tokio::time::timeout_at(deadline, resp.chunk()).await {
                 Err(_) => return Err(CallError::Silent),
+                // reqwest's own timeout (the time left) ends a body as a failed read.
+                Ok(Err(e)) if e.is_timeout() || Instant::now() >= deadline => {
+                    return Err(CallError::Silent);
+                }
                 Ok(Err(e)) => {
                     return Err(CallError::Closed(format!(
                         "reading the HTTP body failed: {}",
@@ -405,6 +409,10 @@ impl HttpConn {
         loop {
             let chunk = match tokio::time::timeout_at(deadline, resp.chunk()).await {
                 Err(_) => return Err(CallError::Silent),
+                // reqwest's own timeout (the time left) ends a body as a failed read.
+                Ok(Err(e)) if e.is_timeout() || Instant::now() >= deadline => {
+                    return Err(CallError::Silent);
+                }
                 Ok(Err(e)) => {
                     return Err(CallError::Closed(format!(
                         "the SSE stream failed: {}",

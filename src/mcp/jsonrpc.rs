@@ -1,6 +1,7 @@
 //! JSON-RPC 2.0 message shapes the probe sends and receives, and how incoming messages are
 //! classified (answer, server→client request, notification) and answered.
 
+use crate::model::escape::{clip_shown, line};
 use serde_json::{Map, Value, json};
 
 use crate::model::snapshot::Era;
@@ -20,7 +21,7 @@ pub struct ErrorObject {
 
 impl std::fmt::Display for ErrorObject {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "error {} \"{}\"", self.code, self.message)
+        write!(f, "error {} \"{}\"", self.code, line(&self.message))
     }
 }
 
@@ -98,11 +99,8 @@ fn classify(value: Value) -> Result<Incoming, MessageError> {
     }
     if let Some(err) = map.remove("error") {
         let code = err.get("code").and_then(Value::as_i64).unwrap_or(0);
-        let message = err
-            .get("message")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
+        // The server's text is cut to a bounded size here, before anything lays it out.
+        let message = clip_shown(err.get("message").and_then(Value::as_str).unwrap_or(""));
         let data = err.get("data").cloned();
         return Ok(Incoming::Response {
             id,

@@ -30,7 +30,7 @@ pub use limits::Limits;
 
 /// A server could not be probed (maps to exit code 3).
 #[derive(Debug, thiserror::Error)]
-#[error("{server}: {message}")]
+#[error("{}: {message}", crate::model::escape::line(server))]
 pub struct ProbeFailure {
     pub server: String,
     pub message: String,
@@ -38,9 +38,15 @@ pub struct ProbeFailure {
 
 impl ProbeFailure {
     pub fn new(server: impl Into<String>, message: impl Into<String>) -> Self {
+        let message: String = message.into();
         Self {
             server: server.into(),
-            message: message.into(),
+            // What a server wrote into the message (stderr, an error) is bounded here.
+            message: crate::model::escape::clip(
+                &message,
+                4 * crate::model::escape::MAX_SHOWN_BYTES,
+            )
+            .into_owned(),
         }
     }
 }

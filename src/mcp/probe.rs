@@ -140,7 +140,11 @@ fn hidden_now() -> sandbox::Hidden {
 fn stderr_tail(buf: &StderrBuf) -> String {
     let text = buf.lock().map(|b| b.to_string_lossy()).unwrap_or_default();
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let tail = &lines[lines.len().saturating_sub(6)..];
+    let tail: Vec<String> = lines[lines.len().saturating_sub(6)..]
+        .iter()
+        .map(|l| format!("│ {}", crate::model::escape::line(l)))
+        .collect();
+    // Each line marked as the server's: none can pass for mcpvet's own.
     let mut s = tail.join("\n    ");
     if s.len() > 1200 {
         let mut start = s.len() - 1200;
@@ -167,6 +171,8 @@ pub async fn probe_async(
     opts: &ProbeOptions,
 ) -> Result<ServerSnapshot, ProbeFailure> {
     let fail = |m: String| ProbeFailure::new(&spec.name, m);
+    // One deadline for the whole probe of this server: sandbox check, launches, listing.
+    let deadline = Instant::now() + opts.timeout;
     let mut session = Session::new();
     let stderr: StderrBuf = Arc::new(Mutex::new(RingBuffer::new(opts.caps.max_stderr_bytes)));
     let mut bwrap = None;
@@ -213,12 +219,17 @@ pub async fn probe_async(
                 }
             }
             net = opts.sandbox_net || opts.sandbox_net_servers.iter().any(|n| n == &spec.name);
-            sandbox::bwrap_preflight(&b, net).await.map_err(|e| {
-                fail(format!(
-                    "sandbox: {e}; refusing to run the server unsandboxed: make user namespaces available to bubblewrap, or {}",
-                    sandbox::INSTALL_HINT
-                ))
-            })?;
+            tokio::time::timeout_at(deadline, sandbox::bwrap_preflight(&b, net))
+                .await
+                .unwrap_or_else(|_| {
+                    Err("bubblewrap did not start before the --timeout limit".into())
+                })
+                .map_err(|e| {
+                    fail(format!(
+                        "sandbox: {e}; refusing to run the server unsandboxed: make user namespaces available to bubblewrap, or {}",
+                        sandbox::INSTALL_HINT
+                    ))
+                })?;
             session.note(format!(
                 "sandboxed with bubblewrap ({})",
                 if opts.sandbox_net {
@@ -254,7 +265,6 @@ pub async fn probe_async(
         starts: 0,
         scratch: None,
     };
-    let deadline = Instant::now() + opts.timeout;
     let result = tokio::time::timeout_at(
         deadline,
         handshake::run(&mut launcher, opts, &mut session, deadline),

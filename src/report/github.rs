@@ -4,7 +4,7 @@
 use super::model::ScanReport;
 use super::table::item_label;
 use super::{RenderOptions, Renderer};
-use crate::model::escape::{workflow_data, workflow_property};
+use crate::model::escape::{line, workflow_data, workflow_property};
 use crate::model::finding::{Finding, Severity};
 
 /// `--format github`: GitHub Actions annotations.
@@ -41,7 +41,7 @@ pub fn render(report: &ScanReport) -> String {
         }
         props.push(format!(
             "title={}",
-            workflow_property(&format!("mcpvet: {} could not be probed", s.name))
+            workflow_property(&format!("mcpvet: {} could not be probed", line(&s.name)))
         ));
         out.push_str(&format!(
             "::error {}::{}\n",
@@ -86,19 +86,29 @@ fn annotation(report: &ScanReport, f: &Finding) -> String {
     }
     props.push(format!(
         "title={}",
-        workflow_property(&format!("mcpvet {} ({}): {}", f.rule, f.severity, f.server))
+        workflow_property(&format!(
+            "mcpvet {} ({}): {}",
+            f.rule,
+            f.severity,
+            line(&f.server)
+        ))
     ));
-    let mut msg = f.message.clone();
+    // Server- and repo-controlled parts stay on their line (`\n` shown); only mcpvet's own
+    // line breaks become `%0A`.
+    let mut msg = line(&f.message);
     if let Some(item) = item_label(f) {
-        msg.push_str(&format!("\n{item}"));
+        msg.push_str(&format!("\n{}", line(&item)));
         if let Some(p) = &f.location.pointer {
-            msg.push_str(&format!(" at {p}"));
+            msg.push_str(&format!(" at {}", line(p)));
         }
     } else if let Some(p) = &f.location.pointer {
-        msg.push_str(&format!("\nat {p}"));
+        msg.push_str(&format!("\nat {}", line(p)));
     }
     if let Some(ev) = &f.evidence {
-        msg.push_str(&format!("\nevidence: {}", super::text::truncate(ev, 400)));
+        msg.push_str(&format!(
+            "\nevidence: {}",
+            line(&super::text::truncate(ev, 400))
+        ));
     }
     msg.push_str(&format!("\nfix: {}", f.control.advice()));
     format!(

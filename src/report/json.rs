@@ -33,7 +33,7 @@ impl Renderer for JsonFormat {
 pub fn render(report: &ScanReport) -> String {
     let mut s = serde_json::to_string_pretty(&document(report)).unwrap_or_else(|_| "{}".into());
     s.push('\n');
-    s
+    crate::model::escape::json_text(s)
 }
 
 /// The JSON v1 document as a value.

@@ -12,6 +12,7 @@ use std::io::Write;
 use sha2::{Digest, Sha256};
 
 use crate::error::Exit;
+use crate::model::escape::{self, Stream};
 use crate::model::finding::Finding;
 use crate::model::redact::redact_text;
 
@@ -146,7 +147,12 @@ pub fn emit(
     quiet: bool,
 ) -> std::io::Result<Exit> {
     let opts = RenderOptions::for_stdout(verbose, quiet);
-    write_stdout(render(format, report, &opts).as_bytes())?;
+    let kind = if format == Format::Github {
+        Stream::Annotations
+    } else {
+        Stream::Text
+    };
+    write_guarded(&render(format, report, &opts), kind)?;
     Ok(exit_for(report))
 }
 
@@ -186,15 +192,42 @@ pub fn fingerprint(f: &Finding) -> String {
     hex::encode(&h.finalize()[..16])
 }
 
-/// Write bytes to stdout; a closed pipe (`mcpvet … | head`) is not an error.
-/// Text is passed through the redaction module on the way out.
+/// Write bytes to stdout; a closed pipe (`mcpvet … | head`) is not an error. Text passes
+/// the last guard ([`escape::stream`]): nothing hidden a renderer let through is written raw,
+/// and no line starts a GitHub workflow command.
 pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
-    let shown = redact_text(&String::from_utf8_lossy(bytes));
+    match std::str::from_utf8(bytes) {
+        Ok(text) => write_guarded(text, Stream::Text),
+        Err(_) => write_guarded(&String::from_utf8_lossy(bytes), Stream::Text),
+    }
+}
+
+/// Write `text` to stdout through the last guard for its kind of stream.
+fn write_guarded(text: &str, kind: Stream) -> std::io::Result<()> {
+    let redacted = redact_text(text);
+    let text = escape::stream(&redacted, kind);
     let mut out = std::io::stdout().lock();
-    match out.write_all(shown.as_bytes()).and_then(|()| out.flush()) {
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }
+}
+
+/// `text` for stderr: through the last guard, and every line after the first indented, so
+/// a message (an error that quotes a server or a config) cannot start a line of its own.
+fn for_stderr(text: &str) -> String {
+    let guarded = escape::stream(text, Stream::Text);
+    let mut out = String::with_capacity(guarded.len());
+    for (i, l) in guarded.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            if !l.is_empty() && !l.starts_with(' ') {
+                out.push_str("  ");
+            }
+        }
+        out.push_str(l);
+    }
+    out
 }
 
 /// The notice every report carries when stdio servers ran without the sandbox
@@ -221,7 +254,11 @@ pub fn warn_unsandboxed(names: &[String]) {
 /// Write a line to stderr (diagnostics, progress, warnings).
 /// Text is passed through the redaction module on the way out.
 pub fn eprint_line(line: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{}", redact_text(line));
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "{}",
+        for_stderr(&redact_text(line))
+    );
 }
 
 /// Stderr for `-v` tracing events: each write passes through the redaction module (a
@@ -230,7 +267,8 @@ pub struct RedactedStderr;
 
 impl Write for RedactedStderr {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let shown = redact_text(&String::from_utf8_lossy(buf));
+        let redacted = redact_text(&String::from_utf8_lossy(buf));
+        let shown = escape::stream(&redacted, Stream::Text);
         std::io::stderr().lock().write_all(shown.as_bytes())?;
         Ok(buf.len())
     }
@@ -317,6 +355,30 @@ mod tests {
         other.location.pointer = Some("/tools/1/description".into());
         assert_ne!(fingerprint(&f(Severity::High, 3)), fingerprint(&other));
         assert_eq!(fingerprint(&other).len(), 32);
+    }
+
+    #[test]
+    fn a_megabyte_word_is_clipped_before_the_table_lays_it_out() {
+        let mut finding = f(Severity::High, 1);
+        finding.message = "m".repeat(1_000_000);
+        finding.evidence = Some("e".repeat(1_000_000));
+        let mut r = ScanReport::new(vec![], vec![finding], Severity::High);
+        r.servers.push(ServerReport {
+            name: "s".into(),
+            error: Some("E".repeat(7 * 1024 * 1024)),
+            ..ServerReport::default()
+        });
+        let opts = RenderOptions {
+            verbose: true,
+            ..RenderOptions::default()
+        };
+        let start = std::time::Instant::now();
+        let out = render(Format::Table, &r, &opts);
+        let took = start.elapsed();
+        assert!(out.len() < 64 * 1024, "{} bytes", out.len());
+        assert!(out.contains("[truncated, 1000000 bytes]"), "{out}");
+        assert!(out.contains("[truncated, 7340032 bytes]"), "{out}");
+        assert!(took < std::time::Duration::from_secs(1), "{took:?}");
     }
 
     #[test]

@@ -57,8 +57,8 @@ impl Progress {
 fn redraw(text: &str) {
     use std::io::Write;
     let mut e = std::io::stderr().lock();
-    let r =
-        write!(e, "\r\x1b[2K{}", crate::model::redact::redact_text(text)).and_then(|()| e.flush());
+    let shown = crate::model::escape::line(&crate::model::redact::redact_text(text));
+    let r = write!(e, "\r\x1b[2K{shown}").and_then(|()| e.flush());
     if r.is_err() {
         eprint_line(text);
     }

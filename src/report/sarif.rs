@@ -35,7 +35,7 @@ impl Renderer for SarifFormat {
 pub fn render(report: &ScanReport) -> String {
     let mut s = serde_json::to_string_pretty(&log(report)).unwrap_or_else(|_| "{}".into());
     s.push('\n');
-    s
+    crate::model::escape::json_text(s)
 }
 
 /// The SARIF log as a value.
@@ -350,11 +350,13 @@ fn result<'a>(report: &'a ScanReport, rules: &[RuleMeta], f: &'a Finding) -> Sar
         rule_id: &f.rule,
         rule_index,
         level: level(f.severity),
-        message: Message { text: msg },
+        message: Message {
+            text: crate::model::escape::line(&msg),
+        },
         locations: [ResultLocation {
             physical_location,
             logical_locations: [LogicalLocation {
-                fully_qualified_name: logical_name(f),
+                fully_qualified_name: crate::model::escape::line(&logical_name(f)),
                 kind: if f.item.is_some() { "member" } else { "module" },
             }],
         }],

@@ -7,8 +7,11 @@ use super::model::{LockState, Pinning, ScanReport, ServerOutcome, ServerReport};
 use super::style::Style;
 use super::text::{plural, wrap};
 use super::{RenderOptions, Renderer};
-use crate::model::escape::sanitize;
+use crate::model::escape::{MAX_SHOWN_BYTES, clip, line, sanitize};
 use crate::model::finding::{Finding, ItemKind, Severity};
+
+/// The most bytes of a name, command or credential shown in a summary-table cell.
+const CELL_BYTES: usize = 256;
 
 /// Evidence longer than this many wrapped lines is cut unless `--verbose`.
 const EVIDENCE_LINES: usize = 8;
@@ -50,7 +53,7 @@ pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
         )));
         out.push('\n');
         for src in &report.sources {
-            out.push_str(&format!("  read {}\n", sanitize(src)));
+            out.push_str(&format!("  read {}\n", line(src)));
         }
         if !report.servers.is_empty() {
             out.push_str(&summary_table(report, opts));
@@ -68,7 +71,7 @@ pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
         any = true;
         out.push('\n');
         let c = report.counts(Some(&server));
-        let shown = sanitize(&server);
+        let shown = line(&clip(&server, CELL_BYTES));
         let heading = if findings.is_empty() {
             shown
         } else {
@@ -81,7 +84,10 @@ pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
         out.push_str(&st.bold(&heading));
         out.push('\n');
         if let Some(e) = error {
-            for (i, l) in wrap(&sanitize(&format!("could not be probed: {e}")), width - 4)
+            for (i, l) in wrap(
+                &sanitize(&format!("could not be probed: {}", clip(e, 4 * MAX_SHOWN_BYTES))),
+                width - 4,
+            )
                 .iter()
                 .enumerate()
             {
@@ -118,16 +124,17 @@ pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
                     .as_deref()
                     .map(|n| format!(" on {n}"))
                     .unwrap_or_default();
-                out.push_str(&sanitize(&format!(
-                    "  {}{scope} ×{}: {}\n",
+                out.push_str(&line(&format!(
+                    "  {}{scope} ×{}: {}",
                     s.rule, s.count, s.reason
                 )));
+                out.push('\n');
             }
         }
         if !report.warnings.is_empty() {
             out.push('\n');
             for w in &report.warnings {
-                for (i, l) in wrap(&sanitize(w), width - 9).iter().enumerate() {
+                for (i, l) in wrap(&line(&clip(w, MAX_SHOWN_BYTES)), width - 9).iter().enumerate() {
                     let prefix = if i == 0 {
                         st.yellow("warning:")
                     } else {
@@ -245,7 +252,7 @@ fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
         let era = if s.error.is_some() {
             st.yellow("probe failed")
         } else {
-            format!("{}\n{items}", sanitize(&s.era_label()))
+            format!("{}\n{items}", line(&clip(&s.era_label(), CELL_BYTES)))
         };
         let counts: Vec<String> = Severity::ALL
             .iter()
@@ -254,12 +261,19 @@ fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
             .map(|x| st.severity(*x, &format!("{} {}", c[*x as usize], x)))
             .collect();
         t.add_row(vec![
-            Cell::new(format!("{}\n{outcome}", sanitize(&s.name))),
-            Cell::new(format!("{}\n{pinned}", sanitize(&s.what_runs()))),
+            Cell::new(format!("{}\n{outcome}", line(&clip(&s.name, CELL_BYTES)))),
+            Cell::new(format!(
+                "{}\n{pinned}",
+                line(&clip(&s.what_runs(), CELL_BYTES))
+            )),
             Cell::new(if creds.is_empty() {
                 "-".into()
             } else {
-                sanitize(&creds.join("\n"))
+                creds
+                    .iter()
+                    .map(|c| line(&clip(c, CELL_BYTES)))
+                    .collect::<Vec<_>>()
+                    .join("\n")
             }),
             Cell::new(era),
             Cell::new(if counts.is_empty() {
@@ -278,26 +292,29 @@ fn probe_notes(s: &ServerReport, width: usize) -> String {
     let Some(p) = s.snapshot.as_ref().and_then(|x| x.probe.as_ref()) else {
         return out;
     };
-    let mut line = format!("  probe: {}", p.transport);
+    let mut text = format!("  probe: {}", p.transport);
     if p.elapsed_ms > 0 {
-        line.push_str(&format!(", {} ms", p.elapsed_ms));
+        text.push_str(&format!(", {} ms", p.elapsed_ms));
     }
     if let Some(first) = p.first_response_ms {
-        line.push_str(&format!(" (first answer after {first} ms)"));
+        text.push_str(&format!(" (first answer after {first} ms)"));
     }
     if let Some(path) = &s.snapshot_path {
-        line.push_str(&format!(", from {}", path.display()));
+        text.push_str(&format!(", from {}", path.display()));
     }
-    out.push_str(&sanitize(&line));
+    out.push_str(&line(&text));
     out.push('\n');
     for n in &p.notes {
-        for l in wrap(&sanitize(&format!("note: {n}")), width - 4) {
+        for l in wrap(
+            &line(&format!("note: {}", clip(n, MAX_SHOWN_BYTES))),
+            width - 4,
+        ) {
             out.push_str(&format!("  {l}\n"));
         }
     }
     if !p.stderr.is_empty() {
         out.push_str("  server stderr:\n");
-        for l in sanitize(&p.stderr).lines() {
+        for l in sanitize(&clip(&p.stderr, MAX_SHOWN_BYTES * 4)).lines() {
             out.push_str(&format!("  │ {l}\n"));
         }
     }
@@ -349,15 +366,15 @@ fn finding_block(
     }
     let indent = "           ";
     if !wher.is_empty() {
-        for l in wrap(&sanitize(&wher.join(" · ")), width - indent.len()) {
+        for l in wrap(&line(&clip(&wher.join(" · "), MAX_SHOWN_BYTES)), width - indent.len()) {
             out.push_str(&format!("{indent}{}\n", st.dim(&l)));
         }
     }
-    for l in wrap(&sanitize(&f.message), width - indent.len()) {
+    for l in wrap(&line(&clip(&f.message, MAX_SHOWN_BYTES)), width - indent.len()) {
         out.push_str(&format!("{indent}{l}\n"));
     }
     if let Some(ev) = &f.evidence {
-        let lines = wrap(&sanitize(ev), width - indent.len() - 12);
+        let lines = wrap(&sanitize(&clip(ev, MAX_SHOWN_BYTES)), width - indent.len() - 12);
         let shown = if opts.verbose {
             lines.len()
         } else {

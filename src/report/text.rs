@@ -20,15 +20,17 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
             if len > 0 {
                 out.push(std::mem::take(&mut line));
             }
-            // Hard-break a word longer than the line.
-            let mut chars: Vec<char> = word.chars().collect();
-            while chars.len() > width {
-                let rest = chars.split_off(width);
-                out.push(chars.into_iter().collect());
-                chars = rest;
+            // Hard-break a word longer than the line (one pass: linear in its length).
+            line = String::new();
+            len = 0;
+            for c in word.chars() {
+                if len == width {
+                    out.push(std::mem::take(&mut line));
+                    len = 0;
+                }
+                line.push(c);
+                len += 1;
             }
-            line = chars.iter().collect();
-            len = chars.len();
         }
         out.push(line);
     }
@@ -84,6 +86,28 @@ mod tests {
         assert_eq!(wrap("abcdefghijkl", 8), vec!["abcdefgh", "ijkl"]);
         assert_eq!(wrap("a\nb", 8), vec!["a", "b"]);
         assert_eq!(wrap("", 8), vec![""]);
+        assert_eq!(
+            wrap("ab abcdefghijklmnopq", 8),
+            vec!["ab", "abcdefgh", "ijklmnop", "q"]
+        );
+    }
+
+    #[test]
+    fn wrapping_one_long_word_is_linear() {
+        let time = |n: usize| {
+            let word = "x".repeat(n);
+            let t = std::time::Instant::now();
+            let lines = wrap(&word, 80);
+            assert_eq!(lines.len(), n.div_ceil(80));
+            t.elapsed()
+        };
+        let small = time(100_000);
+        let big = time(1_000_000);
+        // Ten times the text: linear is ~10x; the old split_off loop was ~100x.
+        assert!(
+            big < small * 40 + std::time::Duration::from_millis(20),
+            "100 KB took {small:?}, 1 MB took {big:?}"
+        );
     }
 
     #[test]

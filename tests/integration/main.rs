@@ -6,6 +6,7 @@ mod baseline;
 mod cli;
 mod config;
 mod hostile_config;
+mod hostile_output;
 mod lexicon;
 mod lock;
 mod probe;

@@ -536,7 +536,7 @@ fn hostile_text_cannot_drive_the_terminal_or_the_log() {
         let out = report::render(f, &r, &plain());
         assert!(!out.contains('\x1b'), "{f:?}");
         assert!(!out.contains('\u{202E}'), "{f:?}");
-        assert!(out.contains("\\u{1B}[2J"), "{f:?}");
+        assert!(out.contains("\\e[2J"), "{f:?}");
         assert!(
             !out.lines().any(|l| l.starts_with("::error::forged")),
             "{f:?}"

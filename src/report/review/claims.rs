@@ -52,7 +52,7 @@ fn annotation_row(r: &Review, name: &str, ann: &Value, md: &mut Md) {
         .into_iter()
         .flat_map(|m| m.iter())
         .filter(|(k, _)| k.as_str() != "title")
-        .map(|(k, v)| format!("`{k}: {v}`"))
+        .map(|(k, v)| md_code(&format!("{k}: {v}")))
         .collect();
     let against: Vec<String> = r
         .findings
@@ -103,7 +103,7 @@ pub(super) fn output_is_data(r: &Review, md: &mut Md) {
             md_code(&sample.tool)
         ));
         md.blank();
-        md.line(&quote(&sample.text));
+        md.block(&quote(&sample.text));
         md.blank();
     }
     if let Some(f) = first(r.findings, &[rule_id::AUTO_TRUST]) {

@@ -6,7 +6,6 @@ use super::markdown::{Md, control_title, md_cell, md_code, status_label};
 use super::render::Review;
 use crate::model::finding::Finding;
 use crate::report::model::{LockState, Pinning};
-use crate::report::table::item_label;
 use crate::report::text::sentence;
 
 /// One subsection per finding, worst first.
@@ -25,10 +24,12 @@ pub(super) fn risks(r: &Review, md: &mut Md) {
 /// A finding: heading, message, where, confidence, why it matters, the control.
 fn risk(r: &Review, f: &Finding, md: &mut Md) {
     md.line(&format!(
-        "### {} — `{}`{}",
+        "### {} — {}{}",
         f.severity.as_str().to_uppercase(),
-        f.rule,
-        item_label(f).map(|l| format!(" ({l})")).unwrap_or_default()
+        md_code(&f.rule),
+        super::markdown::item_code(f)
+            .map(|l| format!(" ({l})"))
+            .unwrap_or_default()
     ));
     md.blank();
     md.line(&sentence(&f.message));

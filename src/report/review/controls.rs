@@ -2,6 +2,7 @@
 //! blocking (a finding calls for it first), standard (every install) or in place (verified).
 
 use super::decision::{ControlStatus, RequiredControl, first};
+use super::markdown::md_code;
 use crate::model::finding::{Control, Finding};
 use crate::model::rule_id;
 use crate::model::spec::Transport;
@@ -28,8 +29,8 @@ pub(super) fn controls(server: &ServerReport, findings: &[&Finding]) -> Vec<Requ
         (
             Control::Allowlist,
             standard(&format!(
-                "Add `{}` to the team allowlist (`mcpvet.toml`) with the reason it was approved.",
-                server.name
+                "Add {} to the team allowlist (`mcpvet.toml`) with the reason it was approved.",
+                md_code(&server.name)
             )),
         ),
         (
@@ -91,18 +92,22 @@ fn pin_version(server: &ServerReport) -> Standing {
         Pinning::Unpinned { reference } => (
             ControlStatus::Blocking,
             format!(
-                "`{reference}` resolves to whatever is newest at each launch; pin an exact \
-                 version and verify its integrity."
+                "{} resolves to whatever is newest at each launch; pin an exact \
+                 version and verify its integrity.",
+                md_code(reference)
             ),
         ),
         Pinning::Pinned { reference } => (
             ControlStatus::InPlace,
-            format!("Pinned to `{reference}`; verify integrity on every upgrade."),
+            format!(
+                "Pinned to {}; verify integrity on every upgrade.",
+                md_code(reference)
+            ),
         ),
         Pinning::LocalCommand => standard(&format!(
-            "`{}` is a program already on the machine: install it from a reviewed, \
+            "{} is a program already on the machine: install it from a reviewed, \
              versioned release.",
-            server.what_runs()
+            md_code(&server.what_runs())
         )),
         Pinning::Remote => {
             standard("A remote server cannot be pinned; rely on the lockfile to notice changes.")
@@ -176,9 +181,9 @@ fn lock(server: &ServerReport) -> Standing {
                 .to_owned(),
         ),
         LockState::Unlocked | LockState::NotApplicable => standard(&format!(
-            "Record the approved definitions with `mcpvet lock {}`, commit the lockfile and \
+            "Record the approved definitions with {}, commit the lockfile and \
              run `mcpvet diff` in CI.",
-            server.name
+            md_code(&format!("mcpvet lock {}", server.name))
         )),
     }
 }

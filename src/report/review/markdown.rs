@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::decision::ControlStatus;
+use crate::model::escape;
 use crate::model::finding::Control;
 
 /// The review being written, one line at a time.
@@ -11,10 +12,20 @@ use crate::model::finding::Control;
 pub(super) struct Md(String);
 
 impl Md {
-    /// Append `line` and a newline.
+    /// Append `line` and a newline. Whatever it quotes, it stays one line: hidden characters
+    /// and newlines are shown as escapes (`\n`, `\e`), so no name or description can start
+    /// a heading, a list item or a decision of its own.
     pub(super) fn line(&mut self, line: &str) {
-        self.0.push_str(line);
+        self.0.push_str(&escape::line(line));
         self.0.push('\n');
+    }
+
+    /// Append a block whose lines mcpvet laid out (each already prefixed, e.g. a block
+    /// quote): every line is written as by [`Md::line`].
+    pub(super) fn block(&mut self, block: &str) {
+        for l in block.split('\n') {
+            self.line(l);
+        }
     }
 
     /// Append an empty line.
@@ -68,19 +79,40 @@ pub(super) fn text_chars(v: &Value) -> usize {
     }
 }
 
-/// `s` as an inline code span on one line (double backticks when it holds one).
+/// `s` as an inline code span on one line that nothing inside can close (see
+/// [`escape::md_code`]).
 pub(super) fn md_code(s: &str) -> String {
-    let s = s.replace('\n', " ");
-    if s.contains('`') {
-        format!("`` {s} ``")
+    escape::md_code(s)
+}
+
+/// A name as written in prose: plain when it is only letters, digits and `._-@/:+`, else a
+/// code span (markdown in a name stays inert).
+pub(super) fn md_name(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || "._-@/:+".contains(c))
+    {
+        s.to_owned()
     } else {
-        format!("`{s}`")
+        md_code(s)
     }
 }
 
-/// `s` safe inside a table cell.
+/// A finding's item for the review: its kind and its name in a code span (`tool `x``).
+pub(super) fn item_code(f: &crate::model::finding::Finding) -> Option<String> {
+    let label = crate::report::table::item_label(f)?;
+    Some(match f.item.as_ref() {
+        Some(i) if !i.name.is_empty() && label.ends_with(i.name.as_str()) => {
+            let kind = &label[..label.len() - i.name.len()];
+            format!("{kind}{}", md_code(&i.name))
+        }
+        _ => label,
+    })
+}
+
+/// `s` safe inside a table cell: one line, pipes escaped.
 pub(super) fn md_cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    escape::line(s).replace('|', "\\|")
 }
 
 /// `items` as code spans, comma-separated.
@@ -92,12 +124,15 @@ pub(super) fn code_list(items: &[String]) -> String {
         .join(", ")
 }
 
-/// `s` as a block quote (HTML tags made inert).
+/// `s` as a block quote (HTML tags and headings made inert: a quoted `## Decision` stays
+/// text).
 pub(super) fn quote(s: &str) -> String {
     s.lines()
         .map(|l| {
             if l.is_empty() {
                 ">".to_owned()
+            } else if l.trim_start().starts_with('#') {
+                format!("> \\{}", l.trim_start().replace('<', "&lt;"))
             } else {
                 format!("> {}", l.replace('<', "&lt;"))
             }
@@ -132,7 +167,10 @@ mod tests {
 
     #[test]
     fn code_spans_survive_backticks_and_newlines() {
-        assert_eq!(md_code("a\nb"), "`a b`");
+        assert_eq!(md_code("a\nb"), "`a\\nb`");
         assert_eq!(md_code("a`b"), "`` a`b ``");
+        assert_eq!(md_code("```"), "```` ``` ````");
+        assert_eq!(md_name("ci-insights"), "ci-insights");
+        assert_eq!(md_name("x <b>"), "`x <b>`");
     }
 }

@@ -7,7 +7,6 @@ use super::markdown::{Md, md_cell, md_code, quote, text_chars, thousands};
 use super::render::Review;
 use crate::model::finding::{Finding, ItemKind};
 use crate::model::snapshot::ServerSnapshot;
-use crate::report::table::item_label;
 use crate::report::text::plural;
 
 /// The size of what the model reads, the item table and the flagged text; or a note that the
@@ -110,7 +109,7 @@ fn flagged_text(findings: &[&Finding], snap: &ServerSnapshot, md: &mut Md) {
     let snap_json = serde_json::to_value(snap).ok();
     let mut shown: Vec<(String, String)> = Vec::new();
     for f in flagged {
-        let label = item_label(f).unwrap_or_default();
+        let label = super::markdown::item_code(f).unwrap_or_default();
         let pointer = f.location.pointer.clone().unwrap_or_default();
         let whole = snap_json
             .as_ref()
@@ -131,7 +130,7 @@ fn flagged_text(findings: &[&Finding], snap: &ServerSnapshot, md: &mut Md) {
             .unwrap_or_default();
         md.line(&format!("- {label}{at}:"));
         md.blank();
-        md.line(
+        md.block(
             &quote(&ev)
                 .lines()
                 .map(|l| format!("  {l}"))

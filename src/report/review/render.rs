@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::decision::{Assessment, Decision, decide};
-use super::markdown::{Md, code_list, md_cell, md_code};
+use super::markdown::{Md, code_list, md_cell, md_code, md_name};
 use super::{claims, conclusion, reads, runs};
 use crate::model::finding::{Finding, Severity};
 use crate::report::model::{ScanReport, ServerReport};
@@ -61,15 +61,13 @@ pub fn render_review(report: &ScanReport, server: &str) -> Option<String> {
     for section in SECTIONS {
         section(&review, &mut md);
     }
-    Some(crate::model::redact::redact_text(
-        &crate::model::escape::sanitize(&md.into_string()),
-    ))
+    Some(crate::model::redact::redact_text(&md.into_string()))
 }
 
 /// Title, the decision in one line, and who wrote the review from what.
 fn opening(r: &Review, md: &mut Md) {
     let decision = r.assessment.decision;
-    md.line(&format!("# Trust review: {}", r.server.name));
+    md.line(&format!("# Trust review: {}", md_name(&r.server.name)));
     md.blank();
     md.line(&format!(
         "**Decision: {}.** {}",
