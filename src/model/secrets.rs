@@ -319,12 +319,19 @@ pub fn is_placeholder(value: &str) -> bool {
         || v.contains("placeholder")
         || v.contains("changeme")
         || v.contains("change-me")
-        || v.contains("xxxx")
-        || v.contains("****")
+        || mostly_masked(&v)
         || v.contains("...")
         || v.contains('…')
         || v.contains("todo")
         || v.chars().all(|c| c == v.chars().next().unwrap_or(c))
+}
+
+/// At least half the value is a mask run (`xxxx`, `****`): `sk-xxxxxxxxxxxx` is a placeholder,
+/// a random token that happens to contain `XXXX` is not.
+fn mostly_masked(v: &str) -> bool {
+    let total = v.chars().count();
+    let masked = v.chars().filter(|c| matches!(c, 'x' | '*')).count();
+    (v.contains("xxxx") || v.contains("****")) && masked * 2 >= total
 }
 
 /// The value without a leading auth scheme word (`Bearer `, `Basic `, `token `).
@@ -404,6 +411,13 @@ pub fn query_credentials(value: &str) -> Vec<(String, String)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_random_token_containing_xxxx_is_not_a_placeholder() {
+        assert!(!is_placeholder("Aa1BxXXXF6aJqzDdxbW4jr2O"));
+        assert!(is_placeholder("sk-xxxxxxxxxxxxxxxx"));
+        assert!(is_placeholder("****************"));
+    }
+
     use super::super::redact::{redact, redact_secrets};
     use super::*;
 
