@@ -76,9 +76,22 @@ fn apply_project_approvals(mcp_json: &Path, specs: &mut [ServerSpec]) {
         else {
             continue;
         };
-        let Ok(root) = super::jsonc::parse(&text) else {
+        let Ok((root, duplicates)) = super::jsonc::parse_with_duplicates(&text) else {
             continue;
         };
+        // A second `enableAllProjectMcpServers` or `enabledMcpjsonServers` changes which
+        // servers Claude Code starts without asking: the reader may have approved the first.
+        for d in duplicates.iter().filter(|d| {
+            d.pointer == "/enableAllProjectMcpServers" || d.pointer == "/enabledMcpjsonServers"
+        }) {
+            for s in specs.iter_mut() {
+                s.duplicate_keys.push(crate::model::spec::DuplicateKey {
+                    pointer: d.pointer.clone(),
+                    ignored: d.first.origin(&file),
+                    used: d.last.origin(&file),
+                });
+            }
+        }
         if let Some(m) = root
             .member("enableAllProjectMcpServers")
             .filter(|m| m.value.as_bool() == Some(true))

@@ -313,17 +313,42 @@ pub fn is_placeholder(value: &str) -> bool {
     let v = value.trim().to_ascii_lowercase();
     v.is_empty()
         || v.starts_with('<')
-        || v.contains("your")
-        || v.contains("replace")
-        || v.contains("example")
-        || v.contains("placeholder")
-        || v.contains("changeme")
-        || v.contains("change-me")
         || mostly_masked(&v)
         || v.contains("...")
         || v.contains('…')
-        || v.contains("todo")
         || v.chars().all(|c| c == v.chars().next().unwrap_or(c))
+        // The vendors' documentation keys (`AKIAIOSFODNN7EXAMPLE`, `…/bPxRfiCYEXAMPLEKEY`).
+        || v.ends_with("example")
+        || v.ends_with("examplekey")
+        || v.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(placeholder_word)
+}
+
+/// One word of a value (split at every non-alphanumeric) that marks it a placeholder:
+/// `your_token_here`, `REPLACE-ME`, `sk-example`, `changeme`, `yourapikey`. Letters only, so a
+/// random token that happens to contain `your` or `todo` among digits is still a secret.
+fn placeholder_word(word: &str) -> bool {
+    const WORDS: [&str; 8] = [
+        "your",
+        "replace",
+        "example",
+        "placeholder",
+        "changeme",
+        "change",
+        "todo",
+        "insert",
+    ];
+    !word.is_empty()
+        && word.chars().all(|c| c.is_ascii_alphabetic())
+        && WORDS.iter().any(|w| {
+            word == *w
+                || (word.starts_with(w)
+                    && [
+                        "me", "here", "key", "token", "secret", "apikey", "api", "password",
+                    ]
+                    .iter()
+                    .any(|tail| word.ends_with(tail)))
+        })
 }
 
 /// At least half the value is a mask run (`xxxx`, `****`): `sk-xxxxxxxxxxxx` is a placeholder,
@@ -416,6 +441,37 @@ mod tests {
         assert!(!is_placeholder("Aa1BxXXXF6aJqzDdxbW4jr2O"));
         assert!(is_placeholder("sk-xxxxxxxxxxxxxxxx"));
         assert!(is_placeholder("****************"));
+    }
+
+    #[test]
+    fn a_random_token_containing_a_placeholder_word_is_not_a_placeholder() {
+        for real in [
+            "q8YOURf2kLm9Tz4Wx7Rb",
+            "ghp_TODO7f2kLm9Tz4Wx7Rb1c3D5e",
+            "Xexample9Lm2Tz4Wx7Rb",
+            "a1replaceB2c3D4e5F6g7",
+            "zZchangeme42AbCdEfGh",
+        ] {
+            assert!(!is_placeholder(real), "{real}");
+        }
+        for placeholder in [
+            "your_token_here",
+            "YOUR-API-KEY",
+            "sk-your-key",
+            "replace_me",
+            "REPLACEME",
+            "example",
+            "changeme",
+            "change-me",
+            "<token>",
+            "TODO",
+            "yourapikey",
+            "insert-key-here",
+            "sk-...",
+            "xxxx-xxxx-xxxx",
+        ] {
+            assert!(is_placeholder(placeholder), "{placeholder}");
+        }
     }
 
     use super::super::redact::{redact, redact_secrets};
