@@ -39,9 +39,9 @@ pub struct DiffEntry {
 }
 
 pub fn run(args: DiffArgs, g: Global) -> anyhow::Result<Exit> {
-    let servers = super::lock::obtain(&args.targets, g)?;
+    let obtained = super::lock::obtain(&args.targets, g)?;
     let mut entries = Vec::new();
-    for (spec, snap) in &servers {
+    for (spec, snap) in &obtained.servers {
         let name = spec
             .as_ref()
             .map_or(snap.server.as_str(), |s| s.name.as_str());
@@ -79,5 +79,9 @@ pub fn run(args: DiffArgs, g: Global) -> anyhow::Result<Exit> {
             .collect()
     };
     crate::report::write_stdout(text.as_bytes())?;
-    Ok(if drifted { Exit::Findings } else { Exit::Clean })
+    let verdict = if drifted { Exit::Findings } else { Exit::Clean };
+    Ok(super::lock::worse(
+        verdict,
+        obtained.report_failures("compared"),
+    ))
 }

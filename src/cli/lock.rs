@@ -51,35 +51,68 @@ pub struct LockArgs {
     pub force: bool,
 }
 
-/// The servers to approve, each with its spec when it came from a config or command line:
-/// live servers are probed (concurrently), snapshot files are read. A server that cannot be
-/// probed stops the command (exit 3): nothing is approved that was not seen.
-pub fn obtain(
-    targets: &TargetArgs,
-    g: Global,
-) -> anyhow::Result<Vec<(Option<ServerSpec>, ServerSnapshot)>> {
+/// What [`obtain`] got: the servers it could read or probe, and the ones it could not.
+#[derive(Debug, Default)]
+pub struct Obtained {
+    /// Each server with its spec when it came from a config or command line.
+    pub servers: Vec<(Option<ServerSpec>, ServerSnapshot)>,
+    /// The servers that could not be probed, with why (exit code 3).
+    pub failed: Vec<crate::mcp::ProbeFailure>,
+}
+
+impl Obtained {
+    /// Say on stderr which servers could not be probed, one line each; [`Exit::ProbeFailed`]
+    /// when there was one, so a caller can fold it into its own verdict (1 beats 3 beats 0).
+    pub fn report_failures(&self, doing: &str) -> Exit {
+        for f in &self.failed {
+            crate::report::eprint_line(&format!(
+                "error: {}: could not be probed, so nothing was {doing} for it: {}",
+                line(&f.server),
+                f.message
+            ));
+        }
+        if self.failed.is_empty() {
+            Exit::Clean
+        } else {
+            Exit::ProbeFailed
+        }
+    }
+}
+
+/// The servers to approve: live servers are probed (concurrently), snapshot files are read.
+/// A server that cannot be probed is kept aside in [`Obtained::failed`]: nothing is approved
+/// that was not seen, and every other server is still done.
+pub fn obtain(targets: &TargetArgs, g: Global) -> anyhow::Result<Obtained> {
     let gathered = super::pipeline::gather(targets, &crate::pipeline::PolicySource::Find, g)?;
     crate::report::warn_unsandboxed(&gathered.unsandboxed);
-    let subjects = gathered.subjects;
-    let mut out = Vec::with_capacity(subjects.len());
-    for s in subjects {
+    let mut out = Obtained::default();
+    for s in gathered.subjects {
         let name = s.name();
         match (s.snapshot, s.error) {
             (Some(mut snap), _) => {
                 if let Some(spec) = &s.spec {
                     snap.server = spec.name.clone();
                 }
-                out.push((s.spec, snap));
+                out.servers.push((s.spec, snap));
             }
-            (None, error) => {
-                return Err(anyhow::Error::new(crate::mcp::ProbeFailure::new(
-                    name,
-                    error.unwrap_or_else(|| "no snapshot".into()),
-                )));
-            }
+            (None, error) => out.failed.push(crate::mcp::ProbeFailure::new(
+                name,
+                error.unwrap_or_else(|| "no snapshot".into()),
+            )),
         }
     }
     Ok(out)
+}
+
+/// The worse of two verdicts: findings (1) beat a probe failure (3) beat clean (0).
+pub fn worse(a: Exit, b: Exit) -> Exit {
+    let rank = |e: Exit| match e {
+        Exit::Clean => 0,
+        Exit::ProbeFailed => 1,
+        Exit::Findings => 2,
+        Exit::Usage => 3,
+    };
+    if rank(b) > rank(a) { b } else { a }
 }
 
 /// The findings that gate an approval: the launch rules over each spec and the definition
@@ -100,9 +133,10 @@ pub fn gate_findings(
 }
 
 pub fn run(args: LockArgs, g: Global) -> anyhow::Result<Exit> {
-    let servers = obtain(&args.targets, g)?;
-    let findings = gate_findings(&servers, &args.rules_dirs)?;
-    lock_servers(&args, g, &servers, &findings)
+    let obtained = obtain(&args.targets, g)?;
+    let findings = gate_findings(&obtained.servers, &args.rules_dirs)?;
+    let exit = lock_servers(&args, g, &obtained.servers, &findings)?;
+    Ok(worse(exit, obtained.report_failures("locked")))
 }
 
 /// Approve every server against `findings` and report what was written.

@@ -95,11 +95,18 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
             None,
         ));
     }
+    let hidden = hidden_argument_pointers(spec);
     for (pointer, label, value, name, shown) in all {
+        let before = out.len();
+        // A password option of a known client or a secret assignment inside a command string
+        // (`sh -c "X_TOKEN=… cmd"`) is a literal secret even when no token format or
+        // credential-named flag says so here.
+        let hidden_in_arg = hidden.contains(&pointer);
         // What evidence may quote: an argument as the one redaction module shows it in its
         // command line (so `sh -c "X_TOKEN=… cmd"` keeps its context), any other field by
         // its name and value.
         let shown = shown.unwrap_or_else(|| redact::redact_field(name.as_deref(), &value));
+        let unreported_arg = |out: &Vec<Finding>| hidden_in_arg && out.len() == before;
         let found = find_secrets(&value);
         for s in &found {
             out.push(finding(
@@ -126,6 +133,9 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
             }
         }
         let Some((name, strength)) = name.and_then(|n| credential_name(&n).map(|s| (n, s))) else {
+            if unreported_arg(&out) {
+                out.push(hidden_argument(spec, &meta, &pointer, &label, &shown));
+            }
             continue;
         };
         let literal = match strength {
@@ -144,8 +154,72 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
                 Some(format!("{label} = {shown}")),
             ));
         }
+        if unreported_arg(&out) {
+            out.push(hidden_argument(spec, &meta, &pointer, &label, &shown));
+        }
     }
     out
+}
+
+/// Pointers of the arguments that hold a password of a known client (`mysql -pSECRET`,
+/// `sshpass -p SECRET`) or, inside a command string, a literal value of a credential-named
+/// assignment or flag (`sh -c "export DB_PASSWORD=… && srv --token …"`).
+fn hidden_argument_pointers(spec: &ServerSpec) -> Vec<String> {
+    let Transport::Stdio { command, args, .. } = &spec.transport else {
+        return Vec::new();
+    };
+    let mut out: Vec<usize> = redact::password_options(command, args)
+        .into_iter()
+        .map(|p| p.index)
+        .collect();
+    for (i, a) in args.iter().enumerate() {
+        let Some(words) = shlex::split(a).filter(|w| w.len() > 1) else {
+            continue;
+        };
+        let named_literal = |name: &str, value: &str| match credential_name(name) {
+            Some(CredentialName::Strong) => {
+                !has_reference(value) && secrets::is_literal_credential(value)
+            }
+            Some(CredentialName::Weak) => !has_reference(value) && looks_like_secret(value),
+            None => false,
+        };
+        let secret = words.iter().enumerate().any(|(j, w)| {
+            let assigned = w
+                .trim_start_matches('-')
+                .split_once('=')
+                .is_some_and(|(n, v)| named_literal(n, v));
+            let after_flag = j > 0
+                && words[j - 1].starts_with('-')
+                && !w.starts_with('-')
+                && named_literal(words[j - 1].trim_start_matches('-'), w);
+            assigned || after_flag
+        }) || !redact::password_options("", &words).is_empty();
+        if secret {
+            out.push(i);
+        }
+    }
+    out.into_iter().map(|i| format!("/args/{i}")).collect()
+}
+
+/// A secret hidden in a command-line argument, in no known format.
+fn hidden_argument(
+    spec: &ServerSpec,
+    meta: &RuleMeta,
+    pointer: &str,
+    label: &str,
+    shown: &str,
+) -> Finding {
+    finding(
+        spec,
+        meta,
+        Severity::High,
+        Confidence::Medium,
+        pointer,
+        format!(
+            "a credential is written literally in {label} (a password option or a secret assignment in a command string); pass it from the environment instead"
+        ),
+        Some(format!("{label} = {shown}")),
+    )
 }
 
 /// String leaves of host settings: (top-level key, leaf key, value).
@@ -206,6 +280,43 @@ fn setting_strings(spec: &ServerSpec) -> Vec<(String, String, String)> {
 mod tests {
     use super::super::testutil::{http, stdio};
     use super::*;
+
+    #[test]
+    fn passwords_of_known_clients_and_assignments_in_command_strings_are_flagged() {
+        let pw = "Zq81mXk20pLw93Rt";
+        for (cmd, args) in [
+            (
+                "sh",
+                vec!["-c".to_string(), format!("X_TOKEN={pw} npx -y srv@1.0.0")],
+            ),
+            (
+                "bash",
+                vec!["-c".to_string(), format!("export DB_PASSWORD={pw}; srv")],
+            ),
+            ("mysql", vec!["-u".into(), "app".into(), format!("-p{pw}")]),
+            (
+                "sshpass",
+                vec!["-p".into(), pw.into(), "ssh".into(), "host".into()],
+            ),
+        ] {
+            let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+            let f = check(&stdio(cmd, &argv, &[]));
+            assert_eq!(f.len(), 1, "{cmd} {args:?}: {f:#?}");
+            let ev = f[0].evidence.clone().unwrap_or_default();
+            assert!(!ev.contains(pw), "{ev}");
+        }
+        // Nothing hidden, nothing reported.
+        assert!(
+            check(&stdio(
+                "sh",
+                &["-c", "X_TOKEN=$X_TOKEN npx -y srv@1.0.0"],
+                &[]
+            ))
+            .is_empty()
+        );
+        assert!(check(&stdio("mysql", &["-u", "app", "-p"], &[])).is_empty());
+        assert!(check(&stdio("npx", &["-y", "srv@1.0.0", "--port", "8080"], &[])).is_empty());
+    }
 
     #[test]
     fn known_and_generic_secrets_are_flagged_and_redacted() {

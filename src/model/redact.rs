@@ -580,7 +580,7 @@ pub fn arg_field(args: &[String], i: usize) -> (Option<String>, String, String) 
 /// value after a secret-named flag, `-p`/`-a` of known clients, and everything
 /// [`redact_text`] recognises inside each argument (so `sh -c "X_TOKEN=… cmd"` too).
 pub fn redact_argv(command: &str, args: &[String], style: Style) -> Vec<String> {
-    let mut tool = tool_of(command);
+    let passwords = password_options(command, args);
     let mut out = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
         let prev = i.checked_sub(1).and_then(|j| args.get(j));
@@ -588,36 +588,64 @@ pub fn redact_argv(command: &str, args: &[String], style: Style) -> Vec<String> 
             Style::Show => redact_generic(v),
             Style::Lock => LOCK_MARK.to_string(),
         };
-        let literal = !a.is_empty() && !has_reference(a) && !is_placeholder(a);
-        let shown = match prev {
-            Some(p) if is_flag(p) && !a.starts_with('-') && secret_for_name(p, a) => mark(a),
-            Some(p)
-                if literal
-                    && !a.starts_with('-')
-                    && tool.is_some_and(|t| {
-                        (SEPARATE_P.contains(&t) && p == "-p")
-                            || (SEPARATE_A.contains(&t) && p == "-a")
-                    }) =>
-            {
+        let shown = match (prev, passwords.iter().find(|p| p.index == i)) {
+            (_, Some(p)) if p.attached => format!("-p{}", mark(&p.value)),
+            (_, Some(p)) => mark(&p.value),
+            (Some(p), None) if is_flag(p) && !a.starts_with('-') && secret_for_name(p, a) => {
                 mark(a)
             }
-            _ => match (tool, a.strip_prefix("-p")) {
-                (Some(t), Some(v))
-                    if (ATTACHED_P.contains(&t) || t == "sshpass")
-                        && !v.is_empty()
-                        && !v.starts_with('-')
-                        && !has_reference(v)
-                        && !is_placeholder(v) =>
-                {
-                    format!("-p{}", mark(v))
-                }
-                _ => redact_text_as(a, style),
-            },
+            _ => redact_text_as(a, style),
         };
+        out.push(shown);
+    }
+    out
+}
+
+/// A password given to a known client on its command line: `mysql -pSECRET`,
+/// `sshpass -p SECRET`, `redis-cli -a SECRET`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PasswordOption {
+    /// The argument that holds it.
+    pub index: usize,
+    /// The password itself.
+    pub value: String,
+    /// Written as `-pSECRET` (one argument) rather than `-p SECRET`.
+    pub attached: bool,
+}
+
+/// Every literal password of a known client in `command args…` (references and placeholders
+/// are not passwords). The client may come later in the line (`sh -c`, `env`, `npx`).
+pub fn password_options(command: &str, args: &[String]) -> Vec<PasswordOption> {
+    let mut tool = tool_of(command);
+    let mut out = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let prev = i.checked_sub(1).and_then(|j| args.get(j));
+        let literal = |v: &str| !v.is_empty() && !has_reference(v) && !is_placeholder(v);
+        let separate = prev.is_some_and(|p| {
+            tool.is_some_and(|t| {
+                (SEPARATE_P.contains(&t) && p == "-p") || (SEPARATE_A.contains(&t) && p == "-a")
+            })
+        });
+        if separate && literal(a) && !a.starts_with('-') {
+            out.push(PasswordOption {
+                index: i,
+                value: a.clone(),
+                attached: false,
+            });
+        } else if let (Some(t), Some(v)) = (tool, a.strip_prefix("-p"))
+            && (ATTACHED_P.contains(&t) || t == "sshpass")
+            && !v.starts_with('-')
+            && literal(v)
+        {
+            out.push(PasswordOption {
+                index: i,
+                value: v.to_string(),
+                attached: true,
+            });
+        }
         if let Some(t) = tool_of(a) {
             tool = Some(t);
         }
-        out.push(shown);
     }
     out
 }

@@ -372,13 +372,12 @@ mod tests {
             verbose: true,
             ..RenderOptions::default()
         };
-        let start = std::time::Instant::now();
+        // Clipped before layout: the output is bounded whatever the input (the time this takes
+        // is measured by the hostile-output integration tests and the report benchmark).
         let out = render(Format::Table, &r, &opts);
-        let took = start.elapsed();
         assert!(out.len() < 64 * 1024, "{} bytes", out.len());
         assert!(out.contains("[truncated, 1000000 bytes]"), "{out}");
         assert!(out.contains("[truncated, 7340032 bytes]"), "{out}");
-        assert!(took < std::time::Duration::from_secs(1), "{took:?}");
     }
 
     #[test]

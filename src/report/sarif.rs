@@ -167,20 +167,53 @@ fn log(report: &ScanReport) -> Log<'_> {
             tool,
             column_kind: "unicodeCodePoints",
             original_uri_base_ids,
-            invocations: super::unsandboxed_notice(&report.unsandboxed).map(|notice| {
-                json!([{
-                    "executionSuccessful": true,
-                    "toolExecutionNotifications": [{
-                        "level": "warning",
-                        "message": {"text": notice},
-                        "descriptor": {"id": "no-sandbox"},
-                    }],
-                    "properties": {"sandbox": false, "unsandboxed": report.unsandboxed},
-                }])
-            }),
+            invocations: invocations(report),
             results,
         }],
     }
+}
+
+/// The run's invocation, when there is something to say about it: every server that could not
+/// be probed (an `error` notification each; the run was not successful, exit 3) and the
+/// `--no-sandbox` warning.
+fn invocations(report: &ScanReport) -> Option<Value> {
+    let mut notes: Vec<Value> = report
+        .servers
+        .iter()
+        .filter_map(|s| {
+            let error = s.error.as_deref()?;
+            Some(json!({
+                "level": "error",
+                "message": {"text": crate::model::escape::sanitize(&format!(
+                    "{} could not be probed: {}",
+                    s.name,
+                    crate::model::escape::clip(error, 4 * crate::model::escape::MAX_SHOWN_BYTES)
+                ))},
+                "descriptor": {"id": "probe-failed"},
+                "properties": {"server": s.name},
+            }))
+        })
+        .collect();
+    let failed = !notes.is_empty();
+    let notice = super::unsandboxed_notice(&report.unsandboxed);
+    if let Some(notice) = &notice {
+        notes.push(json!({
+            "level": "warning",
+            "message": {"text": notice},
+            "descriptor": {"id": "no-sandbox"},
+        }));
+    }
+    if notes.is_empty() {
+        return None;
+    }
+    let mut invocation = json!({
+        "executionSuccessful": !failed,
+        "toolExecutionNotifications": notes,
+    });
+    if notice.is_some() {
+        invocation["properties"] = json!({"sandbox": false, "unsandboxed": report.unsandboxed});
+    }
+    Some(json!([invocation]))
 }
 
 /// The rules to describe: those the report documents, plus a stub for any rule id a finding

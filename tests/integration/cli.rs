@@ -209,3 +209,84 @@ fn special_files_as_inputs_are_refused_at_once() {
         );
     }
 }
+
+/// One server of five cannot be probed: `lock` still locks the other four and exits 3 with a
+/// line naming the fifth, `diff` compares the four, and the SARIF of a scan of the same config
+/// carries the failure as an error notification of an unsuccessful run.
+#[test]
+fn one_failing_server_of_five_does_not_lose_the_other_four() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("tmp");
+    let bin = env!("CARGO_BIN_EXE_ci-insights");
+    let mut servers = serde_json::Map::new();
+    for name in ["ci-a", "ci-b", "ci-c", "ci-d"] {
+        servers.insert(name.into(), serde_json::json!({"command": bin}));
+    }
+    servers.insert(
+        "broken".into(),
+        serde_json::json!({"command": "/bin/false"}),
+    );
+    let config = dir.path().join("mcp.json");
+    std::fs::write(
+        &config,
+        serde_json::json!({"mcpServers": servers}).to_string(),
+    )
+    .expect("config");
+    let locks = dir.path().join("lockfiles");
+    let (cfg, lk) = (
+        config.to_str().expect("utf-8"),
+        locks.to_str().expect("utf-8"),
+    );
+    let (code, out, err) = mcpvet_in(
+        dir.path(),
+        &[
+            "lock",
+            cfg,
+            "--lock-dir",
+            lk,
+            "--by",
+            "t",
+            "--at",
+            "2026-07-28T12:00:00Z",
+        ],
+    );
+    assert_eq!(code, 3, "{out}{err}");
+    for name in ["ci-a", "ci-b", "ci-c", "ci-d"] {
+        assert!(
+            locks.join(format!("{name}.lock.json")).is_file(),
+            "{name} locked: {out}{err}"
+        );
+    }
+    assert!(!locks.join("broken.lock.json").exists());
+    let failures: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(failures.len(), 1, "{err}");
+    assert!(
+        failures[0].starts_with("error: broken: could not be probed, so nothing was locked"),
+        "{err}"
+    );
+    let (code, out, err) = mcpvet_in(dir.path(), &["diff", cfg, "--lock-dir", lk]);
+    assert_eq!(code, 3, "no drift among the four, one failure: {out}{err}");
+    assert!(err.contains("error: broken: could not be probed"), "{err}");
+    let (code, out, err) = mcpvet_in(
+        dir.path(),
+        &[
+            "scan",
+            cfg,
+            "--lock-dir",
+            lk,
+            "--format",
+            "sarif",
+            "--no-policy",
+        ],
+    );
+    assert_eq!(code, 3, "{out}{err}");
+    let sarif: serde_json::Value = serde_json::from_str(&out).expect("SARIF is JSON");
+    let invocation = &sarif["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false, "{out}");
+    let notes = invocation["toolExecutionNotifications"]
+        .as_array()
+        .expect("notifications");
+    assert_eq!(notes.len(), 1, "{out}");
+    assert_eq!(notes[0]["level"], "error");
+    assert_eq!(notes[0]["properties"]["server"], "broken");
+    std::fs::write(dir.path().join("run.sarif"), &out).expect("keep the log");
+}

@@ -580,8 +580,8 @@ fn discover_flag_reports_where_configs_came_from() {
     );
 }
 
-#[test]
-fn claude_project_settings_that_skip_approval_are_auto_trust() {
+/// A project with `ci` in its `.mcp.json` and `settings` as its `.claude/settings.json`.
+fn claude_project(settings: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tmp");
     std::fs::create_dir(dir.path().join(".git")).expect("git");
     std::fs::create_dir(dir.path().join(".claude")).expect("mkdir");
@@ -590,11 +590,13 @@ fn claude_project_settings_that_skip_approval_are_auto_trust() {
         r#"{"mcpServers": {"ci": {"command": "ci-insights"}}}"#,
     )
     .expect("write");
-    std::fs::write(
-        dir.path().join(".claude/settings.json"),
-        "{\n  \"enableAllProjectMcpServers\": true\n}\n",
-    )
-    .expect("write");
+    std::fs::write(dir.path().join(".claude/settings.json"), settings).expect("write");
+    dir
+}
+
+#[test]
+fn claude_project_settings_that_skip_approval_are_auto_trust() {
+    let dir = claude_project("{\n  \"enableAllProjectMcpServers\": true\n}\n");
     let (code, out, _) = mcpvet(&["check"], dir.path());
     assert_eq!(code, 1, "{out}");
     assert!(
@@ -607,19 +609,9 @@ fn claude_project_settings_that_skip_approval_are_auto_trust() {
 /// first, then a `true` further down, starts every project server without asking.
 #[test]
 fn a_duplicate_approval_key_in_claude_settings_is_reported() {
-    let dir = tempfile::tempdir().expect("tmp");
-    std::fs::create_dir(dir.path().join(".git")).expect("git");
-    std::fs::create_dir(dir.path().join(".claude")).expect("mkdir");
-    std::fs::write(
-        dir.path().join(".mcp.json"),
-        r#"{"mcpServers": {"ci": {"command": "ci-insights"}}}"#,
-    )
-    .expect("write");
-    std::fs::write(
-        dir.path().join(".claude/settings.json"),
+    let dir = claude_project(
         "{\n  \"enableAllProjectMcpServers\": false,\n  \"model\": \"x\",\n  \"enableAllProjectMcpServers\": true\n}\n",
-    )
-    .expect("write");
+    );
     let (code, out, _) = mcpvet(&["check"], dir.path());
     assert_eq!(code, 1, "{out}");
     assert!(

@@ -508,13 +508,23 @@ fn sarif_validates_with_the_multitool() {
             .output()
             .unwrap()
     };
-    let out = run(&good);
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // A run where one server could not be probed (an error notification, not successful).
+    let partial = dir.path().join("partial.sarif");
+    let mut scan = example_scan();
+    scan.servers[0].error = Some("initialize: the server exited (exit status: 1)".into());
+    let text = report::render(Format::Sarif, &scan, &plain());
+    assert!(text.contains("\"executionSuccessful\": false"), "{text}");
+    std::fs::write(&partial, text).unwrap();
+    for log in [&good, &partial] {
+        let out = run(log);
+        assert!(
+            out.status.success(),
+            "{}: {}\n{}",
+            log.display(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     let bad = dir.path().join("bad.sarif");
     std::fs::write(
         &bad,
