@@ -85,6 +85,7 @@ impl Obtained {
 pub fn obtain(targets: &TargetArgs, g: Global) -> anyhow::Result<Obtained> {
     let gathered = super::pipeline::gather(targets, &crate::pipeline::PolicySource::Find, g)?;
     crate::report::warn_unsandboxed(&gathered.unsandboxed);
+    super::pipeline::announce_sources(&gathered, g);
     let mut out = Obtained::default();
     for s in gathered.subjects {
         let name = s.name();

@@ -83,7 +83,8 @@ pub fn gather(args: &TargetArgs, policy: &PolicySource, g: Global) -> anyhow::Re
     let resolved = args.resolve_discovering()?;
     if resolved.targets.is_empty() {
         anyhow::bail!(
-            "nothing to audit: give config or snapshot files, `--url URL`, or `-- CMD ARGS…`"
+            "nothing to audit: no project config (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`, …) in {}; give config or snapshot files, `--url URL`, `-- CMD ARGS…`, or --discover",
+            cwd.display()
         );
     }
     let mut opts = args.gather_options()?;
@@ -97,6 +98,17 @@ pub fn gather(args: &TargetArgs, policy: &PolicySource, g: Global) -> anyhow::Re
         skipped: resolved.skipped,
         unsandboxed,
     })
+}
+
+/// Say on stderr which config files were read (found in the project or by `--discover`), for
+/// commands whose stdout is not a table (`lock`, `diff`, `review`); nothing with `--quiet`.
+pub fn announce_sources(gathered: &Gathered, g: Global) {
+    if g.quiet {
+        return;
+    }
+    for s in &gathered.sources {
+        crate::report::eprint_line(&format!("read {s}"));
+    }
 }
 
 /// The policy file to use, if any: `--policy`, else `mcpvet.toml` found from `cwd` upwards.

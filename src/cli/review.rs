@@ -41,6 +41,7 @@ pub struct ReviewArgs {
 pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let gathered = pipeline::gather(&args.targets, &args.judge.options().policy, g)?;
+    pipeline::announce_sources(&gathered, g);
     let mut report = pipeline::judge(gathered.subjects, &args.judge, &cwd, Vec::new())?;
     report.unsandboxed = gathered.unsandboxed;
     let names: Vec<String> = match &args.server {

@@ -167,6 +167,7 @@ impl TargetArgs {
             headers,
             name: self.name.clone(),
             discover: self.discover,
+            project: self.is_empty(),
             command: self.command.clone(),
         })
     }

@@ -26,6 +26,9 @@ pub struct TargetList {
     pub name: Option<String>,
     /// Also read every host config found in the known user and project locations.
     pub discover: bool,
+    /// Read the project's own host configs in the current folder (`.mcp.json`,
+    /// `.vscode/mcp.json`, …), as `check` does without files: set when no target was given.
+    pub project: bool,
     /// A stdio server to launch: the command and its arguments.
     pub command: Vec<String>,
 }
@@ -60,13 +63,29 @@ impl Target {
 
 /// The config files `--discover` finds, as `(path, description)`; a discovered file that
 /// does not parse is skipped with a warning rather than stopping the scan.
-pub fn discovered(discover: bool) -> (Vec<(PathBuf, String)>, Vec<String>) {
-    if !discover {
-        return (Vec::new(), Vec::new());
+/// With only `project`, the project-scope files of the current folder are read (their paths
+/// relative to it), and one that does not parse is an error: the user is auditing it.
+pub fn discovered(
+    discover: bool,
+    project: bool,
+) -> anyhow::Result<(Vec<(PathBuf, String)>, Vec<String>)> {
+    if !discover && !project {
+        return Ok((Vec::new(), Vec::new()));
     }
+    let cwd = std::env::current_dir().ok();
     let mut found = Vec::new();
     let mut warnings = Vec::new();
-    for d in crate::config::discover_from_env() {
+    for mut d in crate::config::discover_from_env() {
+        if !discover {
+            if d.scope != crate::config::Scope::Project {
+                continue;
+            }
+            if let Some(rel) = cwd.as_deref().and_then(|c| d.path.strip_prefix(c).ok()) {
+                d.path = rel.to_path_buf();
+            }
+            crate::config::load_path_as(&d.path, d.host)
+                .with_context(|| format!("reading config {}", d.path.display()))?;
+        }
         match crate::config::load_path_as(&d.path, d.host) {
             Ok(specs) => {
                 let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
@@ -88,7 +107,7 @@ pub fn discovered(discover: bool) -> (Vec<(PathBuf, String)>, Vec<String>) {
             Err(e) => warnings.push(format!("skipped {}: {e}", d.path.display())),
         }
     }
-    (found, warnings)
+    Ok((found, warnings))
 }
 
 /// Resolve a target list, in the order: files (given, then discovered), URLs, the command.
@@ -97,7 +116,7 @@ pub fn discovered(discover: bool) -> (Vec<(PathBuf, String)>, Vec<String>) {
 /// discovered files it skipped, so the caller can report them without a second search.
 pub fn resolve(list: &TargetList) -> anyhow::Result<Resolved> {
     let mut out = Vec::new();
-    let (discovered, skipped) = discovered(list.discover);
+    let (discovered, skipped) = discovered(list.discover, list.project)?;
     let sources: Vec<String> = discovered.iter().map(|(_, what)| what.clone()).collect();
     let mut paths: Vec<PathBuf> = list.paths.clone();
     for (p, _) in discovered {

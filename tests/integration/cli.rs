@@ -290,3 +290,42 @@ fn one_failing_server_of_five_does_not_lose_the_other_four() {
     assert_eq!(notes[0]["properties"]["server"], "broken");
     std::fs::write(dir.path().join("run.sarif"), &out).expect("keep the log");
 }
+
+/// With no target, `scan`, `review`, `lock` and `diff` use the project's configs in the
+/// current folder, as `check` does, and say which files they read.
+#[test]
+fn commands_without_targets_use_the_project_configs_and_say_so() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("tmp");
+    std::fs::create_dir(dir.path().join(".git")).expect("git");
+    let bin = env!("CARGO_BIN_EXE_ci-insights");
+    std::fs::write(
+        dir.path().join(".mcp.json"),
+        serde_json::json!({"mcpServers": {"ci": {"command": bin}}}).to_string(),
+    )
+    .expect("config");
+    let read = "read .mcp.json (claude-code, project scope): ci";
+    let (code, out, err) = mcpvet_in(dir.path(), &["scan", "--no-policy"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(read), "{out}");
+    let (code, out, err) = mcpvet_in(dir.path(), &["lock", "--by", "t"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains(read), "{err}");
+    assert!(dir.path().join("lockfiles/ci.lock.json").is_file(), "{out}");
+    let (code, out, err) = mcpvet_in(dir.path(), &["diff"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains(read), "{err}");
+    let (code, out, err) = mcpvet_in(dir.path(), &["review", "--no-policy"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains(read) && out.contains("Trust review"),
+        "{out}{err}"
+    );
+    // An empty folder: the error says what was looked for and what to pass.
+    let empty = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("tmp");
+    let (code, _, err) = mcpvet_in(empty.path(), &["scan"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("no project config") && err.contains("--discover"),
+        "{err}"
+    );
+}
