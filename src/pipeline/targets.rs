@@ -61,6 +61,9 @@ impl Target {
     }
 }
 
+/// Config files found, as `(path, description)`, and the warnings for those skipped.
+pub type Discovered = (Vec<(PathBuf, String)>, Vec<String>);
+
 /// The config files `--discover` finds, as `(path, description)`; a discovered file that
 /// does not parse is skipped with a warning rather than stopping the scan.
 /// With only `project`, the project-scope files of the current folder are read (their paths
@@ -68,7 +71,7 @@ impl Target {
 pub fn discovered(
     discover: bool,
     project: bool,
-) -> anyhow::Result<(Vec<(PathBuf, String)>, Vec<String>)> {
+) -> anyhow::Result<Discovered> {
     if !discover && !project {
         return Ok((Vec::new(), Vec::new()));
     }
