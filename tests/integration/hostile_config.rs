@@ -702,11 +702,14 @@ fn ci_insights_stdio_discards_a_500_mb_line_without_buffering_it() {
         let chunk = vec![b'x'; 1 << 20];
         for _ in 0..500 {
             if stdin.write_all(&chunk).is_err() {
-                return;
+                return None;
             }
         }
         let next = b"\n{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"server/discover\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}\n";
         let _ = stdin.write_all(next);
+        // Kept open until the test has read the server's memory: at end of input it exits,
+        // and an exited process has no VmHWM.
+        Some(stdin)
     });
     let mut out = std::io::BufReader::new(child.stdout.take().expect("stdout"));
     let mut first = String::new();
@@ -719,8 +722,9 @@ fn ci_insights_stdio_discards_a_500_mb_line_without_buffering_it() {
         .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .expect("VmHWM");
-    writer.join().expect("writer");
+    let stdin = writer.join().expect("writer");
     let _ = child.kill();
+    drop(stdin);
     let _ = child.wait();
     let first: serde_json::Value = serde_json::from_str(&first).expect("JSON");
     let second: serde_json::Value = serde_json::from_str(&second).expect("JSON");
