@@ -4,7 +4,6 @@
 //! resolves the targets and obtains the snapshots).
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -193,10 +192,11 @@ pub fn obtain(
     Ok(pipeline::obtain(targets, &args.gather_options()?, progress))
 }
 
-/// A progress printer for [`obtain`]: one line per start and end on stderr, only when
-/// stderr is a terminal and `--quiet` is off.
+/// A progress printer for [`obtain`]: one line when a server's probe starts and one when it
+/// ends, on stderr, unless `--quiet` — on a terminal and in a CI log alike, so a slow start
+/// (a cold `npx` download) is never silence.
 pub fn stderr_progress(g: Global) -> impl Fn(ProbeEvent) {
-    let show = !g.quiet && std::io::stderr().is_terminal();
+    let show = !g.quiet;
     move |e| {
         if !show {
             return;

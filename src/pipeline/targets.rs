@@ -68,10 +68,7 @@ pub type Discovered = (Vec<(PathBuf, String)>, Vec<String>);
 /// does not parse is skipped with a warning rather than stopping the scan.
 /// With only `project`, the project-scope files of the current folder are read (their paths
 /// relative to it), and one that does not parse is an error: the user is auditing it.
-pub fn discovered(
-    discover: bool,
-    project: bool,
-) -> anyhow::Result<Discovered> {
+pub fn discovered(discover: bool, project: bool) -> anyhow::Result<Discovered> {
     if !discover && !project {
         return Ok((Vec::new(), Vec::new()));
     }

@@ -329,3 +329,21 @@ fn commands_without_targets_use_the_project_configs_and_say_so() {
         "{err}"
     );
 }
+
+/// Progress reaches stderr in a CI log too (not a terminal): a line when each probe starts and
+/// one when it ends, with the era and the time; `-q` silences it.
+#[test]
+fn probe_progress_is_printed_when_stderr_is_not_a_terminal() {
+    let bin = env!("CARGO_BIN_EXE_ci-insights");
+    let (code, out, err) = mcpvet(&["scan", "--no-policy", "--name", "ci", "--", bin]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("probing ci …"), "{err}");
+    let done = err
+        .lines()
+        .find(|l| l.starts_with("ok   ci: "))
+        .unwrap_or_default();
+    assert!(done.contains("modern") && done.ends_with(" ms)"), "{err}");
+    let (code, out, err) = mcpvet(&["-q", "scan", "--no-policy", "--name", "ci", "--", bin]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!err.contains("probing"), "{err}");
+}
