@@ -239,7 +239,11 @@ pub fn read_entry<'a>(
             "url" | "httpUrl" | "serverUrl" if b.url.is_none() || m.key == "httpUrl" => {
                 b.set_url(&m.value, &m.key)?;
             }
-            key if settings_keys.contains(&key) => b.setting(m),
+            // The transport a host is told to use (`"type": "sse"` is the deprecated
+            // HTTP+SSE transport); kept for every host, as the launch rules read it.
+            key if settings_keys.contains(&key) || key == "type" || key == "transport" => {
+                b.setting(m)
+            }
             _ => {}
         }
     }

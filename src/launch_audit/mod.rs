@@ -8,6 +8,7 @@ use crate::model::spec::ServerSpec;
 
 pub mod auto_trust;
 pub mod broad_credential;
+pub mod deprecated_transport;
 pub mod duplicate_config_key;
 pub mod insecure_transport;
 pub mod literal_secret;
@@ -30,6 +31,7 @@ pub fn rule_meta() -> Vec<RuleMeta> {
         insecure_transport::meta(),
         auto_trust::meta(),
         duplicate_config_key::meta(),
+        deprecated_transport::meta(),
     ]
 }
 
@@ -45,6 +47,7 @@ pub fn audit_spec(spec: &ServerSpec) -> Vec<Finding> {
     out.extend(insecure_transport::check(spec));
     out.extend(auto_trust::check(spec));
     out.extend(duplicate_config_key::check(spec));
+    out.extend(deprecated_transport::check(spec));
     out
 }
 

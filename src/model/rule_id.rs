@@ -29,6 +29,7 @@ pub const TOOL_NAME_COLLISION: &str = "tool-name-collision";
 // launch rules
 pub const AUTO_TRUST: &str = "auto-trust";
 pub const BROAD_CREDENTIAL: &str = "broad-credential";
+pub const DEPRECATED_TRANSPORT: &str = "deprecated-transport";
 pub const DUPLICATE_CONFIG_KEY: &str = "duplicate-config-key";
 pub const INSECURE_TRANSPORT: &str = "insecure-transport";
 pub const LITERAL_SECRET: &str = "literal-secret";
@@ -71,6 +72,7 @@ pub const ALL: &[(&str, &str)] = &[
     (TOOL_NAME_COLLISION, "definition"),
     (AUTO_TRUST, "launch"),
     (BROAD_CREDENTIAL, "launch"),
+    (DEPRECATED_TRANSPORT, "launch"),
     (DUPLICATE_CONFIG_KEY, "launch"),
     (INSECURE_TRANSPORT, "launch"),
     (LITERAL_SECRET, "launch"),

@@ -665,3 +665,46 @@ fn rule_metadata_is_complete() {
         );
     }
 }
+
+/// `"type": "sse"` (any host) and Gemini CLI's `url` without `httpUrl` select the deprecated
+/// HTTP+SSE transport: `check` says so, at the key that selects it; `httpUrl` does not.
+#[test]
+fn check_reports_the_deprecated_sse_transport_at_its_key() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::create_dir(dir.path().join(".git")).expect("git");
+    std::fs::write(
+        dir.path().join(".mcp.json"),
+        "{\"mcpServers\": {\n  \"old\": {\"type\": \"sse\", \"url\": \"https://mcp.example.test/sse\"},\n  \"new\": {\"type\": \"http\", \"url\": \"https://mcp.example.test/mcp\"}\n}}\n",
+    )
+    .expect("write");
+    std::fs::create_dir(dir.path().join(".gemini")).expect("mkdir");
+    std::fs::write(
+        dir.path().join(".gemini/settings.json"),
+        "{\"mcpServers\": {\n  \"gem-sse\": {\"url\": \"https://mcp.example.test/sse\"},\n  \"gem-http\": {\"httpUrl\": \"https://mcp.example.test/mcp\"}\n}}\n",
+    )
+    .expect("write");
+    let (_, out, err) = mcpvet(&["check", "--format", "json", "--no-policy"], dir.path());
+    let report: serde_json::Value = serde_json::from_str(&out).expect(&err);
+    let mut flagged: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["rule"] == "deprecated-transport")
+        .map(|f| {
+            let at = &f["location"]["config"];
+            (
+                f["server"].as_str().unwrap_or_default().to_string(),
+                format!("{}:{}", at["file"].as_str().unwrap_or_default(), at["line"]),
+            )
+        })
+        .collect();
+    flagged.sort();
+    assert_eq!(
+        flagged,
+        vec![
+            ("gem-sse".to_string(), ".gemini/settings.json:2".to_string()),
+            ("old".to_string(), ".mcp.json:2".to_string()),
+        ],
+        "{out}"
+    );
+}
