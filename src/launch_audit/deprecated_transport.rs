@@ -37,7 +37,7 @@ pub fn sse_declared_at(spec: &ServerSpec) -> Option<&'static str> {
     }
     // Gemini CLI: `url` is an SSE endpoint, `httpUrl` a Streamable HTTP one.
     (spec.host == Host::Format(HostFormat::Gemini)
-        && spec.settings.get("type").is_none()
+        && !spec.settings.contains_key("type")
         && !spec.locations.contains_key("/httpUrl"))
     .then_some("/url")
 }
