@@ -12,6 +12,7 @@ use clap::Args;
 
 use super::Global;
 use crate::mcp::{ProbeEvent, ProbeOptions};
+use crate::model::escape::line;
 use crate::model::snapshot::ServerSnapshot;
 use crate::pipeline::{self, GatherOptions, Resolved, TargetList};
 
@@ -208,7 +209,7 @@ pub fn stderr_progress(g: Global) -> impl Fn(ProbeEvent) {
 /// The text of one progress line.
 pub fn progress_line(e: &ProbeEvent) -> String {
     match e {
-        ProbeEvent::Started { server, .. } => format!("probing {server} …"),
+        ProbeEvent::Started { server, .. } => format!("probing {} …", line(server)),
         ProbeEvent::Finished {
             server,
             ok,
@@ -218,8 +219,10 @@ pub fn progress_line(e: &ProbeEvent) -> String {
         } => {
             let first = summary.lines().next().unwrap_or("");
             format!(
-                "{} {server}: {first} ({} ms)",
+                "{} {}: {} ({} ms)",
                 if *ok { "ok  " } else { "FAIL" },
+                line(server),
+                line(first),
                 elapsed.as_millis()
             )
         }
