@@ -222,7 +222,10 @@ mod tests {
     fn paths_are_relative_to_the_root_and_lexically_normal() {
         let root = Path::new("/home/alice/repo");
         let fp = Fingerprinter::new([], Some(root));
-        assert_eq!(fp.config_path(Path::new("/home/alice/repo/.mcp.json")), ".mcp.json");
+        assert_eq!(
+            fp.config_path(Path::new("/home/alice/repo/.mcp.json")),
+            ".mcp.json"
+        );
         assert_eq!(fp.config_path(Path::new("./a/./b.json")), "a/b.json");
         assert_eq!(fp.config_path(Path::new("/etc/mcp.json")), "/etc/mcp.json");
         let there = Fingerprinter::new([], Some(Path::new("/ci/work/repo")));
@@ -231,7 +234,10 @@ mod tests {
             fp.of(&f("/home/alice/repo/.vscode/mcp.json")),
             there.of(&f("/ci/work/repo/.vscode/mcp.json"))
         );
-        assert_eq!(fp.of(&f("./.vscode/mcp.json")), fp.of(&f(".vscode/mcp.json")));
+        assert_eq!(
+            fp.of(&f("./.vscode/mcp.json")),
+            fp.of(&f(".vscode/mcp.json"))
+        );
     }
 
     #[test]
@@ -250,9 +256,18 @@ mod tests {
             fp.of(&at("t", "/tools/2/description")),
             fp.of(&at("t", "/tools/2/title"))
         );
-        assert_eq!(positionless("/tools/12/a/0", Some(ItemKind::Tool)), "/tools/-/a/0");
-        assert_eq!(positionless("/tools/x/a", Some(ItemKind::Tool)), "/tools/x/a");
-        assert_eq!(positionless("/prompts/1", Some(ItemKind::Prompt)), "/prompts/-");
+        assert_eq!(
+            positionless("/tools/12/a/0", Some(ItemKind::Tool)),
+            "/tools/-/a/0"
+        );
+        assert_eq!(
+            positionless("/tools/x/a", Some(ItemKind::Tool)),
+            "/tools/x/a"
+        );
+        assert_eq!(
+            positionless("/prompts/1", Some(ItemKind::Prompt)),
+            "/prompts/-"
+        );
         assert_eq!(positionless("/tools/1", None), "/tools/1");
         assert_eq!(
             positionless("/instructions", Some(ItemKind::Instructions)),

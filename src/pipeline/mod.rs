@@ -14,9 +14,9 @@ use crate::audit::{self, RuleSet};
 use crate::lock::{self, Lockfile};
 use crate::mcp::{ProbeEvent, ProbeOptions};
 use crate::model::finding::{Finding, Severity};
+use crate::model::fingerprint::Fingerprinter;
 use crate::model::snapshot::ServerSnapshot;
 use crate::model::spec::ServerSpec;
-use crate::model::fingerprint::Fingerprinter;
 use crate::policy::suppress::{Baseline, BaselineEntry};
 use crate::policy::{LockLookup, Policy, PolicyWarning};
 

@@ -290,9 +290,9 @@ impl ServerReport {
 /// entry's server was judged, and its definitions were read when the entry is about them.
 /// Entries it could have produced but did not are stale.
 pub fn judged(servers: &[ServerReport], e: &crate::policy::suppress::BaselineEntry) -> bool {
-    servers.iter().any(|s| {
-        e.is_about(&s.name) && (!e.needs_definitions() || s.snapshot.is_some())
-    })
+    servers
+        .iter()
+        .any(|s| e.is_about(&s.name) && (!e.needs_definitions() || s.snapshot.is_some()))
 }
 
 /// A finding that policy suppressed, with the reason the policy gave.

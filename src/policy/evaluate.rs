@@ -9,8 +9,8 @@ use super::{
     PolicyWarning,
 };
 use crate::model::finding::ItemKind;
-use crate::model::fingerprint::Fingerprinter;
 use crate::model::finding::{Confidence, Control, Finding, Location, Severity};
+use crate::model::fingerprint::Fingerprinter;
 use crate::model::rule_id;
 use crate::model::spec::{ServerSpec, Transport};
 
@@ -163,7 +163,10 @@ impl Policy {
                 if !ignore_matches(ig, f, &prints) {
                     return true;
                 }
-                match ignored.iter_mut().find(|h| h.entry == i && h.rule == f.rule) {
+                match ignored
+                    .iter_mut()
+                    .find(|h| h.entry == i && h.rule == f.rule)
+                {
                     Some(hit) => hit.count += 1,
                     None => ignored.push(IgnoreHit {
                         entry: i,

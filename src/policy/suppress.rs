@@ -225,12 +225,11 @@ impl Baseline {
     }
 
     fn read(path: &Path, require_reasons: bool) -> Result<Baseline, BaselineError> {
-        let text = fsio::read_text(path, ReadKind::Baseline).map_err(|source| {
-            BaselineError::Io {
+        let text =
+            fsio::read_text(path, ReadKind::Baseline).map_err(|source| BaselineError::Io {
                 path: path.display().to_string(),
                 source,
-            }
-        })?;
+            })?;
         Self::parse(path, &text, require_reasons)
     }
 
@@ -284,7 +283,11 @@ impl Baseline {
             let severity = r
                 .severity
                 .as_ref()
-                .map(|s| s.get_ref().parse::<Severity>().map_err(|m| err(s.span(), m)))
+                .map(|s| {
+                    s.get_ref()
+                        .parse::<Severity>()
+                        .map_err(|m| err(s.span(), m))
+                })
                 .transpose()?;
             let items = [
                 (ItemKind::Tool, &r.tool),
@@ -475,18 +478,29 @@ impl Baseline {
                 stats.dropped += 1;
             } else {
                 stats.unchecked += 1;
-                entries.push(BaselineEntry { line: 0, ..old.clone() });
+                entries.push(BaselineEntry {
+                    line: 0,
+                    ..old.clone()
+                });
             }
         }
         entries.sort_by(|a, b| {
-            (&a.server, &a.file, &a.item, &a.pointer, &a.rule, &a.fingerprint).cmp(&(
-                &b.server,
-                &b.file,
-                &b.item,
-                &b.pointer,
-                &b.rule,
-                &b.fingerprint,
-            ))
+            (
+                &a.server,
+                &a.file,
+                &a.item,
+                &a.pointer,
+                &a.rule,
+                &a.fingerprint,
+            )
+                .cmp(&(
+                    &b.server,
+                    &b.file,
+                    &b.item,
+                    &b.pointer,
+                    &b.rule,
+                    &b.fingerprint,
+                ))
         });
         stats.without_reason = entries.iter().filter(|e| e.reason.is_empty()).count();
         (

@@ -9,10 +9,8 @@
 
 use std::io::Write;
 
-
 use crate::error::Exit;
 use crate::model::escape::{self, Stream};
-use crate::model::finding::Finding;
 use crate::model::redact::redact_text;
 
 pub mod progress;

@@ -17,7 +17,10 @@ pub fn baseline_summary(path: &Path, stats: &UpdateStats, unprobed: &[&str]) -> 
         stats.kept,
         stats.dropped,
         if stats.unchecked > 0 {
-            format!(", {} kept unchecked (their servers were not judged)", stats.unchecked)
+            format!(
+                ", {} kept unchecked (their servers were not judged)",
+                stats.unchecked
+            )
         } else {
             String::new()
         }
