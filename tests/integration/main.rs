@@ -3,6 +3,7 @@
 mod architecture;
 mod audit;
 mod baseline;
+mod ci;
 mod cli;
 mod config;
 mod hostile_config;
