@@ -428,3 +428,56 @@ fn pre_commit_hook_runs_for_every_config_mcpvet_check_reads_and_nothing_else() {
         assert!(!re.is_match(not), "{not}");
     }
 }
+
+#[test]
+fn the_release_archive_is_where_cargo_binstall_looks() {
+    let manifest: toml::Table = std::fs::read_to_string(root().join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let package = &manifest["package"];
+    let binstall = &package["metadata"]["binstall"];
+    assert_eq!(binstall["pkg-fmt"].as_str(), Some("tgz"));
+    let version = package["version"].as_str().unwrap();
+    let target = "x86_64-unknown-linux-gnu";
+    let render = |t: &str| {
+        t.replace("{ name }", "mcpvet")
+            .replace("{ version }", version)
+            .replace("{ target }", target)
+            .replace("{ archive-suffix }", ".tar.gz")
+            .replace("{ bin }", "mcpvet")
+            .replace("{ binary-ext }", "")
+    };
+    let url = render(binstall["pkg-url"].as_str().unwrap());
+    let archive = url.rsplit('/').next().unwrap().to_owned();
+    let inside = render(binstall["bin-dir"].as_str().unwrap());
+
+    let dist = fresh("dist");
+    let out = Command::new("bash")
+        .arg(root().join("scripts/package-release.sh"))
+        .arg(target)
+        .env("MCPVET_PREBUILT_DIR", Path::new(bin()).parent().unwrap())
+        .env("MCPVET_DIST_DIR", &dist)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        dist.join(&archive).is_file(),
+        "{archive} not in {}",
+        dist.display()
+    );
+    let list = Command::new("tar")
+        .arg("-tzf")
+        .arg(dist.join(&archive))
+        .output()
+        .unwrap();
+    let list = String::from_utf8_lossy(&list.stdout);
+    assert!(
+        list.lines().any(|l| l == inside),
+        "{inside} not in:\n{list}"
+    );
+}
