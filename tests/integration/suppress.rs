@@ -337,6 +337,33 @@ fn a_static_baseline_serves_check_and_a_scan_baseline_does_not_go_stale_under_ch
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(code, 0, "{v}");
     assert!(v["warnings"].as_array().unwrap().is_empty(), "{v}");
+    // Rewriting it from `check` keeps the definition entries it could not check.
+    let before = std::fs::read_to_string(dir.join("scan.toml")).unwrap();
+    let (code, _, err) = mcpvet_in(
+        &dir,
+        &[
+            "baseline",
+            "--check",
+            "--no-policy",
+            "-o",
+            "scan.toml",
+            "mcp.json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("0 new") && err.contains("0 dropped") && err.contains("kept unchecked"),
+        "{err}"
+    );
+    let after = std::fs::read_to_string(dir.join("scan.toml")).unwrap();
+    assert_eq!(
+        before.matches("[[finding]]").count(),
+        after.matches("[[finding]]").count()
+    );
+    assert_eq!(
+        after.matches("reason = \"r\"").count(),
+        after.matches("[[finding]]").count()
+    );
 }
 
 #[test]
