@@ -274,7 +274,9 @@ pub fn print_clap(e: &clap::Error) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::finding::{Confidence, Control, ItemKind, ItemRef, Location, Severity};
+    use crate::model::finding::{
+        Confidence, Control, Finding, ItemKind, ItemRef, Location, Severity,
+    };
     use crate::model::spec::Origin;
 
     fn f(sev: Severity, line: u32) -> Finding {

@@ -2,6 +2,8 @@
 //! script (`scripts/mcpvet-action.sh`: install, run, finish) and its `action.yml`, and the
 //! pre-commit hooks of `.pre-commit-hooks.yaml` (their entry command and their file pattern).
 
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
