@@ -32,7 +32,8 @@ pub struct BaselineArgs {
     /// nothing) instead of those of `mcpvet scan`. TARGETs are then config files.
     #[arg(long)]
     pub check: bool,
-    /// The baseline file to write; an existing one is updated (reasons kept).
+    /// The baseline file to write; an existing one is updated (reasons kept). `-` writes a
+    /// new baseline to stdout.
     #[arg(short, long, value_name = "FILE", default_value = suppress::DEFAULT_FILE)]
     pub output: PathBuf,
     /// The reason recorded for every new entry (and every kept one still without a reason).
@@ -73,7 +74,8 @@ pub fn run(args: BaselineArgs, g: Global) -> anyhow::Result<Exit> {
         pipeline::judge(gathered.subjects, &args.judge, &cwd, Vec::new())?
     };
 
-    let previous = if args.output.exists() {
+    let to_stdout = args.output.as_os_str() == "-";
+    let previous = if !to_stdout && args.output.exists() {
         Baseline::load_draft(&args.output).with_context(|| {
             format!(
                 "{} exists but is not a baseline this mcpvet can update (move it away to start over)",
@@ -92,8 +94,12 @@ pub fn run(args: BaselineArgs, g: Global) -> anyhow::Result<Exit> {
         args.reason.as_deref(),
         &judged,
     );
-    crate::model::fsio::write_atomic(&args.output, baseline.to_toml().as_bytes())
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    if to_stdout {
+        report::write_stdout(baseline.to_toml().as_bytes())?;
+    } else {
+        crate::model::fsio::write_atomic(&args.output, baseline.to_toml().as_bytes())
+            .with_context(|| format!("cannot write {}", args.output.display()))?;
+    }
     let unprobed: Vec<&str> = report
         .servers
         .iter()

@@ -97,6 +97,13 @@ fn baseline_flow_write_review_rerun_then_a_changed_tool_is_the_one_new_finding()
     assert!(err.contains("without a reason"), "{err}");
     let text = std::fs::read_to_string(dir.join("mcpvet-baseline.toml")).unwrap();
     assert_eq!(text.matches("[[finding]]").count(), all);
+    let (code, stdout, _) = mcpvet_in(&dir, &cat(&[&["baseline", "-o", "-"], &SCAN[1..]]));
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, text.as_str()),
+        "`-o -` is stdout"
+    );
+    assert!(!dir.join("-").exists());
     for key in [
         "fingerprint = ",
         "rule = ",
