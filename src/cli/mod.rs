@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 use crate::error::Exit;
 
+pub mod baseline;
 pub mod check;
 pub mod diff;
 pub mod init;
@@ -53,6 +54,8 @@ pub enum Command {
     Diff(diff::DiffArgs),
     /// The fast static CI gate: configs, launch rules, policy and lockfiles; starts no server.
     Check(check::CheckArgs),
+    /// Accept the current findings: write their fingerprints to a baseline file, each with a reason.
+    Baseline(baseline::BaselineArgs),
     /// Write a commented policy template (`mcpvet.toml`).
     Init(init::InitArgs),
     /// Write a markdown trust review for a proposed server.
@@ -146,6 +149,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Lock(a) => lock::run(a, g),
         Command::Diff(a) => diff::run(a, g),
         Command::Check(a) => check::run(a, g),
+        Command::Baseline(a) => baseline::run(a, g),
         Command::Init(a) => init::run(a, g),
         Command::Review(a) => review::run(a, g),
         Command::Rules(a) => rules::run(a, g),

@@ -35,6 +35,9 @@ pub struct JudgeArgs {
     /// Fail (exit 1) when a finding reaches this severity (default: the policy's, else high).
     #[arg(long, value_name = "SEVERITY")]
     pub fail_on: Option<Severity>,
+    /// Report only findings this baseline file (`mcpvet baseline`) does not list.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
 }
 
 impl Default for JudgeArgs {
@@ -45,6 +48,7 @@ impl Default for JudgeArgs {
             rules_dirs: Vec::new(),
             lock_dir: PathBuf::from("lockfiles"),
             fail_on: None,
+            baseline: None,
         }
     }
 }
@@ -61,6 +65,7 @@ impl JudgeArgs {
             rules_dirs: self.rules_dirs.clone(),
             lock_dir: self.lock_dir.clone(),
             fail_on: self.fail_on,
+            baseline: self.baseline.clone(),
         }
     }
 }

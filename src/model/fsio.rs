@@ -24,6 +24,8 @@ pub enum ReadKind {
     Config,
     /// Lockfiles: 32 MiB.
     Lockfile,
+    /// Baseline files (accepted findings): 8 MiB.
+    Baseline,
     /// Saved server snapshots and output samples: 256 MiB.
     Snapshot,
 }
@@ -99,6 +101,7 @@ impl ReadKind {
         match self {
             ReadKind::Config => 8 << 20,
             ReadKind::Lockfile => 32 << 20,
+            ReadKind::Baseline => 8 << 20,
             ReadKind::Snapshot => 256 << 20,
         }
     }
@@ -107,6 +110,7 @@ impl ReadKind {
         match self {
             ReadKind::Config => "configuration files",
             ReadKind::Lockfile => "lockfiles",
+            ReadKind::Baseline => "baseline files",
             ReadKind::Snapshot => "snapshots",
         }
     }

@@ -11,12 +11,14 @@
 //! - [`secrets`]: recognising credential values; [`credential`]: names that carry credentials;
 //!   [`redact`]: showing them (never in full);
 //! - [`escape`]: showing text a server or a repository controls (never raw);
-//! - [`fsio`]: writing files (atomically, one mode policy).
+//! - [`fsio`]: writing files (atomically, one mode policy);
+//! - [`fingerprint`]: the stable identity of a finding (SARIF, JSON, ignores, baselines).
 
 pub mod container;
 pub mod credential;
 pub mod escape;
 pub mod finding;
+pub mod fingerprint;
 pub mod fsio;
 pub mod host;
 pub mod package;

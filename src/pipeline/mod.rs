@@ -14,8 +14,10 @@ use crate::audit::{self, RuleSet};
 use crate::lock::{self, Lockfile};
 use crate::mcp::{ProbeEvent, ProbeOptions};
 use crate::model::finding::{Finding, Severity};
+use crate::model::fingerprint::Fingerprinter;
 use crate::model::snapshot::ServerSnapshot;
 use crate::model::spec::ServerSpec;
+use crate::policy::suppress::{Baseline, BaselineEntry};
 use crate::policy::{LockLookup, Policy, PolicyWarning};
 
 pub mod model;
@@ -50,6 +52,8 @@ pub struct JudgeOptions {
     pub lock_dir: PathBuf,
     /// Fail when a finding reaches this severity (default: the policy's, else high).
     pub fail_on: Option<Severity>,
+    /// A baseline file (`mcpvet baseline`): the findings it lists are suppressed.
+    pub baseline: Option<PathBuf>,
 }
 
 impl Default for JudgeOptions {
@@ -59,6 +63,7 @@ impl Default for JudgeOptions {
             rules_dirs: Vec::new(),
             lock_dir: PathBuf::from("lockfiles"),
             fail_on: None,
+            baseline: None,
         }
     }
 }
@@ -318,34 +323,38 @@ pub fn judge(
 
     // Policy: allowlist, credentials, requirements, remaps and ignores.
     let specs: Vec<ServerSpec> = subjects.iter().filter_map(|s| s.spec.clone()).collect();
-    let (mut findings, warnings, policy_fail_on) = match &policy {
+    let (mut findings, mut warnings, policy_fail_on) = match &policy {
         Some(p) => {
-            let before = findings.clone();
-            let outcome = p.evaluate(&specs, findings, &DiskLocks { dir: &lock_dir });
-            for ig in &p.ignore {
-                let count = before
-                    .iter()
-                    .filter(|f| {
-                        f.rule == ig.rule
-                            && ig
-                                .server
-                                .as_deref()
-                                .is_none_or(|s| crate::policy::glob::matches(s, &f.server))
-                    })
-                    .count();
-                if count > 0 {
-                    suppressed.push(Suppressed {
-                        rule: ig.rule.clone(),
-                        server: ig.server.clone(),
-                        reason: format!("ignored by policy ({}): {}", ig.origin, ig.reason),
-                        count,
-                    });
-                }
+            let outcome = p.evaluate_in(Some(cwd), &specs, findings, &DiskLocks { dir: &lock_dir });
+            for hit in &outcome.ignored {
+                let ig = &p.ignore[hit.entry];
+                suppressed.push(Suppressed {
+                    rule: hit.rule.clone(),
+                    server: ig.server.clone(),
+                    reason: format!("ignored by policy ({}): {}", ig.origin, ig.reason),
+                    count: hit.count,
+                });
             }
             (outcome.findings, outcome.warnings, outcome.fail_on)
         }
         None => (findings, Vec::new(), Severity::High),
     };
+
+    // Baseline: findings accepted by fingerprint, each with a reviewer's reason.
+    if let Some(path) = &judge.baseline {
+        let baseline = Baseline::load(path)?;
+        let prints = Fingerprinter::new(&specs, Some(cwd));
+        let judged = |entry: &BaselineEntry| model::judged(&servers, entry);
+        let applied = baseline.apply(findings, &prints, &judged);
+        findings = applied.findings;
+        suppressed.extend(applied.suppressed.into_iter().map(|g| Suppressed {
+            rule: g.rule,
+            server: Some(g.server),
+            reason: format!("in baseline {}: {}", path.display(), g.reason),
+            count: g.count,
+        }));
+        warnings.extend(applied.warnings);
+    }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup();
 

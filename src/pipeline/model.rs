@@ -286,6 +286,15 @@ impl ServerReport {
     }
 }
 
+/// Whether a run that judged `servers` could have produced a baseline entry's finding: the
+/// entry's server was judged, and its definitions were read when the entry is about them.
+/// Entries it could have produced but did not are stale.
+pub fn judged(servers: &[ServerReport], e: &crate::policy::suppress::BaselineEntry) -> bool {
+    servers
+        .iter()
+        .any(|s| e.is_about(&s.name) && (!e.needs_definitions() || s.snapshot.is_some()))
+}
+
 /// A finding that policy suppressed, with the reason the policy gave.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Suppressed {
@@ -374,6 +383,15 @@ impl ScanReport {
             rules: Vec::new(),
             root: None,
         }
+    }
+
+    /// Fingerprints of this report's findings ([`crate::model::fingerprint`]): config paths
+    /// relative to [`ScanReport::root`], config fields named from the servers' specs.
+    pub fn fingerprinter(&self) -> crate::model::fingerprint::Fingerprinter<'_> {
+        crate::model::fingerprint::Fingerprinter::new(
+            self.servers.iter().filter_map(|s| s.spec.as_ref()),
+            self.root.as_deref(),
+        )
     }
 
     pub fn server(&self, name: &str) -> Option<&ServerReport> {

@@ -82,7 +82,7 @@ mod tests {
         let p = parse(&uncommented).expect("examples parse");
         assert_eq!(
             (p.allow.len(), p.deny.len(), p.remap.len(), p.ignore.len()),
-            (1, 1, 1, 1)
+            (1, 1, 1, 2)
         );
         assert!(p.allows_sandbox_network("fetch"));
         assert!(!p.allows_sandbox_network("other"));

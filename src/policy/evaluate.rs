@@ -1,9 +1,16 @@
 //! Applying a [`Policy`]: allow/deny matching, credential grants, required locks and pins,
 //! then the ignores and remaps, with a warning for every entry that matched nothing.
 
+use std::path::Path;
+
 use super::glob;
-use super::{CredentialScope, Entry, Grant, LockLookup, Policy, PolicyOutcome, PolicyWarning};
+use super::{
+    CredentialScope, Entry, Grant, Ignore, IgnoreHit, LockLookup, Policy, PolicyOutcome,
+    PolicyWarning,
+};
+use crate::model::finding::ItemKind;
 use crate::model::finding::{Confidence, Control, Finding, Location, Severity};
+use crate::model::fingerprint::Fingerprinter;
 use crate::model::rule_id;
 use crate::model::spec::{ServerSpec, Transport};
 
@@ -12,6 +19,19 @@ impl Policy {
     /// rules, lockfile checks) for the same specs.
     pub fn evaluate(
         &self,
+        specs: &[ServerSpec],
+        findings: Vec<Finding>,
+        locks: &dyn LockLookup,
+    ) -> PolicyOutcome {
+        self.evaluate_in(None, specs, findings, locks)
+    }
+
+    /// [`Policy::evaluate`] for a run whose config paths are relative to `root` (the
+    /// working folder): `[[ignore]]` fingerprints and paths are matched as the report shows
+    /// them.
+    pub fn evaluate_in(
+        &self,
+        root: Option<&Path>,
         specs: &[ServerSpec],
         findings: Vec<Finding>,
         locks: &dyn LockLookup,
@@ -135,19 +155,34 @@ impl Policy {
                 }
             }
         }
-        for ig in &self.ignore {
+        let prints = Fingerprinter::new(specs, root);
+        let mut ignored: Vec<IgnoreHit> = Vec::new();
+        for (i, ig) in self.ignore.iter().enumerate() {
             let before = findings.len();
             findings.retain(|f| {
-                !(f.rule == ig.rule
-                    && ig
-                        .server
-                        .as_deref()
-                        .is_none_or(|s| glob::matches(s, &f.server)))
+                if !ignore_matches(ig, f, &prints) {
+                    return true;
+                }
+                match ignored
+                    .iter_mut()
+                    .find(|h| h.entry == i && h.rule == f.rule)
+                {
+                    Some(hit) => hit.count += 1,
+                    None => ignored.push(IgnoreHit {
+                        entry: i,
+                        rule: f.rule.clone(),
+                        count: 1,
+                    }),
+                }
+                false
             });
             if findings.len() == before {
                 warnings.push(PolicyWarning {
                     origin: ig.origin.clone(),
-                    message: format!("ignore of `{}` matched no finding; remove it", ig.rule),
+                    message: format!(
+                        "ignore {{ {} }} matched no finding; remove it",
+                        crate::model::escape::line(&ig.describe())
+                    ),
                 });
             }
         }
@@ -200,6 +235,7 @@ impl Policy {
             findings,
             warnings,
             fail_on: self.fail_on,
+            ignored,
         }
     }
 
@@ -274,6 +310,30 @@ impl Policy {
             }
         }
     }
+}
+
+/// Whether one `[[ignore]]` entry covers a finding: every key it gives matches.
+fn ignore_matches(ig: &Ignore, f: &Finding, prints: &Fingerprinter<'_>) -> bool {
+    ig.rule.as_deref().is_none_or(|r| r == f.rule)
+        && ig
+            .server
+            .as_deref()
+            .is_none_or(|s| glob::matches(s, &f.server))
+        && ig.tool.as_deref().is_none_or(|t| {
+            f.item
+                .as_ref()
+                .is_some_and(|i| i.kind == ItemKind::Tool && glob::matches(t, &i.name))
+        })
+        && ig.path.as_deref().is_none_or(|p| {
+            f.location
+                .config
+                .as_ref()
+                .is_some_and(|o| glob::matches(p, &prints.config_path(&o.file)))
+        })
+        && ig
+            .fingerprint
+            .as_deref()
+            .is_none_or(|want| prints.of(f) == want)
 }
 
 #[derive(Debug, PartialEq, Eq)]

@@ -6,8 +6,9 @@
 //! `mcpvet init` writes [`TEMPLATE`].
 //!
 //! This file holds the policy's public model; the work is split by job: `parse` (the raw
-//! TOML shapes, validated with their spans), `evaluate` (the gate), and `doc` (the rule
-//! documentation and the template).
+//! TOML shapes, validated with their spans), `evaluate` (the gate), `doc` (the rule
+//! documentation and the template), and [`suppress`] (baseline files: findings accepted by
+//! fingerprint).
 
 use std::path::PathBuf;
 
@@ -18,6 +19,7 @@ mod doc;
 mod evaluate;
 pub mod glob;
 mod parse;
+pub mod suppress;
 
 pub use doc::{TEMPLATE, rule_meta};
 pub use parse::PolicyError;
@@ -63,13 +65,48 @@ pub struct Remap {
     pub origin: Origin,
 }
 
-/// A per-rule ignore.
+/// An ignore: drops the findings that match every key it gives (at least one of `rule`,
+/// `fingerprint`, `tool`, `path`; `server` narrows any of them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ignore {
-    pub rule: String,
+    /// A rule id.
+    pub rule: Option<String>,
+    /// A server name or glob.
     pub server: Option<String>,
+    /// One finding's fingerprint (`mcpvet scan --format json` shows it).
+    pub fingerprint: Option<String>,
+    /// A tool name or glob (findings about that tool).
+    pub tool: Option<String>,
+    /// A config file path or glob, relative to the repository root (findings located in it).
+    pub path: Option<String>,
     pub reason: String,
     pub origin: Origin,
+}
+
+impl Ignore {
+    /// What the entry names, for warnings: `rule = "x", server = "y"`.
+    pub fn describe(&self) -> String {
+        [
+            ("rule", &self.rule),
+            ("fingerprint", &self.fingerprint),
+            ("tool", &self.tool),
+            ("path", &self.path),
+            ("server", &self.server),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k} = {v:?}")))
+        .collect::<Vec<_>>()
+        .join(", ")
+    }
+}
+
+/// Findings one `[[ignore]]` entry dropped, per rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IgnoreHit {
+    /// Index of the entry in [`Policy::ignore`].
+    pub entry: usize,
+    pub rule: String,
+    pub count: usize,
 }
 
 /// A server the policy lets use the network inside the sandbox (`[[sandbox-network]]`).
@@ -127,6 +164,8 @@ pub struct PolicyOutcome {
     pub warnings: Vec<PolicyWarning>,
     /// The severity at which the gate fails.
     pub fail_on: Severity,
+    /// What each `[[ignore]]` entry dropped.
+    pub ignored: Vec<IgnoreHit>,
 }
 
 /// What the lockfiles on disk say, as the policy needs it. Any `Fn(&str) -> bool` closure

@@ -87,8 +87,11 @@ struct RawRemap {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawIgnore {
-    rule: String,
+    rule: Option<String>,
     server: Option<String>,
+    fingerprint: Option<Spanned<String>>,
+    tool: Option<String>,
+    path: Option<String>,
     reason: Spanned<String>,
 }
 
@@ -249,9 +252,33 @@ impl Policy {
                 .iter()
                 .map(|r| {
                     let v = r.get_ref();
+                    if v.rule.is_none()
+                        && v.fingerprint.is_none()
+                        && v.tool.is_none()
+                        && v.path.is_none()
+                    {
+                        return Err(err(
+                            r.span(),
+                            "[[ignore]] entry needs at least one of `rule`, `fingerprint`, `tool`, `path` (a server alone would hide everything about it)".into(),
+                        ));
+                    }
+                    if let Some(fp) = &v.fingerprint {
+                        if !crate::model::fingerprint::is_fingerprint(fp.get_ref()) {
+                            return Err(err(
+                                fp.span(),
+                                format!(
+                                    "[[ignore]]: `fingerprint` must be 32 lowercase hex digits as in `--format json` output, not {:?}",
+                                    crate::model::escape::line(fp.get_ref())
+                                ),
+                            ));
+                        }
+                    }
                     Ok(Ignore {
                         rule: v.rule.clone(),
                         server: v.server.clone(),
+                        fingerprint: v.fingerprint.as_ref().map(|f| f.get_ref().clone()),
+                        tool: v.tool.clone(),
+                        path: v.path.clone(),
                         reason: reason(&v.reason, "[[ignore]]")?,
                         origin: origin(r.span()),
                     })

@@ -7,7 +7,6 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::fingerprint;
 use super::model::{ScanReport, ServerOutcome, ServerReport};
 use super::{RenderOptions, Renderer};
 use crate::model::finding::{Confidence, Finding, ItemRef, Severity};
@@ -103,7 +102,14 @@ fn document(report: &ScanReport) -> Document<'_> {
             "exitCode": exit,
         }),
         servers: report.servers.iter().map(|s| server(report, s)).collect(),
-        findings: report.sorted_findings().into_iter().map(finding).collect(),
+        findings: {
+            let fp = report.fingerprinter();
+            report
+                .sorted_findings()
+                .into_iter()
+                .map(|f| finding(f, fp.of(f)))
+                .collect()
+        },
         suppressed: &report.suppressed,
         warnings: &report.warnings,
         sandbox: super::unsandboxed_notice(&report.unsandboxed).map(|notice| {
@@ -187,7 +193,7 @@ fn credential(name: &str, value: &str) -> Value {
     }
 }
 
-fn finding(f: &Finding) -> FindingRecord<'_> {
+fn finding(f: &Finding, fingerprint: String) -> FindingRecord<'_> {
     FindingRecord {
         rule: &f.rule,
         severity: f.severity,
@@ -204,6 +210,6 @@ fn finding(f: &Finding) -> FindingRecord<'_> {
             id: f.control.id(),
             advice: f.control.advice(),
         },
-        fingerprint: fingerprint(f),
+        fingerprint,
     }
 }

@@ -9,17 +9,15 @@
 
 use std::io::Write;
 
-use sha2::{Digest, Sha256};
-
 use crate::error::Exit;
 use crate::model::escape::{self, Stream};
-use crate::model::finding::Finding;
 use crate::model::redact::redact_text;
 
 pub mod progress;
 pub mod review;
 pub mod rules;
 pub mod style;
+pub mod suppress;
 pub mod text;
 
 /// The report model lives with the pipeline that builds it (floor 4); renderers read it.
@@ -168,30 +166,6 @@ pub fn exit_for(report: &ScanReport) -> Exit {
     }
 }
 
-/// A stable fingerprint of a finding: SHA-256 over rule, server, item and JSON Pointer (or
-/// the config field's file for config findings) — never line numbers — as 32 hex digits.
-pub fn fingerprint(f: &Finding) -> String {
-    let mut h = Sha256::new();
-    for part in [
-        f.rule.as_str(),
-        f.server.as_str(),
-        &f.item
-            .as_ref()
-            .map(|i| format!("{:?}:{}", i.kind, i.name))
-            .unwrap_or_default(),
-        f.location.pointer.as_deref().unwrap_or(""),
-        &f.location
-            .config
-            .as_ref()
-            .map(|o| o.file.to_string_lossy().replace('\\', "/"))
-            .unwrap_or_default(),
-    ] {
-        h.update(part.as_bytes());
-        h.update([0u8]);
-    }
-    hex::encode(&h.finalize()[..16])
-}
-
 /// Write bytes to stdout; a closed pipe (`mcpvet … | head`) is not an error. Text passes
 /// the last guard ([`escape::stream`]): nothing hidden a renderer let through is written raw,
 /// and no line starts a GitHub workflow command.
@@ -300,7 +274,9 @@ pub fn print_clap(e: &clap::Error) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::finding::{Confidence, Control, ItemKind, ItemRef, Location, Severity};
+    use crate::model::finding::{
+        Confidence, Control, Finding, ItemKind, ItemRef, Location, Severity,
+    };
     use crate::model::spec::Origin;
 
     fn f(sev: Severity, line: u32) -> Finding {
@@ -343,18 +319,6 @@ mod tests {
                 "{f:?}"
             );
         }
-    }
-
-    #[test]
-    fn fingerprints_ignore_line_numbers_but_not_identity() {
-        assert_eq!(
-            fingerprint(&f(Severity::High, 3)),
-            fingerprint(&f(Severity::High, 40))
-        );
-        let mut other = f(Severity::High, 3);
-        other.location.pointer = Some("/tools/1/description".into());
-        assert_ne!(fingerprint(&f(Severity::High, 3)), fingerprint(&other));
-        assert_eq!(fingerprint(&other).len(), 32);
     }
 
     #[test]

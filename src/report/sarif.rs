@@ -4,15 +4,14 @@
 //! descriptor for any rule a finding uses that the catalog does not know). Results point at the
 //! config entry that launches the server (the exact field when known, else the entry; else the
 //! snapshot file) and name the JSON Pointer of definition findings in the message.
-//! `partialFingerprints` hash rule, server, item and pointer — never line numbers — so alerts
-//! survive edits elsewhere in the file.
+//! `partialFingerprints` are [`crate::model::fingerprint`]s — never line numbers or an item's
+//! position — so alerts survive edits elsewhere in the file.
 
 use std::path::{Component, Path};
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::fingerprint;
 use super::model::ScanReport;
 use super::table::item_label;
 use super::{RenderOptions, Renderer};
@@ -393,7 +392,9 @@ fn result<'a>(report: &'a ScanReport, rules: &[RuleMeta], f: &'a Finding) -> Sar
                 kind: if f.item.is_some() { "member" } else { "module" },
             }],
         }],
-        partial_fingerprints: Fingerprints { v1: fingerprint(f) },
+        partial_fingerprints: Fingerprints {
+            v1: report.fingerprinter().of(f),
+        },
         properties: ResultProperties {
             severity: f.severity,
             confidence: f.confidence,

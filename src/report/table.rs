@@ -115,7 +115,7 @@ pub fn render(report: &ScanReport, opts: &RenderOptions) -> String {
             out.push('\n');
             let n: usize = report.suppressed.iter().map(|s| s.count).sum();
             out.push_str(&format!(
-                "{} suppressed by policy:\n",
+                "{} suppressed (policy ignores, baseline, approvals):\n",
                 plural(n, "finding", "findings")
             ));
             for s in &report.suppressed {

@@ -387,7 +387,7 @@ reason = "nothing to ignore"
     assert!(
         warnings
             .iter()
-            .any(|w| w.contains("ignore of `literal-secret`")),
+            .any(|w| w.contains("ignore { rule = \"literal-secret\" } matched no finding")),
         "{warnings:?}"
     );
 }

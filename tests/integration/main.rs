@@ -3,6 +3,7 @@
 mod architecture;
 mod audit;
 mod baseline;
+mod ci;
 mod cli;
 mod config;
 mod hostile_config;
@@ -14,3 +15,4 @@ mod redaction;
 mod report;
 mod rules;
 mod sandbox;
+mod suppress;

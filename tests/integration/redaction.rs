@@ -354,6 +354,7 @@ fn in_process(s: &Secrets) -> String {
         rules_dirs: Vec::new(),
         lock_dir: dir.path().join("lockfiles"),
         fail_on: None,
+        baseline: None,
     };
     let report = judge(subjects, &opts, dir.path(), Vec::new()).expect("judge");
     let people = RenderOptions {
