@@ -49,6 +49,8 @@ pub struct LockArgs {
     /// Record a new approval even when nothing changed; replace an unreadable or tampered lock.
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub verbosity: super::Verbosity,
 }
 
 /// The servers to approve, each with its spec when it came from a config or command line:

@@ -1,16 +1,30 @@
 //! Small text helpers shared by the renderers: word wrapping, truncation, plurals and
 //! sentences.
 
-/// Wrap `text` to lines of at most `width` characters, breaking at spaces where possible and
-/// hard-breaking words that are longer than a line. Existing newlines are kept.
+/// How many terminal columns `text` takes: wide (CJK, emoji) characters count two, combining
+/// marks none. Text must already be free of control characters (see `model::escape`).
+pub fn display_width(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
+/// Wrap `text` to lines of at most `width` terminal columns (at least 8), breaking at spaces
+/// where possible and hard-breaking words that are longer than a line between grapheme
+/// clusters. Existing newlines are kept.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(8);
+    wrap_exact(text, width.max(8))
+}
+
+/// [`wrap`] without the 8-column floor (at least 2 columns, so a wide character always fits):
+/// what a table cell uses.
+pub fn wrap_exact(text: &str, width: usize) -> Vec<String> {
+    use unicode_segmentation::UnicodeSegmentation;
+    let width = width.max(2);
     let mut out = Vec::new();
     for para in text.split('\n') {
         let mut line = String::new();
         let mut len = 0usize;
         for word in para.split(' ') {
-            let wlen = word.chars().count();
+            let wlen = display_width(word);
             if len > 0 && len + 1 + wlen <= width {
                 line.push(' ');
                 line.push_str(word);
@@ -20,16 +34,22 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
             if len > 0 {
                 out.push(std::mem::take(&mut line));
             }
-            // Hard-break a word longer than the line (one pass: linear in its length).
             line = String::new();
             len = 0;
-            for c in word.chars() {
-                if len == width {
+            if wlen <= width {
+                line.push_str(word);
+                len = wlen;
+                continue;
+            }
+            // Hard-break a word longer than the line (one pass: linear in its length).
+            for g in word.graphemes(true) {
+                let gw = display_width(g);
+                if len > 0 && len + gw > width {
                     out.push(std::mem::take(&mut line));
                     len = 0;
                 }
-                line.push(c);
-                len += 1;
+                line.push_str(g);
+                len += gw;
             }
         }
         out.push(line);
@@ -90,6 +110,22 @@ mod tests {
             wrap("ab abcdefghijklmnopq", 8),
             vec!["ab", "abcdefgh", "ijklmnop", "q"]
         );
+    }
+
+    #[test]
+    fn wraps_by_display_width() {
+        // Wide characters take two columns: four of them fill a line of 8.
+        assert_eq!(wrap("漢字漢字漢字", 8), vec!["漢字漢字", "漢字"]);
+        assert_eq!(wrap("ab 漢字漢字", 8), vec!["ab", "漢字漢字"]);
+        assert_eq!(wrap_exact("🔥🔥🔥", 5), vec!["🔥🔥", "🔥"]);
+        // A combining mark stays with its letter and takes no column.
+        assert_eq!(
+            wrap_exact("e\u{301}e\u{301}e\u{301}", 2),
+            vec!["e\u{301}e\u{301}", "e\u{301}"]
+        );
+        for l in wrap("名前 の ない ツール 説明 です とても 長い 文章", 10) {
+            assert!(display_width(&l) <= 10, "{l}");
+        }
     }
 
     #[test]
