@@ -14,3 +14,4 @@ mod redaction;
 mod report;
 mod rules;
 mod sandbox;
+mod terminal;
