@@ -319,8 +319,12 @@ fn no_control_sequence_reaches_stdout_or_stderr_unescaped() {
     runs.push((
         mcpvet(
             d,
-            "diff --json",
-            &[&["diff", &drift, "--lock-dir", "locks", "--json"], &t[..]].concat(),
+            "diff --format json",
+            &[
+                &["diff", &drift, "--lock-dir", "locks", "--format", "json"],
+                &t[..],
+            ]
+            .concat(),
         ),
         false,
     ));

@@ -126,7 +126,13 @@ impl Tmux {
         );
         let start = Instant::now();
         let status = loop {
-            let s = self.tmux(&["display", "-p", "-t", "t", "#{pane_dead} #{pane_dead_status}"]);
+            let s = self.tmux(&[
+                "display",
+                "-p",
+                "-t",
+                "t",
+                "#{pane_dead} #{pane_dead_status}",
+            ]);
             if let Some(code) = s.trim().strip_prefix("1 ") {
                 break code.parse().unwrap_or(-1);
             }
@@ -143,7 +149,10 @@ impl Tmux {
             }
             let text = self.tmux(&a);
             let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
-            let end = lines.iter().rposition(|l| !l.is_empty()).map_or(0, |i| i + 1);
+            let end = lines
+                .iter()
+                .rposition(|l| !l.is_empty())
+                .map_or(0, |i| i + 1);
             let mut s = lines[..end].join("\n");
             s.push('\n');
             s
@@ -151,10 +160,12 @@ impl Tmux {
         Screen {
             plain: capture(false),
             escaped: capture(true),
-            title: self.tmux(&["display", "-p", "-t", "t", "#{pane_title}"])
+            title: self
+                .tmux(&["display", "-p", "-t", "t", "#{pane_title}"])
                 .trim()
                 .to_owned(),
-            host: self.tmux(&["display", "-p", "-t", "t", "#{host}"])
+            host: self
+                .tmux(&["display", "-p", "-t", "t", "#{host}"])
                 .trim()
                 .to_owned(),
             status,
@@ -252,13 +263,25 @@ fn separators(line: &str) -> Vec<usize> {
 /// border is coloured.
 fn assert_screen(label: &str, s: &Screen, width: usize) {
     let t = tables(&s.plain);
-    assert!(!t.is_empty(), "{label}: no table on the screen:\n{}", s.plain);
+    assert!(
+        !t.is_empty(),
+        "{label}: no table on the screen:\n{}",
+        s.plain
+    );
     for table in &t {
         let w = table[0].width();
-        assert!(w <= width, "{label}: the table is {w} wide on {width} columns");
+        assert!(
+            w <= width,
+            "{label}: the table is {w} wide on {width} columns"
+        );
         let seps = separators(table[0]);
         for l in table {
-            assert_eq!(l.width(), w, "{label}: a line out of line:\n{l}\n{}", s.plain);
+            assert_eq!(
+                l.width(),
+                w,
+                "{label}: a line out of line:\n{l}\n{}",
+                s.plain
+            );
             let first = l.chars().next().unwrap();
             let last = l.chars().last().unwrap();
             assert!(
@@ -274,7 +297,10 @@ fn assert_screen(label: &str, s: &Screen, width: usize) {
     let shown = regex::Regex::new(r"(?i)(\\e|<ESC>|\\u\{1B\})\[[0-9;]*m").unwrap();
     let fragment = regex::Regex::new(r"\[[0-9;]*m").unwrap();
     for l in s.plain.lines() {
-        assert!(!l.contains('\u{1b}'), "{label}: a raw ESC on the screen: {l:?}");
+        assert!(
+            !l.contains('\u{1b}'),
+            "{label}: a raw ESC on the screen: {l:?}"
+        );
         assert!(!l.contains("\\u001b"), "{label}: an escape was cut: {l:?}");
         let rest = shown.replace_all(l, "");
         assert!(!fragment.is_match(&rest), "{label}: an SGR fragment: {l:?}");
@@ -284,7 +310,11 @@ fn assert_screen(label: &str, s: &Screen, width: usize) {
         s.escaped.contains("\u{1b}[3"),
         "{label}: no colour on a terminal"
     );
-    for l in s.escaped.lines().filter(|l| l.starts_with(['┌', '│', '╞', '└'])) {
+    for l in s
+        .escaped
+        .lines()
+        .filter(|l| l.starts_with(['┌', '│', '╞', '└']))
+    {
         assert_borders_plain(label, l);
     }
     let sgr = regex::Regex::new("\u{1b}\\[[0-9;:]*m").unwrap();
