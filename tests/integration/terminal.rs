@@ -148,10 +148,17 @@ impl Tmux {
                 a.push("-e");
             }
             let text = self.tmux(&a);
-            let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+            // tmux's own "Pane is dead (status 1, <time>)" line is not mcpvet's output.
+            let sgr = regex::Regex::new("\u{1b}\\[[0-9;:]*m").unwrap();
+            let bare = |l: &str| sgr.replace_all(l, "").trim_end().to_owned();
+            let lines: Vec<&str> = text
+                .lines()
+                .map(str::trim_end)
+                .filter(|l| !bare(l).starts_with("Pane is dead ("))
+                .collect();
             let end = lines
                 .iter()
-                .rposition(|l| !l.is_empty())
+                .rposition(|l| !bare(l).is_empty())
                 .map_or(0, |i| i + 1);
             let mut s = lines[..end].join("\n");
             s.push('\n');
@@ -519,4 +526,51 @@ fn hostile_names_and_descriptions_show_escaped_in_an_aligned_table() {
     // The clear-screen escape did not run: the report's first line is still on the screen.
     assert!(s.plain.starts_with("mcpvet "), "{}", s.plain);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The screen check fails on what mcpvet printed before colour was applied after layout
+/// (captured from tmux at 80 columns): a cell cut inside `\e[0m`, borders out of line.
+#[test]
+fn the_screen_check_rejects_the_old_broken_table() {
+    let plain = "\
+┌─────────────┬─────────────┬─────────────┬────────────┬────────────┬──────────┐
+│ server      ┆ runs        ┆ credentials ┆ protocol   ┆ findings   ┆ lock     │
+╞═════════════╪═════════════╪═════════════╪════════════╪════════════╪══════════╡
+│ ci-insights ┆ ci-insights ┆ CI_TOKEN    ┆ modern     ┆ none       ┆ locked   │
+│ pass\\u001b[ ┆ local       ┆             ┆ 2026-07-28 ┆            ┆          │
+│ 0m          ┆ command     ┆             ┆ 2 tools    ┆            ┆          │
+│ ci-insights ┆ ci-insights ┆ CI_TOKEN    ┆ modern     ┆ 1   ┆ unlocked │
+└─────────────┴─────────────┴─────────────┴────────────┴────────────┴──────────┘
+";
+    let screen = |plain: &str| Screen {
+        plain: plain.to_owned(),
+        escaped: plain.replacen("none", "\u{1b}[32mnone\u{1b}[39m", 1),
+        title: String::new(),
+        host: String::new(),
+        status: 1,
+    };
+    let broken = std::panic::catch_unwind(|| assert_screen("old", &screen(plain), 80));
+    assert!(broken.is_err(), "the old table passed the screen check");
+    // Only the misaligned row: still caught.
+    let misaligned: String = plain
+        .lines()
+        .filter(|l| !l.contains("\\u001b") && !l.starts_with("│ 0m"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let broken = std::panic::catch_unwind(|| assert_screen("old", &screen(&misaligned), 80));
+    assert!(broken.is_err(), "a misaligned row passed the screen check");
+    // Only the cut escape, borders aligned: still caught.
+    let cut = plain.replace(
+        "│ ci-insights ┆ ci-insights ┆ CI_TOKEN    ┆ modern     ┆ 1   ┆ unlocked │\n",
+        "",
+    );
+    let broken = std::panic::catch_unwind(|| assert_screen("old", &screen(&cut), 80));
+    assert!(broken.is_err(), "a cut escape passed the screen check");
+    // And the fixed rows pass, so the check is not failing for another reason.
+    let fixed: String = cut
+        .lines()
+        .filter(|l| !l.contains("\\u001b") && !l.starts_with("│ 0m"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_screen("fixed", &screen(&fixed), 80);
 }
