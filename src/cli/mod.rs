@@ -78,7 +78,7 @@ pub struct Verbosity {
 pub struct ColorArg {
     /// When to colour: `auto` colours a terminal unless NO_COLOR is set (CLICOLOR_FORCE or
     /// FORCE_COLOR force it; CLICOLOR=0 or TERM=dumb turn it off); the flag beats them all.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 }
 

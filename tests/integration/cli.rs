@@ -327,3 +327,43 @@ fn each_cause_of_an_error_is_printed_once() {
         );
     }
 }
+
+/// `--color` beats the environment; `FORCE_COLOR`/`CLICOLOR_FORCE` colour a pipe unless
+/// `NO_COLOR` is set; a pipe is plain by default.
+#[test]
+fn color_flag_and_environment_precedence() {
+    let run = |flag: Option<&str>, env: &[(&str, &str)]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_mcpvet"));
+        c.args(["rules", "explain", "auto-trust"])
+            .current_dir(root())
+            .env_remove("NO_COLOR")
+            .env_remove("FORCE_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("CLICOLOR");
+        if let Some(f) = flag {
+            c.args(["--color", f]);
+        }
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().expect("mcpvet runs");
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8_lossy(&out.stdout).contains("\u{1b}[1m")
+    };
+    assert!(!run(None, &[]), "a pipe is plain by default");
+    assert!(
+        run(Some("always"), &[("NO_COLOR", "1")]),
+        "--color always beats NO_COLOR"
+    );
+    assert!(
+        !run(Some("never"), &[("FORCE_COLOR", "1")]),
+        "--color never beats FORCE_COLOR"
+    );
+    assert!(run(None, &[("FORCE_COLOR", "1")]));
+    assert!(run(None, &[("CLICOLOR_FORCE", "1")]));
+    assert!(!run(None, &[("FORCE_COLOR", "0")]));
+    assert!(
+        !run(None, &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]),
+        "NO_COLOR wins"
+    );
+}
