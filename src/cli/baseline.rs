@@ -27,6 +27,8 @@ pub struct BaselineArgs {
     #[command(flatten)]
     pub targets: TargetArgs,
     #[command(flatten)]
+    pub verbosity: super::Verbosity,
+    #[command(flatten)]
     pub judge: JudgeArgs,
     /// Take the findings of `mcpvet check` (configs, launch rules, policy, lockfiles; starts
     /// nothing) instead of those of `mcpvet scan`. TARGETs are then config files.
@@ -66,6 +68,8 @@ pub fn run(args: BaselineArgs, g: Global) -> anyhow::Result<Exit> {
                 judge: args.judge.clone(),
                 format: Format::Table,
                 output: None,
+                verbosity: args.verbosity,
+                color: super::ColorArg::default(),
             },
             &cwd,
         )?

@@ -33,9 +33,13 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// Write the report to this file (atomically) instead of stdout.
+    /// Write the report to this file (atomically) instead of stdout (`-` is stdout).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub verbosity: super::Verbosity,
+    #[command(flatten)]
+    pub color: super::ColorArg,
 }
 
 /// One configuration file that was read (or skipped).
@@ -74,7 +78,7 @@ impl std::fmt::Display for Source {
 pub fn run(args: CheckArgs, g: Global) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let report = build(&args, &cwd)?;
-    match &args.output {
+    match super::output_file(args.output.as_deref()) {
         Some(path) => {
             let text = report::render(args.format, &report, &report::RenderOptions::default());
             crate::model::fsio::write_atomic(path, text.as_bytes())
@@ -87,7 +91,13 @@ pub fn run(args: CheckArgs, g: Global) -> anyhow::Result<Exit> {
                     report::eprint_line(&format!("warning: {w}"));
                 }
             }
-            Ok(report::emit(args.format, &report, g.verbose, g.quiet)?)
+            Ok(report::emit(
+                args.format,
+                &report,
+                g.verbose,
+                g.quiet,
+                g.color,
+            )?)
         }
     }
 }

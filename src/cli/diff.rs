@@ -22,9 +22,23 @@ pub struct DiffArgs {
     /// Directory holding the lockfiles.
     #[arg(long, value_name = "DIR", default_value = "lockfiles")]
     pub lock_dir: PathBuf,
-    /// Print the structured diff as JSON instead of text.
-    #[arg(long)]
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    pub format: DiffFormat,
+    /// Deprecated spelling of `--format json`.
+    #[arg(long, hide = true, conflicts_with = "format")]
     pub json: bool,
+    #[command(flatten)]
+    pub verbosity: super::Verbosity,
+}
+
+/// `mcpvet diff --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    /// A readable text diff per server.
+    Text,
+    /// The structured diff as JSON (camelCase keys).
+    Json,
 }
 
 /// One server's comparison.
@@ -39,6 +53,7 @@ pub struct DiffEntry {
 }
 
 pub fn run(args: DiffArgs, g: Global) -> anyhow::Result<Exit> {
+    let json = super::json_format(args.format == DiffFormat::Json, args.json);
     let obtained = super::lock::obtain(&args.targets, g)?;
     let mut entries = Vec::new();
     for (spec, snap) in &obtained.servers {
@@ -60,7 +75,7 @@ pub fn run(args: DiffArgs, g: Global) -> anyhow::Result<Exit> {
     let drifted = entries
         .iter()
         .any(|e| e.diff.as_ref().is_none_or(|d| !d.is_empty()));
-    let text = if args.json {
+    let text = if json {
         let mut s = serde_json::to_string_pretty(&entries)?;
         s.push('\n');
         s

@@ -49,6 +49,8 @@ pub struct LockArgs {
     /// Record a new approval even when nothing changed; replace an unreadable or tampered lock.
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub verbosity: super::Verbosity,
 }
 
 /// What [`obtain`] got: the servers it could read or probe, and the ones it could not.

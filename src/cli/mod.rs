@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::error::Exit;
+use crate::report::style::ColorChoice;
 
 pub mod baseline;
 pub mod check;
@@ -27,12 +28,6 @@ pub mod targets;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// Less output: only findings (and errors).
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
-    pub quiet: bool,
-    /// More output: probe notes, timings, captured stderr.
-    #[arg(short, long, global = true)]
-    pub verbose: bool,
     /// Largest config, policy, lockfile or snapshot file to read, e.g. `64MiB` (default: 8 MiB
     /// configs and policies, 32 MiB lockfiles, 256 MiB snapshots).
     #[arg(long, global = true, value_name = "SIZE", value_parser = crate::model::fsio::parse_size)]
@@ -69,6 +64,62 @@ pub enum Command {
     },
 }
 
+/// `-q`/`-v`, flattened into the commands whose output they change (not `init` or
+/// `completions`).
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct Verbosity {
+    /// Less output: only findings (and errors).
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// More output: probe notes, timings, captured stderr.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+/// `--color`, flattened into the commands that colour their output.
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct ColorArg {
+    /// When to colour: `auto` colours a terminal unless NO_COLOR is set (CLICOLOR_FORCE or
+    /// FORCE_COLOR force it; CLICOLOR=0 or TERM=dumb turn it off); the flag beats them all.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// The file `-o` names; `-` (and no `-o`) means stdout.
+pub(crate) fn output_file(output: Option<&std::path::Path>) -> Option<&std::path::Path> {
+    output.filter(|p| p.as_os_str() != "-")
+}
+
+/// Whether JSON was asked for: `--format json`, or the deprecated `--json` (with a warning).
+pub(crate) fn json_format(format_is_json: bool, deprecated_json: bool) -> bool {
+    if deprecated_json {
+        crate::report::eprint_line("warning: --json is deprecated; use --format json");
+    }
+    format_is_json || deprecated_json
+}
+
+impl Command {
+    /// The output options this command was given (defaults where it takes none).
+    pub fn global(&self) -> Global {
+        let with = |v: &Verbosity, color: ColorChoice| Global {
+            quiet: v.quiet,
+            verbose: v.verbose,
+            color,
+        };
+        match self {
+            Command::Scan(a) => with(&a.verbosity, a.color.color),
+            Command::Check(a) => with(&a.verbosity, a.color.color),
+            Command::Snapshot(a) => with(&a.verbosity, ColorChoice::Auto),
+            Command::Lock(a) => with(&a.verbosity, ColorChoice::Auto),
+            Command::Diff(a) => with(&a.verbosity, ColorChoice::Auto),
+            Command::Review(a) => with(&a.verbosity, ColorChoice::Auto),
+            Command::Baseline(a) => with(&a.verbosity, ColorChoice::Auto),
+            Command::Rules(a) => with(&Verbosity::default(), a.color.color),
+            Command::Init(_) | Command::Completions { .. } => Global::default(),
+        }
+    }
+}
+
 /// Parse arguments, run the command and map the outcome to an exit code.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -83,7 +134,7 @@ pub fn main() -> ExitCode {
             return code.into();
         }
     };
-    if cli.verbose {
+    if cli.command.global().verbose {
         init_tracing();
     }
     if let Some(bytes) = cli.max_file_size {
@@ -131,18 +182,16 @@ fn init_tracing() {
         .try_init();
 }
 
-/// Global output options every command receives.
-#[derive(Debug, Clone, Copy)]
+/// Output options every command receives.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Global {
     pub quiet: bool,
     pub verbose: bool,
+    pub color: ColorChoice,
 }
 
 fn run(cli: Cli) -> anyhow::Result<Exit> {
-    let g = Global {
-        quiet: cli.quiet,
-        verbose: cli.verbose,
-    };
+    let g = cli.command.global();
     match cli.command {
         Command::Scan(a) => scan::run(a, g),
         Command::Snapshot(a) => snapshot::run(a, g),

@@ -33,9 +33,11 @@ pub struct ReviewArgs {
     /// The tool that produced the output samples, when the files do not name it.
     #[arg(long, value_name = "TOOL")]
     pub output_tool: Option<String>,
-    /// Write the review to FILE (atomically) instead of stdout.
+    /// Write the review to FILE (atomically) instead of stdout (`-` is stdout).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub verbosity: super::Verbosity,
 }
 
 pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
@@ -69,7 +71,8 @@ pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
             server.output_samples = samples;
         }
     }
-    if args.output.is_some() && names.len() > 1 {
+    let output = super::output_file(args.output.as_deref());
+    if output.is_some() && names.len() > 1 {
         bail!(
             "-o writes one review, but the targets hold {} servers: pass --server NAME",
             names.len()
@@ -84,7 +87,7 @@ pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
             md.push_str(&one);
         }
     }
-    match &args.output {
+    match output {
         Some(path) => {
             crate::model::fsio::write_atomic(path, md.as_bytes())
                 .with_context(|| format!("cannot write the review to {}", path.display()))?;

@@ -13,9 +13,23 @@ use crate::report::{self, RenderOptions};
 pub struct RulesArgs {
     #[command(subcommand)]
     pub command: Option<RulesCommand>,
-    /// Print the catalog as JSON instead of a table.
-    #[arg(long)]
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RulesFormat::Table)]
+    pub format: RulesFormat,
+    /// Deprecated spelling of `--format json`.
+    #[arg(long, hide = true, conflicts_with = "format")]
     pub json: bool,
+    #[command(flatten)]
+    pub color: super::ColorArg,
+}
+
+/// `mcpvet rules --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RulesFormat {
+    /// A table (the list) or wrapped text (`explain`), for people.
+    Table,
+    /// JSON with camelCase keys.
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -29,10 +43,11 @@ pub enum RulesCommand {
 }
 
 pub fn run(args: RulesArgs, g: Global) -> anyhow::Result<Exit> {
+    let json = super::json_format(args.format == RulesFormat::Json, args.json);
     let rules = catalog();
-    let opts = RenderOptions::for_stdout(g.verbose, g.quiet);
+    let opts = RenderOptions::for_stdout(g.verbose, g.quiet, g.color);
     let text = match args.command {
-        None if args.json => {
+        None if json => {
             let mut s = serde_json::to_string_pretty(&rules)?;
             s.push('\n');
             s
@@ -57,7 +72,7 @@ pub fn run(args: RulesArgs, g: Global) -> anyhow::Result<Exit> {
                         .join(" or ")
                 );
             };
-            if args.json {
+            if json {
                 let mut s = serde_json::to_string_pretty(rule)?;
                 s.push('\n');
                 s

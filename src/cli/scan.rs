@@ -28,13 +28,17 @@ pub struct ScanArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// Write the report to this file (atomically) instead of stdout.
+    /// Write the report to this file (atomically) instead of stdout (`-` is stdout).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// List every live server twice more — once again as mcpvet, once claiming to be a popular
     /// host — and report any difference as `cloaked-definitions`.
     #[arg(long, conflicts_with = "offline")]
     pub cloak_check: bool,
+    #[command(flatten)]
+    pub verbosity: super::Verbosity,
+    #[command(flatten)]
+    pub color: super::ColorArg,
 }
 
 /// The identity the cloaking check claims: a widely used coding assistant.
@@ -53,14 +57,20 @@ pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
     report.sources = gathered.sources;
     report.warnings.extend(gathered.skipped);
     report.unsandboxed = gathered.unsandboxed;
-    match &args.output {
+    match super::output_file(args.output.as_deref()) {
         Some(path) => {
             let text = report::render(args.format, &report, &report::RenderOptions::default());
             crate::model::fsio::write_atomic(path, text.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
             Ok(report::exit_for(&report))
         }
-        None => Ok(report::emit(args.format, &report, g.verbose, g.quiet)?),
+        None => Ok(report::emit(
+            args.format,
+            &report,
+            g.verbose,
+            g.quiet,
+            g.color,
+        )?),
     }
 }
 

@@ -14,11 +14,13 @@ use crate::model::escape::{MAX_SHOWN_BYTES, clip, line, sanitize};
 /// Arguments of `mcpvet snapshot`.
 #[derive(Debug, Args)]
 pub struct SnapshotArgs {
-    /// Where to write the snapshot (JSON; replaced atomically).
+    /// Where to write the snapshot (JSON; replaced atomically); `-` writes it to stdout.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: PathBuf,
     #[command(flatten)]
     pub target: Box<TargetArgs>,
+    #[command(flatten)]
+    pub verbosity: super::Verbosity,
 }
 
 pub fn run(args: SnapshotArgs, g: Global) -> anyhow::Result<Exit> {
@@ -66,12 +68,20 @@ pub fn run(args: SnapshotArgs, g: Global) -> anyhow::Result<Exit> {
         .map_err(|e| e.context("the server could not be probed"))?;
     // A snapshot file may be committed or shared: its secrets are written as `REDACTED`.
     let stored = crate::model::redact::redact_snapshot(&snap, crate::model::redact::Style::Lock);
-    write_atomic(&args.output, stored.to_pretty_json().as_bytes())?;
+    let written = match super::output_file(Some(&args.output)) {
+        Some(path) => {
+            write_atomic(path, stored.to_pretty_json().as_bytes())?;
+            format!("wrote {}", line(&path.display().to_string()))
+        }
+        None => {
+            crate::report::write_stdout(stored.to_pretty_json().as_bytes())?;
+            "wrote the snapshot to stdout".to_owned()
+        }
+    };
     if !g.quiet {
         let p = snap.probe.as_ref();
         crate::report::eprint_line(&format!(
-            "wrote {}: {} — {} ({} ms)",
-            line(&args.output.display().to_string()),
+            "{written}: {} — {} ({} ms)",
             line(&snap.server),
             line(&crate::mcp::summarize(&snap)),
             p.map(|p| p.elapsed_ms).unwrap_or(0)

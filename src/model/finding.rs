@@ -265,6 +265,7 @@ impl Finding {
 
 /// A rule's documentation, shown by `mcpvet rules explain ID` and embedded in SARIF.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RuleMeta {
     pub id: String,
     /// Which family the rule belongs to: `definition`, `launch`, `lock`, `policy`.

@@ -13,6 +13,7 @@ use crate::error::Exit;
 use crate::model::escape::{self, Stream};
 use crate::model::redact::redact_text;
 
+pub mod grid;
 pub mod progress;
 pub mod review;
 pub mod rules;
@@ -82,7 +83,7 @@ pub trait Renderer {
 /// How to render for people.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderOptions {
-    /// ANSI colour (only when stdout is a terminal and `NO_COLOR` is unset: see
+    /// ANSI colour (`--color`, the environment and whether stdout is a terminal decide: see
     /// [`style::color_wanted`]).
     pub color: bool,
     /// Probe notes, timings, captured stderr, all evidence lines.
@@ -105,9 +106,9 @@ impl Default for RenderOptions {
 }
 
 impl RenderOptions {
-    /// Options for stdout: colour when it is a terminal and `NO_COLOR` is unset; the
-    /// terminal's width (or `COLUMNS`), else 100.
-    pub fn for_stdout(verbose: bool, quiet: bool) -> Self {
+    /// Options for stdout: colour as `--color` and the environment decide (see
+    /// [`style::color_wanted`]); the terminal's width (or `COLUMNS`), else 100.
+    pub fn for_stdout(verbose: bool, quiet: bool, color: style::ColorChoice) -> Self {
         let tty = style::stdout_is_terminal();
         let width = std::env::var("COLUMNS")
             .ok()
@@ -116,7 +117,7 @@ impl RenderOptions {
             .unwrap_or(100)
             .clamp(60, 200);
         RenderOptions {
-            color: style::color_wanted(tty),
+            color: style::color_wanted(color, tty),
             verbose,
             quiet,
             width,
@@ -143,8 +144,9 @@ pub fn emit(
     report: &ScanReport,
     verbose: bool,
     quiet: bool,
+    color: style::ColorChoice,
 ) -> std::io::Result<Exit> {
-    let opts = RenderOptions::for_stdout(verbose, quiet);
+    let opts = RenderOptions::for_stdout(verbose, quiet, color);
     let kind = if format == Format::Github {
         Stream::Annotations
     } else {
@@ -259,11 +261,21 @@ pub fn redacted_stderr() -> RedactedStderr {
 
 /// Print an error with its chain of causes.
 pub fn print_error(e: &anyhow::Error) {
+    eprint_line(&error_text(e));
+}
+
+/// An error and its causes, one per line; a cause the lines above already say (an error
+/// whose message includes its source) is not repeated.
+pub fn error_text(e: &anyhow::Error) -> String {
     let mut s = format!("error: {e}");
     for cause in e.chain().skip(1) {
+        let cause = cause.to_string();
+        if cause.trim().is_empty() || s.contains(&cause) {
+            continue;
+        }
         s.push_str(&format!("\n  caused by: {cause}"));
     }
-    eprint_line(&s);
+    s
 }
 
 /// Print a clap parse error (or help/version) where clap wants it.
@@ -342,6 +354,30 @@ mod tests {
         assert!(out.len() < 64 * 1024, "{} bytes", out.len());
         assert!(out.contains("[truncated, 1000000 bytes]"), "{out}");
         assert!(out.contains("[truncated, 7340032 bytes]"), "{out}");
+    }
+
+    #[test]
+    fn each_cause_is_printed_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("cannot read a.json: {source}")]
+        struct Read {
+            source: std::io::Error,
+        }
+        let io = || std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        // The source is part of the message: not repeated as a cause.
+        let e = anyhow::Error::new(Read { source: io() });
+        assert_eq!(error_text(&e), "error: cannot read a.json: No such file");
+        // A context over it adds one line per new cause.
+        let e = anyhow::Error::new(io()).context("cannot read b.json");
+        assert_eq!(
+            error_text(&e),
+            "error: cannot read b.json\n  caused by: No such file"
+        );
+        let e = anyhow::Error::new(Read { source: io() }).context("cannot scan");
+        assert_eq!(
+            error_text(&e),
+            "error: cannot scan\n  caused by: cannot read a.json: No such file"
+        );
     }
 
     #[test]

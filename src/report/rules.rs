@@ -1,17 +1,16 @@
 //! Rendering of `mcpvet rules` (the list) and `mcpvet rules explain ID` (one rule's doc).
 
 use super::RenderOptions;
+use super::grid::Grid;
 use super::style::Style;
-use super::table::new_table;
 use super::text::wrap;
 use crate::model::finding::RuleMeta;
 
 /// A table of every rule: id, family, default severity and confidence, what it flags.
 pub fn render_list(rules: &[RuleMeta], opts: &RenderOptions) -> String {
-    let mut t = new_table(opts);
-    t.set_header(vec!["rule", "family", "severity", "confidence", "flags"]);
+    let mut t = Grid::new(&["rule", "family", "severity", "confidence", "what it checks"]);
     for r in rules {
-        t.add_row(vec![
+        t.row([
             r.id.clone(),
             r.family.clone(),
             r.default_severity.to_string(),
@@ -19,7 +18,7 @@ pub fn render_list(rules: &[RuleMeta], opts: &RenderOptions) -> String {
             super::text::headline(&r.summary).to_owned(),
         ]);
     }
-    let mut out = t.to_string();
+    let mut out = t.render(opts.width, Style::new(opts.color));
     out.push_str(&format!(
         "\n{} rules. `mcpvet rules explain ID` shows what a rule checks, why it matters, an \
          example and the control.\n",
@@ -91,18 +90,17 @@ fn distance(a: &str, b: &str) -> usize {
 pub fn render_lexicon(lex: &crate::audit::lexicon::Lexicon, opts: &RenderOptions) -> String {
     use crate::audit::lexicon::Concept;
     let counts = lex.term_counts();
-    let mut t = new_table(opts);
     // Concepts and counts in the table (it fits 80 columns); what each concept means below it.
     let mut header = vec!["concept".to_owned()];
     header.extend(lex.languages.iter().cloned());
-    t.set_header(header);
+    let mut t = Grid::new(&header);
     for c in Concept::ALL {
         let mut row = vec![c.id().to_owned()];
         for lang in &lex.languages {
             let n = counts.get(&(*c, lang.as_str())).copied().unwrap_or(0);
             row.push(n.to_string());
         }
-        t.add_row(row);
+        t.row(row);
     }
     let width = usize::from(opts.width.saturating_sub(2).max(40));
     let mut out = String::new();
@@ -126,7 +124,7 @@ pub fn render_lexicon(lex: &crate::audit::lexicon::Lexicon, opts: &RenderOptions
          language, merged; the numbers are terms per language):",
         "",
     );
-    out.push_str(&t.to_string());
+    out.push_str(&t.render(opts.width, Style::new(opts.color)));
     out.push_str("\n\n");
     for c in Concept::ALL {
         para(&mut out, &format!("{}: {}", c.id(), c.doc()), "    ");

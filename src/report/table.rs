@@ -1,10 +1,9 @@
 //! The terminal report: a summary table per server, then findings grouped by server (worst
 //! first) with location, evidence and the fix, then warnings and a one-line verdict.
 
-use comfy_table::{Cell, ContentArrangement, Table, presets};
-
 use super::model::{LockState, Pinning, ScanReport, ServerOutcome, ServerReport};
-use super::style::Style;
+use super::grid::{Grid, GridCell};
+use super::style::{Paint, Style};
 use super::text::{plural, wrap};
 use super::{RenderOptions, Renderer};
 use crate::model::escape::{MAX_SHOWN_BYTES, clip, line, sanitize};
@@ -197,24 +196,8 @@ fn count_words(c: &[usize; 5]) -> String {
     }
 }
 
-/// A table for the terminal at the report's width, coloured only when the report is.
-pub fn new_table(opts: &RenderOptions) -> Table {
-    let mut t = Table::new();
-    t.load_style(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(opts.width);
-    if opts.color {
-        t.enforce_styling();
-    } else {
-        t.force_no_tty();
-    }
-    t
-}
-
 fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
-    let st = Style::new(opts.color);
-    let mut t = new_table(opts);
-    t.set_header(vec![
+    let mut t = Grid::new(&[
         "server",
         "runs",
         "credentials",
@@ -236,55 +219,57 @@ fn summary_table(report: &ScanReport, opts: &RenderOptions) -> String {
             None => String::new(),
         };
         let outcome = match report.outcome(s) {
-            ServerOutcome::Passes => st.green("pass"),
-            ServerOutcome::Fails => st.red("FAIL"),
-            ServerOutcome::NotProbed => st.yellow("not probed"),
+            ServerOutcome::Passes => ("pass", Paint::Green),
+            ServerOutcome::Fails => ("FAIL", Paint::Red),
+            ServerOutcome::NotProbed => ("not probed", Paint::Yellow),
         };
         let pinned = match &s.pinning {
-            Pinning::Unpinned { .. } => st.yellow("NOT pinned"),
-            Pinning::Pinned { .. } => "pinned".into(),
-            other => other.label(),
+            Pinning::Unpinned { .. } => ("NOT pinned".to_owned(), Paint::Yellow),
+            Pinning::Pinned { .. } => ("pinned".to_owned(), Paint::Plain),
+            other => (other.label(), Paint::Plain),
         };
         let lock = match s.lock {
-            LockState::Drifted => st.red("drifted"),
-            other => other.as_str().to_owned(),
+            LockState::Drifted => GridCell::default().line("drifted", Paint::Red),
+            other => GridCell::plain(other.as_str()),
         };
         let era = if s.error.is_some() {
-            st.yellow("probe failed")
+            GridCell::default().line("probe failed", Paint::Yellow)
         } else {
-            format!("{}\n{items}", line(&clip(&s.era_label(), CELL_BYTES)))
+            GridCell::plain(&line(&clip(&s.era_label(), CELL_BYTES))).line(&items, Paint::Plain)
         };
-        let counts: Vec<String> = Severity::ALL
+        let counts = Severity::ALL
             .iter()
             .rev()
             .filter(|x| c[**x as usize] > 0)
-            .map(|x| st.severity(*x, &format!("{} {}", c[*x as usize], x)))
-            .collect();
-        t.add_row(vec![
-            Cell::new(format!("{}\n{outcome}", line(&clip(&s.name, CELL_BYTES)))),
-            Cell::new(format!(
-                "{}\n{pinned}",
-                line(&clip(&s.what_runs(), CELL_BYTES))
-            )),
-            Cell::new(if creds.is_empty() {
-                "-".into()
+            .fold(GridCell::default(), |cell, x| {
+                cell.line(
+                    &format!("{} {}", c[*x as usize], x),
+                    Paint::Severity(*x),
+                )
+            });
+        let creds = if creds.is_empty() {
+            "-".to_owned()
+        } else {
+            creds
+                .iter()
+                .map(|c| line(&clip(c, CELL_BYTES)))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        t.row([
+            GridCell::plain(&line(&clip(&s.name, CELL_BYTES))).line(outcome.0, outcome.1),
+            GridCell::plain(&line(&clip(&s.what_runs(), CELL_BYTES))).line(&pinned.0, pinned.1),
+            GridCell::plain(&creds),
+            era,
+            if counts == GridCell::default() {
+                GridCell::plain("none")
             } else {
-                creds
-                    .iter()
-                    .map(|c| line(&clip(c, CELL_BYTES)))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            }),
-            Cell::new(era),
-            Cell::new(if counts.is_empty() {
-                "none".into()
-            } else {
-                counts.join("\n")
-            }),
-            Cell::new(lock),
+                counts
+            },
+            lock,
         ]);
     }
-    t.to_string()
+    t.render(opts.width, Style::new(opts.color))
 }
 
 fn probe_notes(s: &ServerReport, width: usize) -> String {

@@ -343,7 +343,165 @@ fn probe_progress_is_printed_when_stderr_is_not_a_terminal() {
         .find(|l| l.starts_with("ok   ci: "))
         .unwrap_or_default();
     assert!(done.contains("modern") && done.ends_with(" ms)"), "{err}");
-    let (code, out, err) = mcpvet(&["-q", "scan", "--no-policy", "--name", "ci", "--", bin]);
+    let (code, out, err) = mcpvet(&["scan", "-q", "--no-policy", "--name", "ci", "--", bin]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(!err.contains("probing"), "{err}");
+}
+
+/// One flag vocabulary: `--format` everywhere (the old `--json` still works, with a warning),
+/// camelCase JSON keys, `-o -` is stdout, `-q`/`-v` only where they change something.
+#[test]
+fn one_flag_vocabulary() {
+    // rules: --format json, camelCase keys; --json is a deprecated alias that says so.
+    let (code, out, err) = mcpvet(&["rules", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let first = &v[0];
+    assert!(first.get("defaultSeverity").is_some(), "{first}");
+    assert!(first.get("default_severity").is_none(), "{first}");
+    assert!(!out.contains("\"default_"), "snake_case key in rules JSON");
+    assert!(err.is_empty(), "{err}");
+    let (code, old, err) = mcpvet(&["rules", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(old, out);
+    assert!(
+        err.contains("--json is deprecated; use --format json"),
+        "{err}"
+    );
+    let (_, help, _) = mcpvet(&["rules", "--help"]);
+    assert!(
+        help.contains("--format") && !help.contains("--json"),
+        "{help}"
+    );
+    // The rules table heads its summary column for what it holds.
+    let (_, table, _) = mcpvet(&["rules"]);
+    assert!(table.contains("what it checks"), "{table}");
+    assert!(!table.contains(" flags "), "{table}");
+
+    // diff: --format json (and the deprecated --json) give the same JSON.
+    let snap = "examples/snapshots/ci-insights.json";
+    let (code, out, err) = mcpvet(&["diff", snap, "--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.trim_start().starts_with('['), "{out}");
+    let (_, old, err) = mcpvet(&["diff", snap, "--json"]);
+    assert_eq!(old, out);
+    assert!(err.contains("deprecated"), "{err}");
+
+    // -q/-v are not offered where they mean nothing; --color only where output is coloured.
+    for cmd in [&["init", "--help"][..], &["completions", "--help"][..]] {
+        let (_, help, _) = mcpvet(cmd);
+        assert!(
+            !help.contains("--quiet") && !help.contains("--verbose"),
+            "{help}"
+        );
+        assert!(!help.contains("--color"), "{help}");
+    }
+    let (code, _, err) = mcpvet(&["init", "-q", "x.toml"]);
+    assert_eq!(code, 2, "{err}");
+    for cmd in ["scan", "check"] {
+        let (_, help, _) = mcpvet(&[cmd, "--help"]);
+        for flag in ["--quiet", "--verbose", "--color <WHEN>"] {
+            assert!(help.contains(flag), "{cmd} lacks {flag}:\n{help}");
+        }
+    }
+}
+
+#[test]
+fn dash_output_is_stdout() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let examples = root().join("examples");
+    let config = examples.join("mcp.json");
+    let snaps = examples.join("snapshots");
+    let (code, out, err) = mcpvet_in(
+        dir.path(),
+        &[
+            "scan",
+            "--offline",
+            config.to_str().expect("utf-8"),
+            "--snapshot-dir",
+            snaps.to_str().expect("utf-8"),
+            "--format",
+            "json",
+            "-o",
+            "-",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("\"findings\""), "{out}");
+    let snap = examples.join("snapshots/ci-insights.json");
+    let (code, out, err) = mcpvet_in(
+        dir.path(),
+        &["review", snap.to_str().expect("utf-8"), "-o", "-"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("# Trust review: ci-insights"), "{out}");
+    let bin = env!("CARGO_BIN_EXE_ci-insights");
+    let (code, out, err) = mcpvet_in(
+        dir.path(),
+        &["snapshot", "-o", "-", "--name", "ci-insights", "--", bin],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("a snapshot on stdout");
+    assert_eq!(v["server"], "ci-insights");
+    assert!(err.contains("wrote the snapshot to stdout"), "{err}");
+    assert!(
+        !dir.path().join("-").exists(),
+        "a file named `-` was written"
+    );
+}
+
+#[test]
+fn each_cause_of_an_error_is_printed_once() {
+    for cmd in [
+        &["check", "missing.json"][..],
+        &["scan", "missing.json"][..],
+    ] {
+        let (code, _, err) = mcpvet(cmd);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(
+            err.matches("No such file or directory").count(),
+            1,
+            "{cmd:?}:\n{err}"
+        );
+    }
+}
+
+/// `--color` beats the environment; `FORCE_COLOR`/`CLICOLOR_FORCE` colour a pipe unless
+/// `NO_COLOR` is set; a pipe is plain by default.
+#[test]
+fn color_flag_and_environment_precedence() {
+    let run = |flag: Option<&str>, env: &[(&str, &str)]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_mcpvet"));
+        c.args(["rules", "explain", "auto-trust"])
+            .current_dir(root())
+            .env_remove("NO_COLOR")
+            .env_remove("FORCE_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("CLICOLOR");
+        if let Some(f) = flag {
+            c.args(["--color", f]);
+        }
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().expect("mcpvet runs");
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8_lossy(&out.stdout).contains("\u{1b}[1m")
+    };
+    assert!(!run(None, &[]), "a pipe is plain by default");
+    assert!(
+        run(Some("always"), &[("NO_COLOR", "1")]),
+        "--color always beats NO_COLOR"
+    );
+    assert!(
+        !run(Some("never"), &[("FORCE_COLOR", "1")]),
+        "--color never beats FORCE_COLOR"
+    );
+    assert!(run(None, &[("FORCE_COLOR", "1")]));
+    assert!(run(None, &[("CLICOLOR_FORCE", "1")]));
+    assert!(!run(None, &[("FORCE_COLOR", "0")]));
+    assert!(
+        !run(None, &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]),
+        "NO_COLOR wins"
+    );
 }

@@ -251,7 +251,7 @@ fn no_control_sequence_reaches_stdout_or_stderr_unescaped() {
         ));
     }
     runs.push((
-        mcpvet(d, "scan -v", &[&["-v", "scan", &all], &t[..]].concat()),
+        mcpvet(d, "scan -v", &[&["scan", "-v", &all], &t[..]].concat()),
         false,
     ));
     runs.push((
@@ -272,7 +272,7 @@ fn no_control_sequence_reaches_stdout_or_stderr_unescaped() {
         mcpvet(
             d,
             "snapshot -v",
-            &[&["-v", "snapshot", "-o", "snap.json", &one], &t[..]].concat(),
+            &[&["snapshot", "-v", "-o", "snap.json", &one], &t[..]].concat(),
         ),
         false,
     ));
@@ -293,7 +293,7 @@ fn no_control_sequence_reaches_stdout_or_stderr_unescaped() {
         false,
     ));
     runs.push((
-        mcpvet(d, "scan snapshot -v", &["-v", "scan", "snap.json"]),
+        mcpvet(d, "scan snapshot -v", &["scan", "-v", "snap.json"]),
         false,
     ));
     runs.push((
@@ -319,8 +319,12 @@ fn no_control_sequence_reaches_stdout_or_stderr_unescaped() {
     runs.push((
         mcpvet(
             d,
-            "diff --json",
-            &[&["diff", &drift, "--lock-dir", "locks", "--json"], &t[..]].concat(),
+            "diff --format json",
+            &[
+                &["diff", &drift, "--lock-dir", "locks", "--format", "json"],
+                &t[..],
+            ]
+            .concat(),
         ),
         false,
     ));

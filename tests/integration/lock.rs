@@ -389,7 +389,8 @@ fn added_removed_instructions_and_identity_drift() {
         snap_path.to_str().unwrap(),
         "--lock-dir",
         d,
-        "--json",
+        "--format",
+        "json",
     ]);
     assert_eq!(out.status.code(), Some(1));
     let j: Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -16,3 +16,4 @@ mod report;
 mod rules;
 mod sandbox;
 mod suppress;
+mod terminal;

@@ -295,7 +295,7 @@ fn everything(dir: &Path) -> String {
     diff.extend(&off[..3]);
     all.push_str(&run(dir, &diff));
     let mut diff_json = diff.clone();
-    diff_json.push("--json");
+    diff_json.extend(["--format", "json"]);
     all.push_str(&run(dir, &diff_json));
     written_files(dir, &mut all);
     all

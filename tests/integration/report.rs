@@ -444,7 +444,7 @@ fn cli_rules_list_and_explain() {
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("did you mean `readonly-claim-mismatch`")
     );
-    let out = mcpvet(&["rules", "--json"]);
+    let out = mcpvet(&["rules", "--format", "json"]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v.as_array().unwrap().len(), catalog().len());
 }
