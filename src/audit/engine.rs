@@ -20,14 +20,26 @@
 //! Each rule that has hits in the item yields one finding at its strongest hit, with the
 //! item's severity (or the rule's floor, if higher; e.g. Unicode tag characters are at least
 //! high), and a confidence from the score.
+//!
+//! Memory and time: a server's definitions are audited in windows of a few hundred items (or
+//! [`WINDOW_BYTES`] of text); only the current window's strings are walked and prepared, so
+//! the audit's own memory does not grow with the server. The checks across servers work on the
+//! compact item list (name, pointer, definition) of every server. A live server's audit stops
+//! at its deadline (probe start plus `--timeout`, [`ProbeInfo::deadline`]) between windows and
+//! reports `audit-incomplete` rather than passing on a partial audit.
+//!
+//! [`ProbeInfo::deadline`]: crate::model::snapshot::ProbeInfo::deadline
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
+use std::time::Instant;
 
 use crate::audit::checks;
 use crate::audit::pattern::RuleSet;
 use crate::audit::text::Prepared;
 use crate::audit::walk::{self, Field, Item, StrKind};
-use crate::model::finding::{Confidence, Control, Finding, ItemKind, Location, Severity};
+use crate::model::finding::{Confidence, Control, Finding, ItemKind, Location, RuleMeta, Severity};
+use crate::model::rule_id;
 use crate::model::snapshot::ServerSnapshot;
 
 /// One piece of evidence inside an item.
@@ -52,14 +64,16 @@ pub struct Hit {
     pub evidence: Option<String>,
 }
 
-/// One server of the scan, walked and prepared.
+/// One server of the scan. While its definitions are audited, `items` holds the current
+/// window (item indices are local to it) and `fields`/`prepared` that window's strings; for
+/// the checks across servers, `items` holds every item and `fields` is empty.
 pub struct ServerCtx<'a> {
     pub snap: &'a ServerSnapshot,
     pub items: Vec<Item<'a>>,
     pub fields: Vec<Field<'a>>,
     pub prepared: Vec<Prepared>,
-    /// Names of this server's tools.
-    pub tool_names: HashSet<&'a str>,
+    /// Names of this server's tools (all of them, whatever the window).
+    pub tool_names: Rc<HashSet<&'a str>>,
 }
 
 /// Everything the checks can see: all servers of the scan and the rules.
@@ -79,8 +93,7 @@ impl<'a> Scan<'a> {
         let mut servers = Vec::with_capacity(snapshots.len());
         let mut tool_index: HashMap<&'a str, Vec<usize>> = HashMap::new();
         for (si, snap) in snapshots.iter().enumerate() {
-            let (items, fields) = walk::walk(snap);
-            let prepared = fields.iter().map(|f| Prepared::new(f.text)).collect();
+            let items = walk::items(snap);
             let mut tool_names = HashSet::new();
             for t in &snap.tools {
                 let name = ServerSnapshot::item_name(t);
@@ -95,9 +108,9 @@ impl<'a> Scan<'a> {
             servers.push(ServerCtx {
                 snap,
                 items,
-                fields,
-                prepared,
-                tool_names,
+                fields: Vec::new(),
+                prepared: Vec::new(),
+                tool_names: Rc::new(tool_names),
             });
         }
         let mut tool_names: Vec<&'a str> = tool_index
@@ -137,19 +150,94 @@ impl<'a> Scan<'a> {
 /// cross-server checks (name collisions, cross-tool instructions naming another server's
 /// tools) see all of them. Findings are sorted worst first.
 pub fn audit_snapshots(snapshots: &[ServerSnapshot], rules: &RuleSet) -> Vec<Finding> {
-    let scan = Scan::new(snapshots, rules);
+    let mut scan = Scan::new(snapshots, rules);
     let controls = control_map(rules);
     let mut out = Vec::new();
     for si in 0..scan.servers.len() {
-        let mut hits = pattern_hits(&scan, si);
-        checks::cue_checks(&scan, si, &mut hits);
-        combine(&scan, si, &hits, &controls, &mut out);
-        checks::item_checks(&scan, si, &mut out);
+        let all = std::mem::take(&mut scan.servers[si].items);
+        let deadline = scan.servers[si]
+            .snap
+            .probe
+            .as_ref()
+            .and_then(|p| p.deadline);
+        let mut next = 0;
+        while next < all.len() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                out.push(incomplete(scan.servers[si].snap, next, all.len()));
+                break;
+            }
+            let snap = scan.servers[si].snap;
+            let mut items = Vec::new();
+            let mut fields = Vec::new();
+            let mut bytes = 0usize;
+            while next < all.len() && items.len() < WINDOW_ITEMS && bytes < WINDOW_BYTES {
+                let first = fields.len();
+                walk::fields_of(snap, &all[next], items.len(), &mut fields);
+                bytes += fields[first..].iter().map(|f| f.text.len()).sum::<usize>();
+                items.push(all[next].clone());
+                next += 1;
+            }
+            let prepared = fields.iter().map(|f| Prepared::new(f.text)).collect();
+            let server = &mut scan.servers[si];
+            server.items = items;
+            server.fields = fields;
+            server.prepared = prepared;
+            let mut hits = pattern_hits(&scan, si);
+            checks::cue_checks(&scan, si, &mut hits);
+            combine(&scan, si, &hits, &controls, &mut out);
+            checks::item_checks(&scan, si, &mut out);
+        }
+        let server = &mut scan.servers[si];
+        server.items = all;
+        server.fields = Vec::new();
+        server.prepared = Vec::new();
     }
     checks::scan_checks(&scan, &mut out);
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out.dedup();
     out
+}
+
+/// Most items audited in one window.
+pub const WINDOW_ITEMS: usize = 256;
+/// Most bytes of strings walked and prepared in one window (a window always holds at least
+/// one item, however large).
+pub const WINDOW_BYTES: usize = 256 * 1024;
+
+/// The finding that says a live server's audit stopped at its deadline: the gate fails
+/// rather than passing a partial audit.
+fn incomplete(snap: &ServerSnapshot, done: usize, total: usize) -> Finding {
+    Finding {
+        rule: rule_id::AUDIT_INCOMPLETE.into(),
+        severity: Severity::High,
+        confidence: Confidence::High,
+        server: snap.server.clone(),
+        item: None,
+        location: Location {
+            config: None,
+            pointer: None,
+        },
+        message: format!(
+            "the audit of what server `{}` sent stopped at its --timeout deadline after {done} of {total} definitions; the other {} were not checked (raise --timeout, or save a snapshot with `mcpvet snapshot -o FILE` and scan the file)",
+            snap.server,
+            total - done
+        ),
+        evidence: None,
+        control: Control::ReviewDefinitions,
+    }
+}
+
+/// The documentation of the rules the engine itself reports.
+pub fn engine_rule_docs() -> Vec<RuleMeta> {
+    vec![checks::meta(
+        rule_id::AUDIT_INCOMPLETE,
+        "The definitions a live server sent could not all be audited before the server's deadline (probe start plus --timeout); the rest were not checked.",
+        "A server that sends more text than can be checked in its time would otherwise pass on a partial audit: poison placed after the point where the audit stopped would never be seen.",
+        "A server answers tools/list with 9,000 tools of several kilobytes each; `mcpvet scan --timeout 3` lists them in one second and stops auditing at three.",
+        Severity::High,
+        Confidence::High,
+        Control::ReviewDefinitions,
+    )]
 }
 
 fn control_map(rules: &RuleSet) -> HashMap<String, Control> {
