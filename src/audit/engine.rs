@@ -21,7 +21,7 @@
 //! item's severity (or the rule's floor, if higher; e.g. Unicode tag characters are at least
 //! high), and a confidence from the score.
 //!
-//! Memory and time: a server's definitions are audited in windows of a few hundred items (or
+//! Memory and time: a server's definitions are audited in windows of [`WINDOW_ITEMS`] items (or
 //! [`WINDOW_BYTES`] of text); only the current window's strings are walked and prepared, so
 //! the audit's own memory does not grow with the server. The checks across servers work on the
 //! compact item list (name, pointer, definition) of every server. A live server's audit stops
@@ -230,10 +230,10 @@ pub fn audit_snapshots(snapshots: &[ServerSnapshot], rules: &RuleSet) -> Vec<Fin
 }
 
 /// Most items audited in one window.
-pub const WINDOW_ITEMS: usize = 256;
+pub const WINDOW_ITEMS: usize = 64;
 /// Most bytes of strings walked and prepared in one window (a window always holds at least
 /// one item, however large).
-pub const WINDOW_BYTES: usize = 256 * 1024;
+pub const WINDOW_BYTES: usize = 64 * 1024;
 
 /// The finding that says a live server's audit stopped at its deadline: the gate fails
 /// rather than passing a partial audit.
