@@ -190,9 +190,11 @@ pub fn audit_snapshots(snapshots: &[ServerSnapshot], rules: &RuleSet) -> Vec<Fin
             .as_ref()
             .and_then(|p| p.deadline);
         let mut next = 0;
+        let mut cut = None;
         while next < all.len() {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 out.push(incomplete(scan.servers[si].snap, next, all.len()));
+                cut = Some(next);
                 break;
             }
             let snap = scan.servers[si].snap;
@@ -220,6 +222,11 @@ pub fn audit_snapshots(snapshots: &[ServerSnapshot], rules: &RuleSet) -> Vec<Fin
         server.all_items = Rc::new(Vec::new());
         server.memo.borrow_mut().clear();
         server.items = Rc::try_unwrap(all).unwrap_or_else(|shared| (*shared).clone());
+        // Items the deadline left unaudited take no part in the checks across servers either
+        // (their time is up; `audit-incomplete` says they were not checked).
+        if let Some(done) = cut {
+            server.items.truncate(done);
+        }
         server.fields = Vec::new();
         server.prepared = Vec::new();
     }
