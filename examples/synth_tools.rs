@@ -184,7 +184,7 @@ fn property(rng: &mut Rng, name: &str, noun: &str, depth: usize) -> Value {
         (0, 0) => {
             // A nested object with its own properties.
             let mut props = Map::new();
-            for _ in 0..(2 + rng.below(3)) {
+            for _ in 0..(2 + rng.below(2)) {
                 let p = rng.pick(PROP_NAMES);
                 props.insert(p.to_owned(), property(rng, p, &noun, depth + 1));
             }
@@ -223,7 +223,7 @@ fn tool(rng: &mut Rng, server: usize, index: usize, poison: bool) -> Value {
     let noun = rng.pick(NOUNS);
     let name = format!("{domain}_{verb}_{noun}_{server}_{index}");
     let mut desc = fill(rng.pick(OPENERS), verb, noun, domain);
-    for _ in 0..rng.below(6) {
+    for _ in 0..rng.below(5) {
         desc.push(' ');
         desc.push_str(&fill(rng.pick(SENTENCES), verb, noun, domain));
     }
@@ -233,7 +233,7 @@ fn tool(rng: &mut Rng, server: usize, index: usize, poison: bool) -> Value {
     }
     let mut props = Map::new();
     let mut required = Vec::new();
-    for k in 0..(1 + rng.below(7)) {
+    for k in 0..(1 + rng.below(5)) {
         let p = rng.pick(PROP_NAMES);
         if props.contains_key(p) {
             continue;
