@@ -49,6 +49,7 @@ pub enum AuditError {
 /// TOML files) and the coded checks. Sorted by id.
 pub fn definition_rules() -> Vec<RuleMeta> {
     let mut out = checks::coded_rule_docs();
+    out.extend(engine::engine_rule_docs());
     if let Ok(rs) = RuleSet::builtin() {
         out.extend(rs.docs().iter().cloned());
     }
@@ -59,6 +60,7 @@ pub fn definition_rules() -> Vec<RuleMeta> {
 /// Documentation of every rule a given rule set reports (built-in and `--rules DIR`).
 pub fn rules_of(rules: &RuleSet) -> Vec<RuleMeta> {
     let mut out = checks::coded_rule_docs();
+    out.extend(engine::engine_rule_docs());
     out.extend(rules.docs().iter().cloned());
     out.sort_by(|a, b| a.id.cmp(&b.id));
     out

@@ -105,20 +105,30 @@ const MAX_DEPTH: usize = 64;
 
 /// Every item and every string of a snapshot.
 pub fn walk(snap: &ServerSnapshot) -> (Vec<Item<'_>>, Vec<Field<'_>>) {
-    let mut items = Vec::new();
+    let items = items(snap);
     let mut fields = Vec::new();
-    if let Some(text) = snap.instructions.as_deref() {
+    for (idx, item) in items.iter().enumerate() {
+        fields_of(snap, item, idx, &mut fields);
+    }
+    (items, fields)
+}
+
+/// Every item of a snapshot, in audit order (the instructions, tools, prompts, resources,
+/// resource templates), without walking their strings.
+pub fn items(snap: &ServerSnapshot) -> Vec<Item<'_>> {
+    let mut items = Vec::with_capacity(
+        usize::from(snap.instructions.is_some())
+            + snap.tools.len()
+            + snap.prompts.len()
+            + snap.resources.len()
+            + snap.resource_templates.len(),
+    );
+    if snap.instructions.is_some() {
         items.push(Item {
             kind: ItemKind::Instructions,
             name: "instructions".into(),
             pointer: "/instructions".into(),
             value: None,
-        });
-        fields.push(Field {
-            item: items.len() - 1,
-            pointer: "/instructions".into(),
-            kind: StrKind::Instructions,
-            text,
         });
     }
     for (list, key, kind) in [
@@ -132,18 +142,37 @@ pub fn walk(snap: &ServerSnapshot) -> (Vec<Item<'_>>, Vec<Field<'_>>) {
         ),
     ] {
         for (i, v) in list.iter().enumerate() {
-            let pointer = format!("/{key}/{i}");
             items.push(Item {
                 kind,
                 name: ServerSnapshot::item_name(v).to_owned(),
-                pointer: pointer.clone(),
+                pointer: format!("/{key}/{i}"),
                 value: Some(v),
             });
-            let idx = items.len() - 1;
-            walk_item(v, idx, &pointer, kind, &mut fields);
         }
     }
-    (items, fields)
+    items
+}
+
+/// Append every string of one item of `snap` to `out`, as fields of item index `idx`.
+pub fn fields_of<'a>(
+    snap: &'a ServerSnapshot,
+    item: &Item<'a>,
+    idx: usize,
+    out: &mut Vec<Field<'a>>,
+) {
+    match item.value {
+        Some(v) => walk_item(v, idx, &item.pointer, item.kind, out),
+        None => {
+            if let Some(text) = snap.instructions.as_deref() {
+                out.push(Field {
+                    item: idx,
+                    pointer: item.pointer.clone(),
+                    kind: StrKind::Instructions,
+                    text,
+                });
+            }
+        }
+    }
 }
 
 fn walk_item<'a>(v: &'a Value, item: usize, base: &str, kind: ItemKind, out: &mut Vec<Field<'a>>) {

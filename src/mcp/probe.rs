@@ -301,6 +301,7 @@ pub async fn probe_async(
             .map(|b| b.to_string_lossy())
             .unwrap_or_default(),
         notes: session.notes,
+        deadline: Some(deadline.into_std()),
     });
     Ok(snap)
 }

@@ -7,6 +7,7 @@
 //! list against the rule catalogue (every id documented, every documented id listed once).
 
 // definition rules
+pub const AUDIT_INCOMPLETE: &str = "audit-incomplete";
 pub const CONCEALMENT: &str = "concealment";
 pub const CONFUSABLE_NAME: &str = "confusable-name";
 pub const CROSS_TOOL_INSTRUCTION: &str = "cross-tool-instruction";
@@ -52,6 +53,7 @@ pub const NOT_ALLOWLISTED: &str = "not-allowlisted";
 
 /// Every built-in rule id with its family (`definition`, `launch`, `lock`, `policy`).
 pub const ALL: &[(&str, &str)] = &[
+    (AUDIT_INCOMPLETE, "definition"),
     (CONCEALMENT, "definition"),
     (CONFUSABLE_NAME, "definition"),
     (CROSS_TOOL_INSTRUCTION, "definition"),

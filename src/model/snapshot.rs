@@ -50,6 +50,10 @@ pub struct ProbeInfo {
     /// Notes about the handshake (e.g. why legacy was chosen).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// When this server's time runs out (the probe's start plus `--timeout`): the audit of
+    /// what it sent ends by then too. Set by a live probe; never saved.
+    #[serde(skip)]
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// What one server shows the model.
@@ -384,7 +388,7 @@ impl ServerSnapshot {
             });
         }
         let mut snap: ServerSnapshot =
-            serde_json::from_value(value.clone()).map_err(|e| SnapshotError::Shape {
+            serde_json::from_value(value).map_err(|e| SnapshotError::Shape {
                 path: shown.clone(),
                 field: "(root)".into(),
                 problem: e.to_string(),

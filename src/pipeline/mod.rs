@@ -215,7 +215,7 @@ fn fill_config_origin(f: &mut Finding, spec: Option<&ServerSpec>) {
 /// Judge the subjects and build the report. Subjects without snapshots (the static `check`,
 /// or servers that could not be probed) get the launch, lockfile and policy checks only.
 pub fn judge(
-    subjects: Vec<Subject>,
+    mut subjects: Vec<Subject>,
     judge: &JudgeOptions,
     cwd: &Path,
     extra_findings: Vec<Finding>,
@@ -240,17 +240,22 @@ pub fn judge(
         }
     }
 
-    // Definition audit over every snapshot at once (cross-server checks need them all).
-    let snaps: Vec<ServerSnapshot> = subjects
-        .iter()
-        .filter_map(|s| {
-            s.snapshot.clone().map(|mut snap| {
-                snap.server = s.name();
-                snap
-            })
-        })
-        .collect();
+    // Definition audit over every snapshot at once (cross-server checks need them all). The
+    // snapshots are moved out of the subjects for it and back after, never copied.
+    let mut snaps: Vec<ServerSnapshot> = Vec::new();
+    let mut owners: Vec<usize> = Vec::new();
+    for (i, s) in subjects.iter_mut().enumerate() {
+        let name = s.name();
+        if let Some(mut snap) = s.snapshot.take() {
+            snap.server = name;
+            snaps.push(snap);
+            owners.push(i);
+        }
+    }
     let mut definition = audit::audit_snapshots(&snaps, &rules);
+    for (i, snap) in owners.into_iter().zip(snaps) {
+        subjects[i].snapshot = Some(snap);
+    }
     for f in &mut definition {
         let spec = subjects
             .iter()
@@ -262,7 +267,7 @@ pub fn judge(
 
     // Lockfiles: drift, accepted findings, launch changes.
     let mut locks: Vec<(String, Option<Lockfile>)> = Vec::new();
-    for s in &subjects {
+    for s in &mut subjects {
         let name = s.name();
         let lock = Lockfile::read_for(&lock_dir, &name)
             .with_context(|| format!("reading the lockfile of server `{name}`"))?;
@@ -292,7 +297,8 @@ pub fn judge(
         } else if s.snapshot.is_none() && (s.spec.is_none() || s.error.is_some()) {
             state = LockState::NotApplicable;
         }
-        let mut report = ServerReport::new(name.clone(), s.spec.clone(), s.snapshot.clone());
+        // The report keeps the snapshot; the subject no longer needs it.
+        let mut report = ServerReport::new(name.clone(), s.spec.clone(), s.snapshot.take());
         report.snapshot_path = s.snapshot_path.clone();
         report.error = s.error.clone();
         report.lock = state;

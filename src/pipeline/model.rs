@@ -203,6 +203,10 @@ pub struct ServerReport {
     /// Saved tool output supplied for the review.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub output_samples: Vec<OutputSample>,
+    /// Tools, prompts and resources (incl. templates) the server showed, kept when a copy for
+    /// rendering leaves the definitions out ([`ScanReport::redacted_outline`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<(usize, usize, usize)>,
 }
 
 impl ServerReport {
@@ -219,6 +223,22 @@ impl ServerReport {
             snapshot,
             pinning,
             ..ServerReport::default()
+        }
+    }
+
+    /// A copy without the snapshot and the output samples (the parts that grow with what
+    /// the server sent).
+    fn clone_without_snapshot(&self) -> ServerReport {
+        ServerReport {
+            name: self.name.clone(),
+            spec: self.spec.clone(),
+            snapshot: None,
+            snapshot_path: self.snapshot_path.clone(),
+            error: self.error.clone(),
+            lock: self.lock,
+            pinning: self.pinning.clone(),
+            output_samples: Vec::new(),
+            counts: self.counts,
         }
     }
 
@@ -276,6 +296,9 @@ impl ServerReport {
 
     /// Number of tools, prompts and resources (incl. templates) the server shows.
     pub fn item_counts(&self) -> Option<(usize, usize, usize)> {
+        if self.counts.is_some() {
+            return self.counts;
+        }
         self.snapshot.as_ref().map(|s| {
             (
                 s.tools.len(),
@@ -347,19 +370,60 @@ impl ScanReport {
     /// sources and output samples redacted by [`crate::model::redact`]. Every renderer works
     /// on this copy.
     pub fn redacted(&self) -> ScanReport {
+        self.redacted_with(false, ServerSnapshot::clone)
+    }
+
+    /// Like [`ScanReport::redacted`], but each snapshot keeps only what the summary formats
+    /// (table, JSON, SARIF, GitHub) show about it — identity, era, probe notes and the counts
+    /// of its definitions — not the definitions themselves. Redacting every string of every
+    /// definition costs time in proportion to what the server sent, and these formats never
+    /// show it.
+    pub fn redacted_outline(&self) -> ScanReport {
+        self.redacted_with(true, |x| ServerSnapshot {
+            server: x.server.clone(),
+            server_info: x.server_info.clone(),
+            era: x.era,
+            protocol_version: x.protocol_version.clone(),
+            capabilities: x.capabilities.clone(),
+            instructions: x.instructions.clone(),
+            probe: x.probe.clone(),
+            ..ServerSnapshot::default()
+        })
+    }
+
+    /// A redacted copy whose snapshots are `keep` of the originals; `outline` when `keep`
+    /// leaves the definitions out (their counts are kept then).
+    fn redacted_with(
+        &self,
+        outline: bool,
+        keep: impl Fn(&ServerSnapshot) -> ServerSnapshot,
+    ) -> ScanReport {
         use crate::model::redact::{Style, redact_snapshot, redact_spec, redact_text};
-        let mut r = self.clone();
+        let mut r = self.clone_without_servers();
         for f in &mut r.findings {
             f.message = redact_text(&f.message);
             f.evidence = f.evidence.as_deref().map(redact_text);
         }
-        for s in &mut r.servers {
-            s.spec = s.spec.as_ref().map(redact_spec);
-            s.snapshot = s.snapshot.as_ref().map(|x| redact_snapshot(x, Style::Show));
-            s.error = s.error.as_deref().map(redact_text);
-            for o in &mut s.output_samples {
-                o.text = redact_text(&o.text);
+        for s in &self.servers {
+            let mut copy = s.clone_without_snapshot();
+            if outline {
+                copy.counts = s.item_counts();
             }
+            copy.spec = s.spec.as_ref().map(redact_spec);
+            copy.snapshot = s
+                .snapshot
+                .as_ref()
+                .map(|x| redact_snapshot(&keep(x), Style::Show));
+            copy.error = s.error.as_deref().map(redact_text);
+            copy.output_samples = s
+                .output_samples
+                .iter()
+                .map(|o| OutputSample {
+                    text: redact_text(&o.text),
+                    ..o.clone()
+                })
+                .collect();
+            r.servers.push(copy);
         }
         for w in r.warnings.iter_mut().chain(r.sources.iter_mut()) {
             *w = redact_text(w);
@@ -368,6 +432,21 @@ impl ScanReport {
             x.reason = redact_text(&x.reason);
         }
         r
+    }
+
+    fn clone_without_servers(&self) -> ScanReport {
+        ScanReport {
+            tool: self.tool.clone(),
+            servers: Vec::new(),
+            findings: self.findings.clone(),
+            suppressed: self.suppressed.clone(),
+            warnings: self.warnings.clone(),
+            unsandboxed: self.unsandboxed.clone(),
+            sources: self.sources.clone(),
+            fail_on: self.fail_on,
+            rules: self.rules.clone(),
+            root: self.root.clone(),
+        }
     }
 
     pub fn new(servers: Vec<ServerReport>, findings: Vec<Finding>, fail_on: Severity) -> Self {

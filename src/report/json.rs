@@ -173,9 +173,9 @@ fn server(report: &ScanReport, s: &ServerReport) -> Value {
         "era": snap.and_then(|x| x.era),
         "protocolVersion": snap.and_then(|x| x.protocol_version.clone()),
         "counts": {
-            "tools": snap.map_or(0, |x| x.tools.len()),
-            "prompts": snap.map_or(0, |x| x.prompts.len()),
-            "resources": snap.map_or(0, |x| x.resources.len() + x.resource_templates.len()),
+            "tools": s.item_counts().map_or(0, |c| c.0),
+            "prompts": s.item_counts().map_or(0, |c| c.1),
+            "resources": s.item_counts().map_or(0, |c| c.2),
         },
         "snapshotPath": s.snapshot_path,
         "lock": s.lock,

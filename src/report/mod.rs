@@ -134,7 +134,7 @@ fn crossterm_width() -> Option<u16> {
 /// Every renderer sees the report with its secrets redacted, and the text it returns is
 /// passed through the redaction module once more (a secret a renderer quoted from elsewhere).
 pub fn render(format: Format, report: &ScanReport, opts: &RenderOptions) -> String {
-    redact_text(&format.renderer().render(&report.redacted(), opts))
+    redact_text(&format.renderer().render(&report.redacted_outline(), opts))
 }
 
 /// Render `report` for stdout (colour and width from the terminal for the table) and write

@@ -501,7 +501,27 @@ fn cases() -> Vec<(&'static str, Vec<ServerSnapshot>, Vec<ServerSnapshot>)> {
                 ..Default::default()
             }],
         ),
+        (
+            // A live server whose deadline passed before its audit began, and one with time left.
+            "audit-incomplete",
+            vec![live("weather", std::time::Duration::ZERO)],
+            vec![live("weather", std::time::Duration::from_secs(600))],
+        ),
     ]
+}
+
+/// A probed server whose deadline (probe start plus `--timeout`) is `left` from now.
+fn live(name: &str, left: std::time::Duration) -> ServerSnapshot {
+    let mut s = server(
+        name,
+        vec![tool("get_forecast", "Returns the forecast for a city.")],
+    );
+    s.probe = Some(mcpvet::model::snapshot::ProbeInfo {
+        transport: "stdio".into(),
+        deadline: Some(std::time::Instant::now() + left),
+        ..Default::default()
+    });
+    s
 }
 
 /// One rule's positive and negative case: the positive is flagged under the rule, the
@@ -571,6 +591,7 @@ macro_rules! rule_cases {
 }
 
 rule_cases! {
+    case_audit_incomplete => "audit-incomplete",
     case_concealment => "concealment",
     case_confusable_name => "confusable-name",
     case_cross_tool_instruction => "cross-tool-instruction",

@@ -507,3 +507,54 @@ fn hostile_server_cannot_keep_a_scan_past_its_timeout() {
         }
     }
 }
+
+/// A server that lists 9,000 heavy tools quickly: the audit of what it sent counts against its
+/// deadline, so `scan --timeout 8` ends within 9 s, and the report says the audit was cut short
+/// (a debug build needs well over 10 s of CPU to audit these 15 MB of definitions) instead of
+/// passing silently on a partial audit. (The timeout leaves the listing room on a loaded
+/// machine; before, the audit ran after the listing with no deadline at all.)
+#[test]
+fn audit_of_a_live_server_counts_against_its_timeout() {
+    let scene = Scene::new();
+    let run = mcpvet(
+        scene.path(),
+        "heavy_tools",
+        &[
+            "scan",
+            "--format",
+            "json",
+            "--timeout",
+            "8",
+            "--",
+            &python(),
+            &script(),
+            "heavy_tools",
+        ],
+    );
+    let out = String::from_utf8_lossy(&run.stdout);
+    let head = &out[..out.len().min(3000)];
+    assert!(
+        run.elapsed <= Duration::from_secs(9),
+        "took {:?} with --timeout 8\n{head}",
+        run.elapsed
+    );
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {head}\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        )
+    });
+    let server = &report["servers"][0];
+    assert_eq!(server["counts"]["tools"], 9000, "{head}");
+    let cut: Vec<&serde_json::Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "audit-incomplete")
+        .collect();
+    assert_eq!(cut.len(), 1, "{head}");
+    assert_eq!(cut[0]["severity"], "high");
+    let message = cut[0]["message"].as_str().unwrap();
+    assert!(message.contains("--timeout"), "{message}");
+    assert_eq!(run.code, 1, "a cut audit fails the gate");
+}

@@ -36,11 +36,11 @@ pub const CHECK: super::Check = super::Check {
 };
 
 /// Names a definition may refer to without pointing at another server: its own tools,
-/// prompts and every parameter name of the server.
+/// prompts and every parameter name of the server (all its items, whatever the window).
 fn own_names(scan: &Scan, si: usize) -> HashSet<String> {
     let server = &scan.servers[si];
     let mut own: HashSet<String> = HashSet::new();
-    for item in &server.items {
+    for item in server.all_items.iter() {
         own.insert(item.name.to_lowercase());
         if let Some(v) = item.value {
             for p in crate::audit::walk::property_names(v) {
@@ -76,7 +76,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         return;
     };
     let server = &scan.servers[si];
-    let own = own_names(scan, si);
+    let own = server.memo("intent::own_names", || own_names(scan, si));
     for (fi, (field, prep)) in server.fields.iter().zip(&server.prepared).enumerate() {
         let phrase;
         let mut prepared_text = false;
