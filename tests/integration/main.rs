@@ -5,6 +5,7 @@ mod audit;
 mod baseline;
 mod cli;
 mod config;
+mod handshake;
 mod hostile_config;
 mod hostile_output;
 mod lexicon;
