@@ -179,14 +179,17 @@ fn short(v: &Value) -> String {
     }
 }
 
+/// The deciding step and what each request had got by then.
+struct Decided {
+    step: Step,
+    discover: Got,
+    initialize: Got,
+}
+
 /// How the first connection's exchange ended.
 enum First {
     /// The era is decided.
-    Decided {
-        step: Step,
-        discover: Got,
-        initialize: Got,
-    },
+    Decided(Box<Decided>),
     /// The process exited, wrote garbage or refused both requests before anything decided:
     /// a fresh process gets `initialize` alone. The text says what happened.
     Fresh { discover: String, why: String },
@@ -220,11 +223,12 @@ pub async fn run(
         }
     };
     match first {
-        First::Decided {
-            step,
-            discover,
-            initialize,
-        } => {
+        First::Decided(decided) => {
+            let Decided {
+                step,
+                discover,
+                initialize,
+            } = *decided;
             let modern = matches!(step, Step::Modern(_));
             let evidence = |decided_by| EraEvidence {
                 decided_by,
@@ -251,9 +255,21 @@ pub async fn run(
                     supported,
                     requested: MODERN_VERSION.into(),
                 }),
-                Step::Refused(why) => Err(RpcError::Malformed(format!(
-                    "neither server/discover nor initialize was accepted ({why})"
-                ))),
+                Step::Refused(why) => {
+                    ex.session.note(format!(
+                        "neither server/discover nor initialize was accepted ({why})"
+                    ));
+                    Err(match initialize {
+                        Some(Err(e)) => RpcError::from_call("initialize", e, deadline),
+                        Some(Ok(v)) => RpcError::Malformed(format!(
+                            "initialize returned a non-object result ({})",
+                            short(&v)
+                        )),
+                        None => RpcError::Malformed(format!(
+                            "neither server/discover nor initialize was accepted ({why})"
+                        )),
+                    })
+                }
                 Step::RetryDiscover | Step::Wait => Err(RpcError::Malformed(
                     "the handshake ended before the era was decided".into(),
                 )),
@@ -376,11 +392,11 @@ impl Exchange<'_> {
                     });
                 }
                 Step::Modern(_) | Step::Legacy(_) | Step::Unsupported(_) => {
-                    return Ok(First::Decided {
+                    return Ok(First::Decided(Box::new(Decided {
                         step,
                         discover,
                         initialize,
-                    });
+                    })));
                 }
             }
             let mut ids: Vec<u64> = Vec::with_capacity(3);
@@ -467,11 +483,11 @@ impl Exchange<'_> {
                     ));
                 }
                 step => {
-                    return Ok(First::Decided {
+                    return Ok(First::Decided(Box::new(Decided {
                         step,
                         discover,
                         initialize,
-                    });
+                    })));
                 }
             }
         }
@@ -801,10 +817,7 @@ mod tests {
             ok(json!("x")),
             rpc(-32022, Some(json!({"supported": ["2025-06-18"]}))),
         ] {
-            assert!(
-                matches!(decide(&d, &init, false), Step::Legacy(_)),
-                "{d:?}"
-            );
+            assert!(matches!(decide(&d, &init, false), Step::Legacy(_)), "{d:?}");
         }
     }
 
@@ -840,13 +853,14 @@ mod tests {
         let d = rpc(-32022, Some(json!({"supported": ["2099-01-01"]})));
         assert_eq!(decide(&d, &None, false), Step::Wait);
         assert_eq!(
-            decide(&d, &rpc(-32022, Some(json!({"supported": ["2099-01-01"]}))), false),
+            decide(
+                &d,
+                &rpc(-32022, Some(json!({"supported": ["2099-01-01"]}))),
+                false
+            ),
             Step::Unsupported(vec!["2099-01-01".into()])
         );
-        assert!(matches!(
-            decide(&d, &ok(json!({})), false),
-            Step::Legacy(_)
-        ));
+        assert!(matches!(decide(&d, &ok(json!({})), false), Step::Legacy(_)));
     }
 
     #[test]
@@ -854,7 +868,10 @@ mod tests {
         let Step::Refused(why) = decide(&rpc(-32601, None), &rpc(-32603, None), false) else {
             panic!()
         };
-        assert_eq!(why, "server/discover got error -32601; initialize got error -32603");
+        assert_eq!(
+            why,
+            "server/discover got error -32601; initialize got error -32603"
+        );
         let Step::Refused(why) = decide(&ok(json!(1)), &ok(json!([])), false) else {
             panic!()
         };

@@ -287,7 +287,8 @@ impl StdioConn {
                             session.answered();
                             return Ok((id, outcome));
                         }
-                        if jsonrpc::id_number(&rid).is_some_and(|n| (1..=self.next_id).contains(&n)) {
+                        if jsonrpc::id_number(&rid).is_some_and(|n| (1..=self.next_id).contains(&n))
+                        {
                             // A late answer to a request whose answer no longer matters
                             // (`server/discover` once `initialize` decided the era).
                             tracing::debug!(id = %rid, "skipped a late answer to an earlier request");

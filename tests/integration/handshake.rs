@@ -70,7 +70,13 @@ fn a_server_that_starts_after_8_s_keeps_its_era_and_shows_no_drift() {
     let out = mcpvet(
         d,
         &[
-            "lock", cfg_s, "--lock-dir", locks_s, "--by", "Ada", "--at",
+            "lock",
+            cfg_s,
+            "--lock-dir",
+            locks_s,
+            "--by",
+            "Ada",
+            "--at",
             "2026-07-28T12:00:00Z",
         ],
     );
@@ -97,7 +103,10 @@ fn a_server_that_starts_after_8_s_keeps_its_era_and_shows_no_drift() {
         ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(start.elapsed() >= Duration::from_secs(8), "the server slept");
+    assert!(
+        start.elapsed() >= Duration::from_secs(8),
+        "the server slept"
+    );
     let s = ServerSnapshot::load(&snap_path).unwrap();
     assert_eq!(s.era, Some(Era::Modern));
     let ev = s.era_evidence.unwrap();
@@ -155,7 +164,8 @@ fn an_undecided_era_is_not_drift_and_is_said_so() {
     let d = dir.path();
     let locks = d.join("locks");
     let locks_s = locks.to_str().unwrap();
-    let tools = json!([{"name": "echo", "description": "A tool.", "inputSchema": {"type": "object"}}]);
+    let tools =
+        json!([{"name": "echo", "description": "A tool.", "inputSchema": {"type": "object"}}]);
     let info = json!({"name": "slow-start", "version": "3.1.0"});
     let decided = d.join("slow.json");
     std::fs::write(
@@ -210,7 +220,9 @@ fn an_undecided_era_is_not_drift_and_is_said_so() {
     assert_eq!(out.status.code(), Some(1));
     let t = text(&out.stdout);
     assert!(
-        t.starts_with("slow: drifted from its lock (1 change)\n  ? era and protocol version not compared"),
+        t.starts_with(
+            "slow: drifted from its lock (1 change)\n  ? era and protocol version not compared"
+        ),
         "{t}"
     );
     assert!(t.contains("serverInfo/version changed"), "{t}");
@@ -261,7 +273,11 @@ fn an_undecided_era_is_not_drift_and_is_said_so() {
     .unwrap();
     let out = mcpvet(d, &["diff", u, "--lock-dir", locks_s]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
-    assert!(text(&out.stdout).contains("era changed"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("era changed"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 /// `--discover-timeout` is still accepted (scripts pass it) and changes nothing: a server that

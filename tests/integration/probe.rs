@@ -298,19 +298,19 @@ fn deeply_nested_json_is_an_error() {
 
 #[test]
 fn endless_pagination_hits_the_page_cap() {
-    let e = err("endless_pages", 2);
+    let e = err("endless_pages", 1);
     assert!(e.contains("more than 20 pages"), "{e}");
 }
 
 #[test]
 fn repeated_cursor_is_an_error_not_a_loop() {
-    let e = err("repeat_cursor", 2);
+    let e = err("repeat_cursor", 1);
     assert!(e.contains("repeated cursor \"a\""), "{e}");
 }
 
 #[test]
 fn duplicate_tool_names_are_kept_and_noted() {
-    let s = run("dup_names", 2).unwrap();
+    let s = run("dup_names", 1).unwrap();
     assert_eq!(names(&s.tools), ["read_file", "read_file"]);
     let notes = s.probe.unwrap().notes;
     assert!(
@@ -323,7 +323,7 @@ fn duplicate_tool_names_are_kept_and_noted() {
 
 #[test]
 fn invalid_utf8_is_replaced_and_noted() {
-    let s = run("bad_utf8", 2).unwrap();
+    let s = run("bad_utf8", 1).unwrap();
     assert_eq!(s.tools[0]["description"], "bad \u{fffd}\u{fffd} bytes");
     let notes = s.probe.unwrap().notes;
     assert!(
@@ -363,7 +363,7 @@ fn exited_server_whose_grandchild_holds_stdout_fails_fast() {
 
 #[test]
 fn stderr_flood_is_bounded() {
-    let s = run("stderr_flood", 2).unwrap();
+    let s = run("stderr_flood", 1).unwrap();
     assert_eq!(names(&s.tools), ["echo"]);
     let stderr = s.probe.unwrap().stderr;
     assert!(stderr.len() <= 4096 + 200, "{}", stderr.len());
@@ -371,7 +371,7 @@ fn stderr_flood_is_bounded() {
 
 #[test]
 fn server_to_client_requests_are_answered_without_being_served() {
-    let s = run("server_requests", 2).unwrap();
+    let s = run("server_requests", 1).unwrap();
     let desc: serde_json::Value =
         serde_json::from_str(s.tools[0]["description"].as_str().unwrap()).unwrap();
     assert_eq!(desc["s0"], serde_json::json!({}), "ping: {desc}");
@@ -386,7 +386,7 @@ fn server_to_client_requests_are_answered_without_being_served() {
 
 #[test]
 fn answers_with_unknown_ids_are_skipped() {
-    let s = run("mismatched_ids", 2).unwrap();
+    let s = run("mismatched_ids", 1).unwrap();
     assert_eq!(names(&s.tools), ["echo"]);
     let notes = s.probe.unwrap().notes;
     assert!(
