@@ -44,9 +44,10 @@ pub struct TargetArgs {
     /// Time allowed per server, in seconds (an `npx` download can be slow).
     #[arg(long, value_name = "SECONDS", default_value = "120")]
     pub timeout: f64,
-    /// How long `server/discover` may stay unanswered before the server is taken as legacy.
-    #[arg(long, value_name = "SECONDS", default_value = "5")]
-    pub discover_timeout: f64,
+    /// Kept for compatibility; it has no effect: the era is decided from the server's
+    /// answers, and `--timeout` is the only clock.
+    #[arg(long, value_name = "SECONDS", hide = true)]
+    pub discover_timeout: Option<f64>,
     /// Run stdio servers WITHOUT the bubblewrap sandbox, with your user's full access to
     /// files, network and processes (every report says so).
     #[arg(long, conflicts_with_all = ["sandbox", "sandbox_net"])]
@@ -93,7 +94,7 @@ impl Default for TargetArgs {
             offline: false,
             snapshot_dir: None,
             timeout: 120.0,
-            discover_timeout: 5.0,
+            discover_timeout: None,
             no_sandbox: false,
             sandbox: false,
             sandbox_net: false,
@@ -122,7 +123,6 @@ impl TargetArgs {
         }
         Ok(ProbeOptions {
             timeout: seconds("--timeout", self.timeout)?,
-            discover_timeout: seconds("--discover-timeout", self.discover_timeout)?,
             sandbox: !self.no_sandbox,
             sandbox_net: self.sandbox_net,
             sandbox_net_servers: self.sandbox_net_servers.clone(),

@@ -79,6 +79,10 @@ pub struct LockDiff {
     pub launch: Option<FieldChange>,
     /// serverInfo, era and protocol version changes.
     pub identity: Vec<FieldChange>,
+    /// Why era and protocol version were not compared, when they were not: the new snapshot
+    /// could not decide its era, so a difference would say nothing about the server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub era_not_compared: Option<String>,
     pub instructions: Option<FieldChange>,
     pub items: Vec<ItemChange>,
 }
@@ -103,8 +107,15 @@ impl LockDiff {
     /// Human-readable report of the diff, for `mcpvet diff`.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
+        let not_compared = self
+            .era_not_compared
+            .as_deref()
+            .map(|why| format!("era and protocol version not compared: {}", line(why)));
         if self.is_empty() {
-            let _ = writeln!(out, "{}: matches its lock", line(&self.server));
+            let _ = match &not_compared {
+                Some(n) => writeln!(out, "{}: matches its lock ({n})", line(&self.server)),
+                None => writeln!(out, "{}: matches its lock", line(&self.server)),
+            };
             return out;
         }
         let n = self.change_count();
@@ -114,6 +125,9 @@ impl LockDiff {
             line(&self.server),
             if n == 1 { "" } else { "s" }
         );
+        if let Some(n) = &not_compared {
+            let _ = writeln!(out, "  ? {n}");
+        }
         if let Some(l) = &self.launch {
             let _ = writeln!(out, "  ~ launch spec changed");
             write_field(&mut out, l, "      ");
@@ -215,6 +229,11 @@ pub fn diff_with_spec(
         &Content::from_snapshot(snapshot),
     );
     locate_in(&mut d, snapshot);
+    if let Some(why) = snapshot.undecided_era() {
+        d.identity
+            .retain(|f| f.pointer != "/era" && f.pointer != "/protocolVersion");
+        d.era_not_compared = Some(why.to_owned());
+    }
     if let Some(spec) = spec {
         d.launch = launch_change(lock, spec);
     }

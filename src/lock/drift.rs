@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | `definition-drift` | high | a tool, prompt, resource or template was added, removed or changed (annotations aside), or the instructions changed |
 //! | `annotation-drift` | medium | only an item's annotations changed (e.g. `readOnlyHint` true → false) |
-//! | `server-identity-drift` | medium | serverInfo, era or protocol version changed while the definitions did not |
+//! | `server-identity-drift` | medium | serverInfo, era or protocol version changed while the definitions did not (era and protocol version only when the new snapshot records an era) |
 //! | `unlocked-server` | high | `require-lock` is on and the server has no lock |
 //! | `pin-mismatch` | high | the configured launch (command, args, env names, cwd, URL, header names) differs from the locked one |
 //!
@@ -398,7 +398,7 @@ pub fn rule_meta() -> Vec<RuleMeta> {
         ),
         m(
             rule_id::SERVER_IDENTITY_DRIFT,
-            "The server reports a different serverInfo (name, version, …), era or protocol version than the one approved, while its definitions match.",
+            "The server reports a different serverInfo (name, version, …), era or protocol version than the one approved, while its definitions match. Era and protocol version are compared only when the new snapshot records an era (the probe decides it from the server's answers, never from how fast it starts); otherwise the report says they were not compared.",
             "A new version behind unchanged definitions is usually a routine release, but it is new code running with the same credentials; a different name or era may mean a different server answers. Medium: worth a look and a re-lock without failing the default gate.",
             "The lock approved serverInfo version `0.1.0`; the server now answers `0.2.0`.",
             Severity::Medium,

@@ -1,11 +1,27 @@
 //! The dual-era handshake and the lists.
 //!
-//! `server/discover` goes first, with the 2026-07-28 `_meta`. A DiscoverResult, or -32022
-//! whose `supported` names a modern version, means modern. Any other error, EOF, exit or
-//! silence within `discover_timeout` means legacy: a **fresh** process (stdio) gets
-//! `initialize` (offering 2025-11-25 and accepting whatever the server answers) and
-//! `notifications/initialized`. Then every page of `tools/list`, and `prompts/list`,
-//! `resources/list` and `resources/templates/list` where the server advertises them.
+//! The era is decided from answers, never from a clock. On stdio, one process gets
+//! `server/discover` (with the 2026-07-28 `_meta`) and `initialize` (offering 2025-11-25)
+//! back to back, and the first answer that decides wins:
+//!
+//! - a DiscoverResult means modern (a modern server then refuses `initialize`: mcp 2.x and
+//!   fastmcp 4 answer -32022, ci-insights -32602; that late answer is skipped);
+//! - an InitializeResult means legacy (a legacy server refused `server/discover` with
+//!   -32601/-32602, or ignored it: nothing waits for that answer), and
+//!   `notifications/initialized` follows on the same process;
+//! - `initialize` refused with -32022 naming 2026-07-28 means modern: `server/discover` is
+//!   sent once more on the same process (the server missed or refused the first);
+//! - -32022 to `server/discover` naming only versions mcpvet cannot speak, with `initialize`
+//!   refused too, is an error.
+//!
+//! A slow start is therefore not an era: the only clock is the per-server deadline
+//! (`--timeout`). A **fresh** process, which gets `initialize` alone, is started only when
+//! the first one exited, closed its stdout or wrote garbage before the era was decided (old
+//! rmcp servers exit on any request before `initialize`), or refused both requests. Over
+//! HTTP the same decision runs on one connection, one request at a time (every POST gets an
+//! answer). How the era was decided is kept in the snapshot's `eraEvidence`. Then every page
+//! of `tools/list`, and `prompts/list`, `resources/list` and `resources/templates/list`
+//! where the server advertises them.
 
 use std::collections::HashSet;
 
@@ -14,9 +30,8 @@ use tokio::time::Instant;
 
 use super::error::RpcError;
 use super::jsonrpc::{self, ErrorObject, LEGACY_VERSION, MODERN_VERSION};
-use super::limits::human_duration;
 use super::{CallError, Conn, ProbeOptions, Session};
-use crate::model::snapshot::{Era, ServerSnapshot};
+use crate::model::snapshot::{Era, EraDecider, EraEvidence, ServerSnapshot};
 
 /// Opens a connection to the server under probe: for stdio, a fresh process each time.
 pub trait Connect {
@@ -24,49 +39,109 @@ pub trait Connect {
     fn connect(&mut self) -> impl std::future::Future<Output = Result<Conn, RpcError>> + Send;
 }
 
-/// How the server answered `server/discover`.
+/// What one handshake request got so far: `None` while it is unanswered.
+pub type Got = Option<Result<Value, CallError>>;
+
+/// What the answers so far call for.
 #[derive(Debug, Clone, PartialEq)]
-pub enum DiscoverOutcome {
-    /// A DiscoverResult.
+pub enum Step {
+    /// Modern: the DiscoverResult.
     Modern(Value),
-    /// -32022 with `supported` naming only versions this client cannot speak.
+    /// Legacy: the InitializeResult.
+    Legacy(Value),
+    /// The server names only protocol versions this client cannot speak.
     Unsupported(Vec<String>),
-    /// Anything else: fall back to `initialize` on a fresh process; the reason is kept.
-    Legacy(String),
+    /// `initialize` says the server is modern but `server/discover` got no DiscoverResult:
+    /// ask again.
+    RetryDiscover,
+    /// Nothing has decided yet: wait for the next answer.
+    Wait,
+    /// Both requests were answered and neither answer decides (the text says what each got).
+    Refused(String),
 }
 
-/// Decide the era from the answer to `server/discover`.
-pub fn classify_discover(
-    answer: Result<Value, CallError>,
-    silence: std::time::Duration,
-) -> DiscoverOutcome {
-    match answer {
-        Ok(v) if v.is_object() => DiscoverOutcome::Modern(v),
-        Ok(other) => DiscoverOutcome::Legacy(format!(
-            "server/discover returned a non-object result ({})",
-            short(&other)
-        )),
-        Err(CallError::Rpc(e)) => match supported_versions(&e) {
-            Some(list) if list.iter().any(|v| v == MODERN_VERSION) => {
-                // It claims to support what we sent yet refused it; treat as legacy quirk.
-                DiscoverOutcome::Legacy(format!(
-                    "server/discover was refused with {e} although `supported` lists {MODERN_VERSION}"
-                ))
+/// Decide the era from the answers so far. `retried`: `server/discover` was already sent a
+/// second time. Pure: no clock takes part.
+pub fn decide(discover: &Got, initialize: &Got, retried: bool) -> Step {
+    if let Some(Ok(v)) = discover {
+        if v.is_object() {
+            return Step::Modern(v.clone());
+        }
+    }
+    if let Some(Ok(v)) = initialize {
+        if v.is_object() {
+            return Step::Legacy(v.clone());
+        }
+    }
+    let init_says_modern = matches!(initialize, Some(Err(CallError::Rpc(e)))
+        if supported_versions(e).is_some_and(|l| l.iter().any(|v| v == MODERN_VERSION)));
+    if init_says_modern {
+        return match discover {
+            None if retried => Step::Wait,
+            Some(_) if retried => Step::Refused(refusal(discover, initialize)),
+            _ => Step::RetryDiscover,
+        };
+    }
+    let (Some(d), Some(_)) = (discover, initialize) else {
+        return Step::Wait;
+    };
+    if let Err(CallError::Rpc(e)) = d {
+        if let Some(list) = supported_versions(e) {
+            if !list
+                .iter()
+                .any(|v| v == MODERN_VERSION || is_legacy_version(v))
+            {
+                return Step::Unsupported(list);
             }
-            Some(list) if list.iter().any(|v| is_legacy_version(v)) => {
-                DiscoverOutcome::Legacy(format!(
-                    "server/discover: -32022, the server supports {}",
-                    list.join(", ")
-                ))
+        }
+    }
+    Step::Refused(refusal(discover, initialize))
+}
+
+fn refusal(discover: &Got, initialize: &Got) -> String {
+    format!(
+        "server/discover got {}; initialize got {}",
+        describe(discover),
+        describe(initialize)
+    )
+}
+
+/// What a request got, in mcpvet's own words (no server text): for notes and `eraEvidence`.
+pub fn describe(got: &Got) -> String {
+    match got {
+        None => "no answer".into(),
+        Some(Ok(v)) if v.is_object() => "result".into(),
+        Some(Ok(_)) => "a result that is not an object".into(),
+        Some(Err(e)) => describe_error(e),
+    }
+}
+
+fn describe_error(e: &CallError) -> String {
+    match e {
+        CallError::Rpc(e) => match supported_versions(e) {
+            Some(list) if !list.is_empty() => {
+                let list: Vec<String> = list
+                    .iter()
+                    .take(8)
+                    .map(|v| crate::model::escape::line(&crate::model::escape::clip(v, 32)))
+                    .collect();
+                format!("error {} (supported: {})", e.code, list.join(", "))
             }
-            Some(list) => DiscoverOutcome::Unsupported(list),
-            None => DiscoverOutcome::Legacy(format!("server/discover: {e}")),
+            _ => format!("error {}", e.code),
         },
-        Err(CallError::Silent) => DiscoverOutcome::Legacy(format!(
-            "server/discover: no answer within {}",
-            human_duration(silence)
-        )),
-        Err(e) => DiscoverOutcome::Legacy(format!("server/discover: {e}")),
+        CallError::Closed(_) => "the connection closed (the server exited)".into(),
+        CallError::Silent => "no answer".into(),
+        CallError::Limit(_) => "a message over a cap".into(),
+        CallError::Protocol(_) => "an answer that breaks the protocol".into(),
+        CallError::SessionExpired(_) => "a forgotten session".into(),
+    }
+}
+
+/// The note kept when `server/discover` is refused (or breaks down over HTTP).
+fn refused_note(e: &CallError) -> String {
+    match e {
+        CallError::Rpc(o) => format!("server/discover was refused: {o}"),
+        other => format!("server/discover was refused: {other}"),
     }
 }
 
@@ -104,9 +179,25 @@ fn short(v: &Value) -> String {
     }
 }
 
-/// The dual-era exchange: `server/discover` on a first connection, then the modern listing,
-/// or `initialize` on a fresh one (stdio) and the legacy listing. Every connection opened
-/// here is closed here.
+/// The deciding step and what each request had got by then.
+struct Decided {
+    step: Step,
+    discover: Got,
+    initialize: Got,
+}
+
+/// How the first connection's exchange ended.
+enum First {
+    /// The era is decided.
+    Decided(Box<Decided>),
+    /// The process exited, wrote garbage or refused both requests before anything decided:
+    /// a fresh process gets `initialize` alone. The text says what happened.
+    Fresh { discover: String, why: String },
+}
+
+/// The dual-era exchange, every connection opened here closed here: decide the era on a
+/// first connection (see the module doc), on a fresh process only when the first one could
+/// not decide it, then read the lists.
 pub async fn run(
     connector: &mut impl Connect,
     opts: &ProbeOptions,
@@ -114,65 +205,91 @@ pub async fn run(
     deadline: Instant,
 ) -> Result<ServerSnapshot, RpcError> {
     let mut conn = connector.connect().await?;
-    let discover_deadline = deadline.min(Instant::now() + opts.discover_timeout);
-    let answer = conn
-        .call(
-            "server/discover",
-            jsonrpc::params(Era::Modern, None, &opts.client()),
-            Era::Modern,
-            discover_deadline,
-            session,
-        )
-        .await;
-    // A breach of a limit is never a reason to fall back: it is the server's answer.
-    if let Err(CallError::Limit(m)) = answer {
-        conn.close().await;
-        return Err(RpcError::Transport {
-            method: "server/discover".into(),
-            error: CallError::Limit(m),
-        });
-    }
-    let outcome = classify_discover(answer, opts.discover_timeout);
-    match &outcome {
-        DiscoverOutcome::Modern(_) => tracing::debug!("server/discover: modern"),
-        DiscoverOutcome::Unsupported(list) => {
-            tracing::debug!(supported = ?list, "server/discover: unsupported versions");
-        }
-        DiscoverOutcome::Legacy(why) => tracing::debug!(reason = ?why, "server/discover: legacy"),
-    }
     let mut ex = Exchange {
         session,
         deadline,
         opts,
     };
-    match outcome {
-        DiscoverOutcome::Modern(result) => {
-            let r = ex.modern(&mut conn, result).await;
+    let first = if let Conn::Stdio(c) = &mut conn {
+        ex.pipelined(c).await
+    } else {
+        ex.sequential(&mut conn).await
+    };
+    let first = match first {
+        Ok(f) => f,
+        Err(e) => {
+            conn.close().await;
+            return Err(e);
+        }
+    };
+    match first {
+        First::Decided(decided) => {
+            let Decided {
+                step,
+                discover,
+                initialize,
+            } = *decided;
+            let modern = matches!(step, Step::Modern(_));
+            let evidence = |decided_by| EraEvidence {
+                decided_by,
+                discover: describe(&discover),
+                initialize: if initialize.is_none() && modern {
+                    "no answer needed".into()
+                } else {
+                    describe(&initialize)
+                },
+                fresh_process: false,
+            };
+            let r = match step {
+                Step::Modern(result) => {
+                    let ev = evidence(EraDecider::DiscoverResult);
+                    tracing::debug!(evidence = %ev, "era decided: modern");
+                    ex.modern(&mut conn, result, ev).await
+                }
+                Step::Legacy(result) => {
+                    let ev = evidence(EraDecider::InitializeResult);
+                    tracing::debug!(evidence = %ev, "era decided: legacy");
+                    ex.legacy_from(&mut conn, result, ev).await
+                }
+                Step::Unsupported(supported) => Err(RpcError::UnsupportedVersion {
+                    supported,
+                    requested: MODERN_VERSION.into(),
+                }),
+                Step::Refused(why) => {
+                    ex.session.note(format!(
+                        "neither server/discover nor initialize was accepted ({why})"
+                    ));
+                    Err(match initialize {
+                        Some(Err(e)) => RpcError::from_call("initialize", e, deadline),
+                        Some(Ok(v)) => RpcError::Malformed(format!(
+                            "initialize returned a non-object result ({})",
+                            short(&v)
+                        )),
+                        None => RpcError::Malformed(format!(
+                            "neither server/discover nor initialize was accepted ({why})"
+                        )),
+                    })
+                }
+                Step::RetryDiscover | Step::Wait => Err(RpcError::Malformed(
+                    "the handshake ended before the era was decided".into(),
+                )),
+            };
             conn.close().await;
             r
         }
-        DiscoverOutcome::Unsupported(supported) => {
+        First::Fresh { discover, why } => {
             conn.close().await;
-            Err(RpcError::UnsupportedVersion {
-                supported,
-                requested: MODERN_VERSION.into(),
-            })
-        }
-        DiscoverOutcome::Legacy(reason) => {
-            ex.session.note(format!("legacy handshake: {reason}"));
-            let mut conn = if matches!(conn, Conn::Stdio(_)) {
-                conn.close().await;
-                connector.connect().await?
-            } else {
-                conn
-            };
-            let r = ex.legacy(&mut conn).await;
+            ex.session
+                .note(format!("legacy handshake on a fresh process: {why}"));
+            let mut conn = connector.connect().await?;
+            let r = ex.legacy(&mut conn, discover).await;
             conn.close().await;
             r
         }
     }
 }
 
+/// What every request of one handshake shares.
 /// What every request of one handshake shares.
 struct Exchange<'a> {
     session: &'a mut Session,
@@ -192,10 +309,195 @@ impl Exchange<'_> {
             .await
     }
 
+    fn init_params(&self) -> Value {
+        json!({
+            "protocolVersion": LEGACY_VERSION,
+            "capabilities": {},
+            "clientInfo": self.opts.client(),
+        })
+    }
+
+    fn discover_params(&self) -> Value {
+        jsonrpc::params(Era::Modern, None, &self.opts.client())
+    }
+
+    /// stdio: `server/discover` and `initialize` back to back on one process; the first
+    /// deciding answer wins (see [`decide`]).
+    async fn pipelined(&mut self, c: &mut super::stdio::StdioConn) -> Result<First, RpcError> {
+        let deadline = self.deadline;
+        let fresh = |discover: &Got, e: &CallError| First::Fresh {
+            discover: match e {
+                CallError::Closed(_) if discover.is_none() => describe_error(e),
+                _ => describe(discover),
+            },
+            why: format!("the first process could not decide the era: {e}"),
+        };
+        let mut discover: Got = None;
+        let mut initialize: Got = None;
+        let mut discover_ids = Vec::with_capacity(2);
+        let sent = async {
+            let d = c
+                .send("server/discover", self.discover_params(), deadline)
+                .await?;
+            let i = c.send("initialize", self.init_params(), deadline).await?;
+            Ok::<_, CallError>((d, i))
+        }
+        .await;
+        let init_id = match sent {
+            Ok((d, i)) => {
+                discover_ids.push(d);
+                i
+            }
+            Err(CallError::Silent) => {
+                return Err(RpcError::from_call(
+                    "server/discover",
+                    CallError::Silent,
+                    deadline,
+                ));
+            }
+            Err(e) => return Ok(fresh(&discover, &e)),
+        };
+        let mut retried = false;
+        loop {
+            let step = decide(&discover, &initialize, retried);
+            match step {
+                Step::Wait => {}
+                Step::RetryDiscover => {
+                    self.session.note(format!(
+                        "initialize was refused with -32022 naming {MODERN_VERSION} while server/discover got {}; asking server/discover again on the same process",
+                        describe(&discover)
+                    ));
+                    retried = true;
+                    discover = None;
+                    match c
+                        .send("server/discover", self.discover_params(), deadline)
+                        .await
+                    {
+                        Ok(id) => discover_ids.push(id),
+                        Err(CallError::Silent) => {
+                            return Err(RpcError::from_call(
+                                "server/discover",
+                                CallError::Silent,
+                                deadline,
+                            ));
+                        }
+                        Err(e) => return Ok(fresh(&discover, &e)),
+                    }
+                    continue;
+                }
+                Step::Refused(why) => {
+                    return Ok(First::Fresh {
+                        discover: describe(&discover),
+                        why: format!("the first process refused both requests ({why})"),
+                    });
+                }
+                Step::Modern(_) | Step::Legacy(_) | Step::Unsupported(_) => {
+                    return Ok(First::Decided(Box::new(Decided {
+                        step,
+                        discover,
+                        initialize,
+                    })));
+                }
+            }
+            let mut ids: Vec<u64> = Vec::with_capacity(3);
+            if discover.is_none() {
+                ids.extend(&discover_ids);
+            }
+            if initialize.is_none() {
+                ids.push(init_id);
+            }
+            let pending = if discover.is_none() {
+                "server/discover"
+            } else {
+                "initialize"
+            };
+            match c.answer(&ids, pending, deadline, self.session).await {
+                Ok((id, outcome)) => {
+                    let got = Some(outcome.map_err(CallError::Rpc));
+                    if id == init_id {
+                        initialize = got;
+                    } else {
+                        if let Some(Err(e)) = &got {
+                            self.session.note(refused_note(e));
+                        }
+                        discover = got;
+                    }
+                }
+                // A breach of a limit is the server's answer, never a reason to start again.
+                Err(e @ (CallError::Limit(_) | CallError::Silent)) => {
+                    return Err(RpcError::from_call(pending, e, deadline));
+                }
+                Err(e) => return Ok(fresh(&discover, &e)),
+            }
+        }
+    }
+
+    /// HTTP: `server/discover`, then `initialize` when that did not decide, on one
+    /// connection (each POST is answered, so nothing waits on a clock here either).
+    async fn sequential(&mut self, conn: &mut Conn) -> Result<First, RpcError> {
+        let deadline = self.deadline;
+        let mut discover: Got = None;
+        let mut initialize: Got = None;
+        let mut retried = false;
+        let mut ask_discover = true;
+        loop {
+            if ask_discover {
+                ask_discover = false;
+                let params = self.discover_params();
+                match self
+                    .call(conn, "server/discover", params, Era::Modern)
+                    .await
+                {
+                    Err(e @ (CallError::Limit(_) | CallError::Silent)) => {
+                        return Err(RpcError::from_call("server/discover", e, deadline));
+                    }
+                    Err(e) => {
+                        self.session.note(refused_note(&e));
+                        discover = Some(Err(e));
+                    }
+                    Ok(v) => discover = Some(Ok(v)),
+                }
+            }
+            match decide(&discover, &initialize, retried) {
+                Step::Wait if initialize.is_none() => {
+                    let params = self.init_params();
+                    initialize = Some(
+                        match self.call(conn, "initialize", params, Era::Legacy).await {
+                            Err(e @ (CallError::Limit(_) | CallError::Silent)) => {
+                                return Err(RpcError::from_call("initialize", e, deadline));
+                            }
+                            other => other,
+                        },
+                    );
+                }
+                Step::RetryDiscover => {
+                    self.session.note(format!(
+                        "initialize was refused with -32022 naming {MODERN_VERSION}; asking server/discover again"
+                    ));
+                    retried = true;
+                    ask_discover = true;
+                }
+                Step::Wait => {
+                    return Err(RpcError::Malformed(
+                        "the handshake ended before the era was decided".into(),
+                    ));
+                }
+                step => {
+                    return Ok(First::Decided(Box::new(Decided {
+                        step,
+                        discover,
+                        initialize,
+                    })));
+                }
+            }
+        }
+    }
+
     async fn modern(
         &mut self,
         conn: &mut Conn,
         discover: Value,
+        evidence: EraEvidence,
     ) -> Result<ServerSnapshot, RpcError> {
         if let Some(rt) = discover.get("resultType").and_then(Value::as_str) {
             if rt != "complete" {
@@ -215,6 +517,7 @@ impl Exchange<'_> {
         let capabilities = discover.get("capabilities").cloned();
         let mut snap = ServerSnapshot {
             era: Some(Era::Modern),
+            era_evidence: Some(evidence),
             protocol_version: Some(MODERN_VERSION.into()),
             server_info: discover
                 .get("_meta")
@@ -237,13 +540,16 @@ impl Exchange<'_> {
         Ok(snap)
     }
 
-    async fn legacy(&mut self, conn: &mut Conn) -> Result<ServerSnapshot, RpcError> {
-        let params = json!({
-            "protocolVersion": LEGACY_VERSION,
-            "capabilities": {},
-            "clientInfo": self.opts.client(),
-        });
+    /// The fresh process after the first one could not decide: `initialize` alone (then
+    /// `server/discover` if it says the server is modern). `first_discover` is what
+    /// `server/discover` got on the first process.
+    async fn legacy(
+        &mut self,
+        conn: &mut Conn,
+        first_discover: String,
+    ) -> Result<ServerSnapshot, RpcError> {
         let deadline = self.deadline;
+        let params = self.init_params();
         let init = match self.call(conn, "initialize", params, Era::Legacy).await {
             Ok(v) => v,
             Err(CallError::Rpc(e))
@@ -254,7 +560,7 @@ impl Exchange<'_> {
                 self.session.note(format!(
                     "initialize was refused with {e}; probing with {MODERN_VERSION} on the same connection"
                 ));
-                let params = jsonrpc::params(Era::Modern, None, &self.opts.client());
+                let params = self.discover_params();
                 let discover = self
                     .call(conn, "server/discover", params, Era::Modern)
                     .await
@@ -264,7 +570,13 @@ impl Exchange<'_> {
                         "server/discover returned a non-object result".into(),
                     ));
                 }
-                return self.modern(conn, discover).await;
+                let evidence = EraEvidence {
+                    decided_by: EraDecider::DiscoverResult,
+                    discover: "result".into(),
+                    initialize: describe_error(&CallError::Rpc(e)),
+                    fresh_process: true,
+                };
+                return self.modern(conn, discover, evidence).await;
             }
             Err(e) => return Err(RpcError::from_call("initialize", e, deadline)),
         };
@@ -274,6 +586,23 @@ impl Exchange<'_> {
                 short(&init)
             )));
         }
+        let evidence = EraEvidence {
+            decided_by: EraDecider::InitializeResult,
+            discover: first_discover,
+            initialize: "result".into(),
+            fresh_process: true,
+        };
+        self.legacy_from(conn, init, evidence).await
+    }
+
+    /// Legacy, with the InitializeResult in hand: `notifications/initialized`, the lists.
+    async fn legacy_from(
+        &mut self,
+        conn: &mut Conn,
+        init: Value,
+        evidence: EraEvidence,
+    ) -> Result<ServerSnapshot, RpcError> {
+        let deadline = self.deadline;
         let version = init
             .get("protocolVersion")
             .and_then(Value::as_str)
@@ -288,6 +617,7 @@ impl Exchange<'_> {
         let capabilities = init.get("capabilities").cloned();
         let mut snap = ServerSnapshot {
             era: Some(Era::Legacy),
+            era_evidence: Some(evidence),
             protocol_version: version,
             server_info: init.get("serverInfo").cloned(),
             instructions: init
@@ -453,50 +783,115 @@ impl Exchange<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
-    fn rpc(code: i64, data: Option<Value>) -> Result<Value, CallError> {
-        Err(CallError::Rpc(ErrorObject {
+    fn rpc(code: i64, data: Option<Value>) -> Got {
+        Some(Err(CallError::Rpc(ErrorObject {
             code,
             message: "m".into(),
             data,
-        }))
+        })))
+    }
+
+    fn ok(v: Value) -> Got {
+        Some(Ok(v))
     }
 
     #[test]
-    fn discover_classification() {
-        let d = Duration::from_secs(3);
+    fn a_discover_result_decides_modern_whatever_initialize_got() {
+        let d = ok(json!({"supportedVersions": ["2026-07-28"]}));
+        for init in [None, rpc(-32022, None), rpc(-32602, None), ok(json!({}))] {
+            assert!(
+                matches!(decide(&d, &init, false), Step::Modern(_)),
+                "{init:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_initialize_result_decides_legacy_without_waiting_for_discover() {
+        let init = ok(json!({"protocolVersion": "2025-11-25"}));
+        for d in [
+            None,
+            rpc(-32601, None),
+            rpc(-32602, None),
+            ok(json!("x")),
+            rpc(-32022, Some(json!({"supported": ["2025-06-18"]}))),
+        ] {
+            assert!(matches!(decide(&d, &init, false), Step::Legacy(_)), "{d:?}");
+        }
+    }
+
+    #[test]
+    fn nothing_decides_until_an_answer_does() {
+        // Silence, however long, is never an era.
+        assert_eq!(decide(&None, &None, false), Step::Wait);
+        assert_eq!(decide(&rpc(-32601, None), &None, false), Step::Wait);
+        assert_eq!(decide(&None, &rpc(-32601, None), false), Step::Wait);
+        assert_eq!(decide(&ok(json!(42)), &None, false), Step::Wait);
+    }
+
+    #[test]
+    fn initialize_refused_as_modern_asks_discover_again_once() {
+        let modern = rpc(
+            -32022,
+            Some(json!({"supported": ["2026-07-28"], "requested": "2025-11-25"})),
+        );
+        assert_eq!(decide(&None, &modern, false), Step::RetryDiscover);
+        assert_eq!(
+            decide(&rpc(-32601, None), &modern, false),
+            Step::RetryDiscover
+        );
+        assert_eq!(decide(&None, &modern, true), Step::Wait);
         assert!(matches!(
-            classify_discover(Ok(json!({"supportedVersions": ["2026-07-28"]})), d),
-            DiscoverOutcome::Modern(_)
+            decide(&rpc(-32601, None), &modern, true),
+            Step::Refused(_)
         ));
-        assert!(matches!(
-            classify_discover(rpc(-32601, None), d),
-            DiscoverOutcome::Legacy(_)
-        ));
-        assert!(matches!(
-            classify_discover(rpc(-32602, None), d),
-            DiscoverOutcome::Legacy(_)
-        ));
-        assert!(matches!(
-            classify_discover(Err(CallError::Closed("exit".into())), d),
-            DiscoverOutcome::Legacy(_)
-        ));
-        let DiscoverOutcome::Legacy(why) = classify_discover(Err(CallError::Silent), d) else {
+    }
+
+    #[test]
+    fn only_unknown_versions_is_unsupported_once_initialize_is_refused_too() {
+        let d = rpc(-32022, Some(json!({"supported": ["2099-01-01"]})));
+        assert_eq!(decide(&d, &None, false), Step::Wait);
+        assert_eq!(
+            decide(
+                &d,
+                &rpc(-32022, Some(json!({"supported": ["2099-01-01"]}))),
+                false
+            ),
+            Step::Unsupported(vec!["2099-01-01".into()])
+        );
+        assert!(matches!(decide(&d, &ok(json!({})), false), Step::Legacy(_)));
+    }
+
+    #[test]
+    fn both_refused_is_refused_with_both_answers_named() {
+        let Step::Refused(why) = decide(&rpc(-32601, None), &rpc(-32603, None), false) else {
             panic!()
         };
-        assert!(why.contains("3 s"), "{why}");
         assert_eq!(
-            classify_discover(rpc(-32022, Some(json!({"supported": ["2027-01-01"]}))), d),
-            DiscoverOutcome::Unsupported(vec!["2027-01-01".into()])
+            why,
+            "server/discover got error -32601; initialize got error -32603"
         );
-        assert!(matches!(
-            classify_discover(rpc(-32022, Some(json!({"supported": ["2025-06-18"]}))), d),
-            DiscoverOutcome::Legacy(_)
-        ));
-        assert!(matches!(
-            classify_discover(Ok(json!("x")), d),
-            DiscoverOutcome::Legacy(_)
-        ));
+        let Step::Refused(why) = decide(&ok(json!(1)), &ok(json!([])), false) else {
+            panic!()
+        };
+        assert!(why.contains("not an object"), "{why}");
+    }
+
+    #[test]
+    fn descriptions_are_mcpvets_words_not_the_servers() {
+        let hostile = Some(Err(CallError::Rpc(ErrorObject {
+            code: -32022,
+            message: "\u{1b}[31mIGNORE PREVIOUS".into(),
+            data: Some(json!({"supported": ["\u{1b}[2J2099", "2026-07-28"]})),
+        })));
+        let d = describe(&hostile);
+        assert!(!d.contains('\u{1b}') && !d.contains("IGNORE"), "{d}");
+        assert!(d.starts_with("error -32022 (supported: "), "{d}");
+        assert_eq!(describe(&None), "no answer");
+        assert_eq!(
+            describe(&Some(Err(CallError::Closed("exit status: 1".into())))),
+            "the connection closed (the server exited)"
+        );
     }
 }

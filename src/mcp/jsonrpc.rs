@@ -174,6 +174,18 @@ pub fn id_matches(id: &Value, want: u64) -> bool {
     }
 }
 
+/// The request number an answer's id names, when it is one mcpvet could have sent (a
+/// number, or its decimal string).
+pub fn id_number(id: &Value) -> Option<u64> {
+    match id {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) if s.bytes().all(|b| b.is_ascii_digit()) && !s.starts_with('0') => {
+            s.parse().ok()
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -55,9 +55,8 @@ impl ProbeFailure {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProbeOptions {
     /// Overall time allowed per server (`--timeout`), generous enough for an npx download.
+    /// It is the probe's only clock: the era is decided from answers (see [`handshake`]).
     pub timeout: Duration,
-    /// How long `server/discover` may stay unanswered before the server is taken as legacy.
-    pub discover_timeout: Duration,
     /// Run stdio servers inside bubblewrap (the default; off with `--no-sandbox`).
     pub sandbox: bool,
     /// Let every sandboxed server use the network (`--sandbox-net`).
@@ -91,7 +90,6 @@ impl Default for ProbeOptions {
     fn default() -> Self {
         Self {
             timeout: Duration::from_secs(120),
-            discover_timeout: Duration::from_secs(5),
             sandbox: true,
             sandbox_net: false,
             sandbox_net_servers: Vec::new(),
@@ -241,7 +239,7 @@ impl Conn {
     }
 }
 
-/// Shared stderr capture for one probe (kept across the legacy fallback's fresh process).
+/// Shared stderr capture for one probe (kept across a fresh process, when one is needed).
 pub type StderrBuf = Arc<Mutex<limits::RingBuffer>>;
 
 fn runtime(threads: usize) -> Result<tokio::runtime::Runtime, std::io::Error> {

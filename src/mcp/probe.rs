@@ -29,8 +29,8 @@ struct Launcher<'a> {
     /// The stdio arguments after resolving passed references.
     args: Vec<String>,
     starts: usize,
-    /// The scratch HOME and TMPDIR, shared by the discover process and the fresh legacy
-    /// one (so an `npx` download is not repeated) and removed when the probe ends.
+    /// The scratch HOME and TMPDIR, shared by the first process and a fresh one when the
+    /// handshake needs it (so an `npx` download is not repeated), removed when the probe ends.
     scratch: Option<tempfile::TempDir>,
 }
 
@@ -79,7 +79,7 @@ impl Launcher<'_> {
                 };
                 if self.starts > 1 {
                     if let Ok(mut b) = self.stderr.lock() {
-                        b.push(b"\n[mcpvet: fresh process for the legacy handshake]\n");
+                        b.push(b"\n[mcpvet: fresh process for the handshake]\n");
                     }
                 }
                 let scratch = self.scratch_dir()?;

@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::jsonrpc::{self, Incoming, MessageError};
+use super::jsonrpc::{self, ErrorObject, Incoming, MessageError};
 use super::limits::{Limits, RingBuffer, human_bytes};
 use super::process::{LaunchPlan, ProcessGuard};
 use super::{CallError, Session};
@@ -172,6 +172,19 @@ impl StdioConn {
         deadline: Instant,
         session: &mut Session,
     ) -> Result<Value, CallError> {
+        let id = self.send(method, params, deadline).await?;
+        self.answer(&[id], method, deadline, session)
+            .await
+            .and_then(|(_, outcome)| outcome.map_err(CallError::Rpc))
+    }
+
+    /// Write a request without waiting for its answer; returns its id (for [`Self::answer`]).
+    pub async fn send(
+        &mut self,
+        method: &str,
+        params: Value,
+        deadline: Instant,
+    ) -> Result<u64, CallError> {
         if self.closed {
             return Err(CallError::Closed(self.exit_detail()));
         }
@@ -179,6 +192,23 @@ impl StdioConn {
         let id = self.next_id;
         self.write(&jsonrpc::request(id, method, params), deadline)
             .await?;
+        Ok(id)
+    }
+
+    /// Wait until `deadline` for the first answer to any of the requests `ids` (sent with
+    /// [`Self::send`]); returns that id and the server's result or JSON-RPC error. Answers
+    /// to earlier requests that are no longer awaited are skipped quietly; `waiting_for`
+    /// names the requests in error messages.
+    pub async fn answer(
+        &mut self,
+        ids: &[u64],
+        waiting_for: &str,
+        deadline: Instant,
+        session: &mut Session,
+    ) -> Result<(u64, Result<Value, ErrorObject>), CallError> {
+        if self.closed {
+            return Err(CallError::Closed(self.exit_detail()));
+        }
         let mut seen = 0usize;
         loop {
             let next = self.next_event(deadline).await;
@@ -247,15 +277,22 @@ impl StdioConn {
                 seen += 1;
                 if seen > self.limits.max_messages_per_request {
                     return Err(CallError::Limit(format!(
-                        "more than {} messages arrived while waiting for the answer to {method}",
+                        "more than {} messages arrived while waiting for the answer to {waiting_for}",
                         self.limits.max_messages_per_request
                     )));
                 }
                 match msg {
                     Incoming::Response { id: rid, outcome } => {
-                        if jsonrpc::id_matches(&rid, id) {
+                        if let Some(&id) = ids.iter().find(|&&id| jsonrpc::id_matches(&rid, id)) {
                             session.answered();
-                            return outcome.map_err(CallError::Rpc);
+                            return Ok((id, outcome));
+                        }
+                        if jsonrpc::id_number(&rid).is_some_and(|n| (1..=self.next_id).contains(&n))
+                        {
+                            // A late answer to a request whose answer no longer matters
+                            // (`server/discover` once `initialize` decided the era).
+                            tracing::debug!(id = %rid, "skipped a late answer to an earlier request");
+                            continue;
                         }
                         session.note_once(&format!(
                             "ignored an answer with an id mcpvet never sent ({rid})"

@@ -31,6 +31,60 @@ impl std::fmt::Display for Era {
     }
 }
 
+/// Which answer decided a probed server's era.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum EraDecider {
+    /// `server/discover` returned a DiscoverResult: modern.
+    DiscoverResult,
+    /// `initialize` returned an InitializeResult: legacy.
+    InitializeResult,
+}
+
+impl std::fmt::Display for EraDecider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EraDecider::DiscoverResult => "server/discover returned a DiscoverResult",
+            EraDecider::InitializeResult => "initialize returned an InitializeResult",
+        })
+    }
+}
+
+/// How the probe decided the era: always from an answer, never from a clock. The texts are
+/// mcpvet's own words (`result`, `error -32601`, `no answer`, `not sent`, `connection
+/// closed`, …), never the server's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EraEvidence {
+    /// The answer that decided the era.
+    pub decided_by: EraDecider,
+    /// What `server/discover` got before the era was decided.
+    pub discover: String,
+    /// What `initialize` got before the era was decided.
+    pub initialize: String,
+    /// The first process exited or wrote garbage before the era was decided, or refused both
+    /// requests, so the era was decided on a fresh one (which got `initialize` alone).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fresh_process: bool,
+}
+
+impl std::fmt::Display for EraEvidence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} (server/discover: {}; initialize: {}{})",
+            self.decided_by,
+            self.discover,
+            self.initialize,
+            if self.fresh_process {
+                "; on a fresh process"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
 /// How the snapshot was obtained, with timings and captured diagnostics.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -67,6 +121,10 @@ pub struct ServerSnapshot {
     pub server_info: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub era: Option<Era>,
+    /// How the probe decided `era` (absent in snapshot files written before it was
+    /// recorded, and in bare `tools/list` files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub era_evidence: Option<EraEvidence>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol_version: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -314,6 +372,17 @@ impl ServerSnapshot {
             .as_ref()
             .and_then(|i| i.get("name"))
             .and_then(Value::as_str)
+    }
+
+    /// Why this snapshot's era cannot be compared with a lock's, if it cannot: it records no
+    /// era (a bare `tools/list` file, or a server whose era nothing decided). Era and protocol
+    /// version drift are then not reported; the caller says so instead.
+    pub fn undecided_era(&self) -> Option<&'static str> {
+        if self.era.is_none() {
+            Some("the snapshot records no era (nothing decided it)")
+        } else {
+            None
+        }
     }
 
     /// The name of a tool, prompt or resource definition (`name`, else `uri`/`uriTemplate`).

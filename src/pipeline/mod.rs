@@ -267,6 +267,7 @@ pub fn judge(
 
     // Lockfiles: drift, accepted findings, launch changes.
     let mut locks: Vec<(String, Option<Lockfile>)> = Vec::new();
+    let mut era_notes: Vec<String> = Vec::new();
     for s in &mut subjects {
         let name = s.name();
         let lock = Lockfile::read_for(&lock_dir, &name)
@@ -287,6 +288,11 @@ pub fn judge(
                     snap,
                     false,
                 ));
+                if let Some(why) = snap.undecided_era() {
+                    era_notes.push(format!(
+                        "`{name}`: era and protocol version not compared with the lock: {why}"
+                    ));
+                }
             } else if s.error.is_some() {
                 state = LockState::NotApplicable;
             }
@@ -367,6 +373,7 @@ pub fn judge(
     let mut report = ScanReport::new(servers, findings, judge.fail_on.unwrap_or(policy_fail_on));
     report.suppressed = suppressed;
     report.warnings = warnings.iter().map(PolicyWarning::to_string).collect();
+    report.warnings.extend(era_notes);
     report.rules = crate::catalog::catalog();
     report.root = Some(cwd.to_path_buf());
     Ok(report)

@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use mcpvet::mcp::{Limits, ProbeEvent, ProbeOptions, probe, probe_all};
-use mcpvet::model::snapshot::{Era, ServerSnapshot};
+use mcpvet::model::snapshot::{Era, EraDecider, ServerSnapshot};
 use mcpvet::model::spec::{ServerSpec, Transport};
 
 fn fixtures() -> PathBuf {
@@ -111,7 +111,6 @@ fn opts() -> ProbeOptions {
     ProbeOptions {
         sandbox: false,
         timeout: Duration::from_secs(5),
-        discover_timeout: Duration::from_millis(800),
         caps: Limits {
             max_message_bytes: 1024 * 1024,
             max_total_bytes: 4 * 1024 * 1024,
@@ -125,6 +124,12 @@ fn opts() -> ProbeOptions {
 
 /// Probe a hostile scenario; check it ended within the timeout and left nothing running.
 fn run(scenario: &str, min_pids: usize) -> Result<ServerSnapshot, String> {
+    run_counting(scenario, min_pids).0
+}
+
+/// [`run`], also returning how many processes the server started (each start of
+/// `hostile.py` records one).
+fn run_counting(scenario: &str, min_pids: usize) -> (Result<ServerSnapshot, String>, usize) {
     let pids = PidFile::new();
     let o = opts();
     let start = Instant::now();
@@ -135,7 +140,7 @@ fn run(scenario: &str, min_pids: usize) -> Result<ServerSnapshot, String> {
         "{scenario} took {took:?}"
     );
     pids.assert_all_gone(min_pids);
-    out.map_err(|e| e.to_string())
+    (out.map_err(|e| e.to_string()), pids.pids().len())
 }
 
 fn err(scenario: &str, min_pids: usize) -> String {
@@ -156,12 +161,19 @@ fn names(items: &[serde_json::Value]) -> Vec<&str> {
 }
 
 #[test]
-fn legacy_server_gets_initialize_on_a_fresh_process() {
-    let s = run("legacy", 2).unwrap();
+fn legacy_server_gets_initialize_on_the_same_process() {
+    let (s, processes) = run_counting("legacy", 1);
+    let s = s.unwrap();
+    assert_eq!(processes, 1, "the server was started more than once");
     assert_eq!(s.era, Some(Era::Legacy));
     assert_eq!(s.protocol_version.as_deref(), Some("2025-06-18"));
     assert_eq!(s.reported_name(), Some("hostile-legacy"));
     assert_eq!(names(&s.tools), ["echo"]);
+    let ev = s.era_evidence.unwrap();
+    assert_eq!(ev.decided_by, EraDecider::InitializeResult);
+    assert_eq!(ev.discover, "error -32601");
+    assert_eq!(ev.initialize, "result");
+    assert!(!ev.fresh_process);
     let p = s.probe.unwrap();
     assert_eq!(p.transport, "stdio");
     assert!(
@@ -182,22 +194,44 @@ fn modern_server_pages_through_an_empty_cursor_with_meta_on_every_request() {
     assert_eq!(s.resource_templates.len(), 1);
     assert_eq!(s.instructions.as_deref(), Some("Use alpha first."));
     assert_eq!(s.reported_name(), Some("hostile-modern"));
+    let ev = s.era_evidence.unwrap();
+    assert_eq!(ev.decided_by, EraDecider::DiscoverResult);
+    assert_eq!(ev.discover, "result");
+    assert!(!ev.fresh_process);
 }
 
 #[test]
 fn old_server_that_exits_before_initialize_is_restarted() {
-    let s = run("exit_before_initialize", 2).unwrap();
+    let (s, processes) = run_counting("exit_before_initialize", 2);
+    let s = s.unwrap();
+    assert_eq!(processes, 2);
     assert_eq!(s.era, Some(Era::Legacy));
     assert_eq!(names(&s.tools), ["echo"]);
+    let ev = s.era_evidence.unwrap();
+    assert_eq!(ev.decided_by, EraDecider::InitializeResult);
+    assert!(ev.fresh_process);
+    assert_eq!(ev.discover, "the connection closed (the server exited)");
+    let notes = s.probe.unwrap().notes;
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("legacy handshake on a fresh process")),
+        "{notes:?}"
+    );
 }
 
 #[test]
 fn modern_server_that_refuses_initialize_is_probed_as_modern() {
-    // The first process misses server/discover; the fresh one refuses initialize with
-    // -32022 naming 2026-07-28, so the probe continues with the modern handshake.
-    let s = run("modern_late", 2).unwrap();
+    // The server misses the first server/discover and refuses initialize with -32022
+    // naming 2026-07-28: server/discover is asked again on the same process.
+    let (s, processes) = run_counting("modern_late", 1);
+    let s = s.unwrap();
+    assert_eq!(processes, 1);
     assert_eq!(s.era, Some(Era::Modern));
     assert_eq!(names(&s.tools), ["late"]);
+    let ev = s.era_evidence.unwrap();
+    assert_eq!(ev.decided_by, EraDecider::DiscoverResult);
+    assert_eq!(ev.initialize, "error -32022 (supported: 2026-07-28)");
     let notes = s.probe.unwrap().notes;
     assert!(
         notes.iter().any(|n| n.contains("initialize was refused")),
@@ -206,23 +240,27 @@ fn modern_server_that_refuses_initialize_is_probed_as_modern() {
 }
 
 #[test]
-fn discover_silence_falls_back_to_legacy() {
-    let start = Instant::now();
-    let s = run("ignore_discover", 2).unwrap();
+fn a_legacy_server_that_ignores_discover_is_decided_by_its_initialize_answer() {
+    // No clock decides: the answer to initialize does, on the one process.
+    let (s, processes) = run_counting("ignore_discover", 1);
+    let s = s.unwrap();
+    assert_eq!(processes, 1);
     assert_eq!(s.era, Some(Era::Legacy));
-    assert!(start.elapsed() >= Duration::from_millis(800));
-    let notes = s.probe.unwrap().notes;
-    assert!(
-        notes.iter().any(|n| n.contains("no answer within 800 ms")),
-        "{notes:?}"
-    );
+    let ev = s.era_evidence.unwrap();
+    assert_eq!(ev.decided_by, EraDecider::InitializeResult);
+    assert_eq!(ev.discover, "no answer");
+    assert!(!ev.fresh_process);
 }
 
 #[test]
 fn garbage_answer_to_discover_then_correct_initialize() {
-    let s = run("discover_garbage", 2).unwrap();
+    let (s, processes) = run_counting("discover_garbage", 1);
+    let s = s.unwrap();
+    assert_eq!(processes, 1);
     assert_eq!(s.era, Some(Era::Legacy));
     assert_eq!(names(&s.tools), ["echo"]);
+    let ev = s.era_evidence.unwrap();
+    assert_eq!(ev.discover, "a result that is not an object");
 }
 
 #[test]
@@ -233,7 +271,7 @@ fn stdout_flood_hits_the_total_byte_cap() {
 
 #[test]
 fn silence_times_out() {
-    let e = err("silence", 2);
+    let e = err("silence", 1);
     assert!(e.contains("--timeout"), "{e}");
 }
 
@@ -260,19 +298,19 @@ fn deeply_nested_json_is_an_error() {
 
 #[test]
 fn endless_pagination_hits_the_page_cap() {
-    let e = err("endless_pages", 2);
+    let e = err("endless_pages", 1);
     assert!(e.contains("more than 20 pages"), "{e}");
 }
 
 #[test]
 fn repeated_cursor_is_an_error_not_a_loop() {
-    let e = err("repeat_cursor", 2);
+    let e = err("repeat_cursor", 1);
     assert!(e.contains("repeated cursor \"a\""), "{e}");
 }
 
 #[test]
 fn duplicate_tool_names_are_kept_and_noted() {
-    let s = run("dup_names", 2).unwrap();
+    let s = run("dup_names", 1).unwrap();
     assert_eq!(names(&s.tools), ["read_file", "read_file"]);
     let notes = s.probe.unwrap().notes;
     assert!(
@@ -285,7 +323,7 @@ fn duplicate_tool_names_are_kept_and_noted() {
 
 #[test]
 fn invalid_utf8_is_replaced_and_noted() {
-    let s = run("bad_utf8", 2).unwrap();
+    let s = run("bad_utf8", 1).unwrap();
     assert_eq!(s.tools[0]["description"], "bad \u{fffd}\u{fffd} bytes");
     let notes = s.probe.unwrap().notes;
     assert!(
@@ -325,7 +363,7 @@ fn exited_server_whose_grandchild_holds_stdout_fails_fast() {
 
 #[test]
 fn stderr_flood_is_bounded() {
-    let s = run("stderr_flood", 2).unwrap();
+    let s = run("stderr_flood", 1).unwrap();
     assert_eq!(names(&s.tools), ["echo"]);
     let stderr = s.probe.unwrap().stderr;
     assert!(stderr.len() <= 4096 + 200, "{}", stderr.len());
@@ -333,7 +371,7 @@ fn stderr_flood_is_bounded() {
 
 #[test]
 fn server_to_client_requests_are_answered_without_being_served() {
-    let s = run("server_requests", 2).unwrap();
+    let s = run("server_requests", 1).unwrap();
     let desc: serde_json::Value =
         serde_json::from_str(s.tools[0]["description"].as_str().unwrap()).unwrap();
     assert_eq!(desc["s0"], serde_json::json!({}), "ping: {desc}");
@@ -348,7 +386,7 @@ fn server_to_client_requests_are_answered_without_being_served() {
 
 #[test]
 fn answers_with_unknown_ids_are_skipped() {
-    let s = run("mismatched_ids", 2).unwrap();
+    let s = run("mismatched_ids", 1).unwrap();
     assert_eq!(names(&s.tools), ["echo"]);
     let notes = s.probe.unwrap().notes;
     assert!(
@@ -359,7 +397,7 @@ fn answers_with_unknown_ids_are_skipped() {
 
 #[test]
 fn only_wrong_ids_ends_at_the_timeout() {
-    let e = err("wrong_ids_only", 2);
+    let e = err("wrong_ids_only", 1);
     assert!(e.contains("--timeout"), "{e}");
 }
 
@@ -469,15 +507,21 @@ fn launch_environment_is_clean_and_references_are_not_resolved() {
 fn probe_all_runs_concurrently_and_keeps_input_order() {
     let pids = PidFile::new();
     let specs: Vec<ServerSpec> = [
-        "ignore_discover",
+        "slow_start",
         "dup_names",
-        "ignore_discover",
+        "slow_start",
         "early_exit",
-        "ignore_discover",
-        "ignore_discover",
+        "slow_start",
+        "slow_start",
     ]
     .iter()
-    .map(|s| hostile(s, &pids))
+    .map(|s| {
+        let mut spec = hostile(s, &pids);
+        if let Transport::Stdio { args, .. } = &mut spec.transport {
+            args.push("0.8".into());
+        }
+        spec
+    })
     .collect();
     let events = std::sync::Mutex::new(Vec::new());
     let start = Instant::now();
@@ -485,10 +529,10 @@ fn probe_all_runs_concurrently_and_keeps_input_order() {
         events.lock().unwrap().push(e)
     });
     let took = start.elapsed();
-    // Each ignore_discover server waits 800 ms for discover: serially that is ≥ 3.2 s.
+    // Each slow_start server sleeps 800 ms before it reads: serially that is ≥ 3.2 s.
     assert!(took < Duration::from_millis(2400), "{took:?}");
     assert_eq!(out.len(), 6);
-    assert_eq!(out[0].as_ref().unwrap().server, "ignore_discover");
+    assert_eq!(out[0].as_ref().unwrap().server, "slow_start");
     assert_eq!(out[1].as_ref().unwrap().server, "dup_names");
     assert!(out[3].is_err());
     assert!(out[5].is_ok());
@@ -508,7 +552,7 @@ fn probe_all_runs_concurrently_and_keeps_input_order() {
             ..
         }
     )));
-    pids.assert_all_gone(12);
+    pids.assert_all_gone(7);
 }
 
 /// Run the mcpvet binary.
@@ -566,8 +610,6 @@ fn snapshot_command_exits_3_on_probe_failure() {
             out.to_str().unwrap(),
             "--timeout",
             "5",
-            "--discover-timeout",
-            "0.5",
             "--",
             &python(),
             script.to_str().unwrap(),
@@ -671,7 +713,7 @@ fn sandbox_hides_home_and_blocks_the_network() {
     let r = report(&ServerSnapshot::load(&out).unwrap());
     assert_eq!(r["read"], "OK TOP-SECRET");
     assert_eq!(r["connect"], "OK");
-    // (Two connections: the discover process and the fresh legacy one.)
+    // (One connection per process the probe started.)
     while listener.accept().is_ok() {}
     // By default (sandboxed): the home is hidden and there is no network.
     let o = mcpvet(&base, &[("HOME", home)]);

@@ -228,8 +228,6 @@ fn no_process_survives_a_hostile_server() {
             argv.extend([
                 "--timeout",
                 "3",
-                "--discover-timeout",
-                "0.5",
                 "-o",
                 out.to_str().unwrap(),
                 "--",

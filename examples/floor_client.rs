@@ -1,0 +1,161 @@
+//! The floor for mcpvet's probe overhead: the least a client can do to read what a stdio
+//! server shows. It knows the server's era in advance (no detection), starts the server once,
+//! runs that era's handshake, lists every page of `tools/list` (and of `prompts/list`,
+//! `resources/list`, `resources/templates/list` where the server advertises them, as the
+//! probe does), prints the tool count and exits, killing the server. No sandbox, no async
+//! runtime, no audit: `scripts/bench-handshake.sh` times `mcpvet snapshot` against it.
+//!
+//! Usage: `floor_client --legacy|--modern -- CMD [ARGS…]`
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, ExitCode, Stdio};
+
+use mcpvet::report::{eprint_line, write_stdout};
+use serde_json::{Value, json};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let modern = match args.first().map(String::as_str) {
+        Some("--modern") => true,
+        Some("--legacy") => false,
+        _ => return usage(),
+    };
+    let Some(cmd) = args.get(2..).filter(|c| args[1] == "--" && !c.is_empty()) else {
+        return usage();
+    };
+    match run(modern, cmd) {
+        Ok(tools) => {
+            if write_stdout(format!("{tools} tools\n").as_bytes()).is_err() {
+                return ExitCode::FAILURE;
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprint_line(&format!("floor_client: {e}"));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn usage() -> ExitCode {
+    eprint_line("usage: floor_client --legacy|--modern -- CMD [ARGS…]");
+    ExitCode::from(2)
+}
+
+struct Client {
+    stdin: std::process::ChildStdin,
+    out: BufReader<std::process::ChildStdout>,
+    next: u64,
+    modern: bool,
+}
+
+impl Client {
+    fn send(&mut self, v: &Value) -> Result<(), String> {
+        let mut line = v.to_string();
+        line.push('\n');
+        self.stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| format!("write: {e}"))
+    }
+
+    /// One request; skips notifications and anything that is not its answer.
+    fn call(&mut self, method: &str, mut params: Value) -> Result<Value, String> {
+        self.next += 1;
+        let id = self.next;
+        if self.modern {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "floor", "version": "0"},
+            });
+        }
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self
+                .out
+                .read_line(&mut line)
+                .map_err(|e| format!("read: {e}"))?
+                == 0
+            {
+                return Err(format!("{method}: the server closed its stdout"));
+            }
+            let Ok(msg) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if msg.get("id").and_then(Value::as_u64) != Some(id) || msg.get("method").is_some() {
+                continue;
+            }
+            return match msg.get("result") {
+                Some(r) => Ok(r.clone()),
+                None => Err(format!("{method}: {}", msg.get("error").unwrap_or(&msg))),
+            };
+        }
+    }
+
+    fn list_all(&mut self, method: &str, key: &str) -> Result<usize, String> {
+        let mut n = 0;
+        let mut cursor: Option<String> = None;
+        loop {
+            let params = match &cursor {
+                Some(c) => json!({"cursor": c}),
+                None => json!({}),
+            };
+            let r = self.call(method, params)?;
+            n += r.get(key).and_then(Value::as_array).map_or(0, Vec::len);
+            match r.get("nextCursor").and_then(Value::as_str) {
+                Some(c) => cursor = Some(c.to_owned()),
+                None => return Ok(n),
+            }
+        }
+    }
+}
+
+fn run(modern: bool, cmd: &[String]) -> Result<usize, String> {
+    let mut child = Command::new(&cmd[0])
+        .args(&cmd[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", cmd[0]))?;
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err("no pipes".into());
+    };
+    let mut c = Client {
+        stdin,
+        out: BufReader::new(stdout),
+        next: 0,
+        modern,
+    };
+    let result = (|| {
+        let caps = if modern {
+            c.call("server/discover", json!({}))?
+        } else {
+            let r = c.call(
+                "initialize",
+                json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                       "clientInfo": {"name": "floor", "version": "0"}}),
+            )?;
+            c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
+            r
+        }
+        .get("capabilities")
+        .cloned()
+        .unwrap_or(Value::Null);
+        let tools = c.list_all("tools/list", "tools")?;
+        if caps.get("prompts").is_some() {
+            c.list_all("prompts/list", "prompts")?;
+        }
+        if caps.get("resources").is_some() {
+            c.list_all("resources/list", "resources")?;
+            c.list_all("resources/templates/list", "resourceTemplates")?;
+        }
+        Ok(tools)
+    })();
+    let _ = child.kill();
+    let _ = child.wait();
+    result
+}
