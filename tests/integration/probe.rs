@@ -1171,3 +1171,62 @@ fn sse_fallback_names_both_answers_when_the_get_is_no_event_stream() {
         "{e}"
     );
 }
+
+/// `mcpvet scan` of an HTTP+SSE server, by `--url` (the fallback) and by a config that says
+/// `"type": "sse"` (declared; `check`'s `deprecated-transport` finding comes with it).
+#[test]
+fn scan_finds_the_tools_of_an_sse_server_by_url_and_by_config() {
+    let server = SseServer::start("ok");
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let scan = |args: &[&str]| {
+        let mut all = vec!["scan", "--format", "json", "--no-policy", "--timeout", "5"];
+        all.extend(args);
+        let o = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
+            .args(&all)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let report: serde_json::Value = serde_json::from_str(&out)
+            .unwrap_or_else(|e| panic!("{e}: {out}\n{}", String::from_utf8_lossy(&o.stderr)));
+        report
+    };
+    let url = server.url();
+    let by_url = scan(&["--url", &url, "--header", "Authorization: Bearer sse-key"]);
+    let s = &by_url["servers"][0];
+    assert_eq!(s["error"], serde_json::Value::Null, "{by_url}");
+    assert_eq!(
+        (&s["era"], &s["protocolVersion"]),
+        (&"legacy".into(), &"2024-11-05".into())
+    );
+    assert_eq!(s["counts"]["tools"], 2, "{by_url}");
+    let config = dir.path().join(".mcp.json");
+    std::fs::write(
+        &config,
+        format!(
+            "{{\"mcpServers\": {{\n  \"old\": {{\"type\": \"sse\", \"url\": \"{url}\", \"headers\": {{\"Authorization\": \"Bearer sse-key\"}}}}\n}}}}\n"
+        ),
+    )
+    .unwrap();
+    let by_config = scan(&[config.to_str().unwrap()]);
+    let s = &by_config["servers"][0];
+    assert_eq!(s["error"], serde_json::Value::Null, "{by_config}");
+    assert_eq!(s["counts"]["tools"], 2, "{by_config}");
+    let rules: Vec<&str> = by_config["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["rule"].as_str())
+        .collect();
+    assert!(rules.contains(&"deprecated-transport"), "{rules:?}");
+    let stats = server.stats_when_closed();
+    // Two POSTs to the URL from the `--url` scan (discover, initialize), none from the
+    // config's scan; every request carried the header; every stream closed.
+    assert_eq!(stats["otherPosts"], 2, "{stats}");
+    assert_eq!(
+        (&stats["opened"], &stats["open"]),
+        (&2.into(), &0.into()),
+        "{stats}"
+    );
+    assert_eq!(stats["noAuth"], 0, "{stats}");
+}
