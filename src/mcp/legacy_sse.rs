@@ -270,7 +270,7 @@ impl LegacySseConn {
     ) -> Result<Value, CallError> {
         if era == Era::Modern {
             return Err(CallError::Protocol(format!(
-                "{method} was not sent: the HTTP+SSE transport (2024-11-05) carries only the legacy initialize handshake"
+                "not sent: the HTTP+SSE transport (2024-11-05) carries only the legacy initialize handshake, not {method}"
             )));
         }
         self.open(deadline, session).await.map_err(|e| match e {
@@ -449,8 +449,9 @@ mod tests {
     fn a_refused_endpoint_is_shown_escaped() {
         let base = url("http://127.0.0.1:8000/sse");
         let e = endpoint_url(&base, &base, "http://evil\u{1b}[31m.test/m")
-            .map(|u| u.to_string())
-            .unwrap_or_else(|e| e.to_string());
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("evil\\e[31m"), "{e}");
         assert!(!e.contains('\u{1b}'), "{e}");
     }
 }

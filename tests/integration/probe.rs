@@ -1130,6 +1130,15 @@ fn sse_endpoint_on_another_host_is_refused() {
         assert_eq!(stats["methods"], serde_json::json!([]), "{stats}");
         assert_eq!(stats["open"], 0, "{stats}");
     }
+    for declared in [false, true] {
+        let server = SseServer::start("redirect");
+        let e = sse_probe(&server, declared, &opts()).unwrap_err();
+        let other = format!("http://localhost:{}/sse", server.port);
+        assert!(
+            e.contains(&format!("a redirect to {other} was not followed")),
+            "{e}"
+        );
+    }
 }
 
 #[test]
