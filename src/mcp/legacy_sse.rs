@@ -30,7 +30,7 @@ use super::{CallError, Session};
 use crate::model::escape::{clip, line};
 use crate::model::snapshot::Era;
 
-/// What [`super::ProbeInfo`]'s `transport` says for this transport.
+/// What [`crate::model::snapshot::ProbeInfo`]'s `transport` says for this transport.
 pub const TRANSPORT: &str = "sse";
 
 /// A connection to an HTTP+SSE server.
