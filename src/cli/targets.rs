@@ -26,7 +26,8 @@ pub struct TargetArgs {
     /// Host config files (e.g. `.mcp.json`) or snapshot files (JSON with a `tools` array).
     #[arg(value_name = "TARGET")]
     pub targets: Vec<PathBuf>,
-    /// A Streamable HTTP server to probe (repeatable).
+    /// A Streamable HTTP server to probe (repeatable); an HTTP+SSE (2024-11-05) server is
+    /// recognised when it refuses the POST with 404 or 405 and its GET opens an event stream.
     #[arg(long = "url", value_name = "URL")]
     pub urls: Vec<String>,
     /// A header sent to every `--url` server, as `Name: value` (repeatable).

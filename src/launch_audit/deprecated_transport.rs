@@ -4,9 +4,8 @@
 
 use super::{finding, meta as m};
 use crate::model::finding::{Confidence, Control, Finding, RuleMeta, Severity};
-use crate::model::host::{Host, HostFormat};
 use crate::model::rule_id;
-use crate::model::spec::{ServerSpec, Transport};
+use crate::model::spec::ServerSpec;
 
 pub fn meta() -> RuleMeta {
     m(
@@ -20,31 +19,9 @@ pub fn meta() -> RuleMeta {
     )
 }
 
-/// Where the config says the transport is HTTP+SSE: the pointer of the key that says so.
-pub fn sse_declared_at(spec: &ServerSpec) -> Option<&'static str> {
-    if !matches!(spec.transport, Transport::Http { .. }) {
-        return None;
-    }
-    for key in ["type", "transport"] {
-        let says_sse = spec
-            .settings
-            .get(key)
-            .and_then(|v| v.as_str())
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("sse"));
-        if says_sse {
-            return Some(if key == "type" { "/type" } else { "/transport" });
-        }
-    }
-    // Gemini CLI: `url` is an SSE endpoint, `httpUrl` a Streamable HTTP one.
-    (spec.host == Host::Format(HostFormat::Gemini)
-        && !spec.settings.contains_key("type")
-        && !spec.locations.contains_key("/httpUrl"))
-    .then_some("/url")
-}
-
 pub fn check(spec: &ServerSpec) -> Vec<Finding> {
     let meta = meta();
-    let Some(pointer) = sse_declared_at(spec) else {
+    let Some(pointer) = spec.sse_declared_at() else {
         return Vec::new();
     };
     let how = if pointer == "/url" {
@@ -69,6 +46,7 @@ pub fn check(spec: &ServerSpec) -> Vec<Finding> {
 mod tests {
     use super::super::testutil::http;
     use super::*;
+    use crate::model::host::{Host, HostFormat};
 
     #[test]
     fn type_sse_is_reported_at_its_key_and_streamable_http_is_not() {
@@ -86,13 +64,13 @@ mod tests {
     fn gemini_url_without_http_url_is_sse() {
         let mut spec = http("https://mcp.example.test/sse", &[]);
         spec.host = Host::Format(HostFormat::Gemini);
-        assert_eq!(sse_declared_at(&spec), Some("/url"));
+        assert_eq!(spec.sse_declared_at(), Some("/url"));
         let at = crate::model::spec::Origin {
             file: "/r/.gemini/settings.json".into(),
             line: 3,
             column: 5,
         };
         spec.locations.insert("/httpUrl".into(), at);
-        assert_eq!(sse_declared_at(&spec), None);
+        assert_eq!(spec.sse_declared_at(), None);
     }
 }

@@ -17,12 +17,17 @@ use crate::model::snapshot::Era;
 
 /// A connection to one HTTP endpoint.
 pub struct HttpConn {
-    client: reqwest::Client,
-    url: reqwest::Url,
-    headers: HeaderMap,
-    limits: Limits,
+    pub(super) client: reqwest::Client,
+    /// Where requests are posted (for the HTTP+SSE transport, its message endpoint).
+    pub(super) url: reqwest::Url,
+    /// The config's headers, sent on every request.
+    pub(super) headers: HeaderMap,
+    pub(super) limits: Limits,
     total: usize,
     next_id: u64,
+    /// The status of the last answer to a request (404 or 405 to `initialize` starts the
+    /// HTTP+SSE fallback in [`super::Conn::call`]).
+    last_status: Option<u16>,
     /// Legacy session id returned by `initialize`.
     pub session_id: Option<String>,
     /// Legacy negotiated version, sent as `MCP-Protocol-Version` after `initialize`.
@@ -116,7 +121,32 @@ impl HttpConn {
             legacy_version: None,
             init_params: None,
             reinitialized: false,
+            last_status: None,
         })
+    }
+
+    /// A second connection with the same client, URL, headers and caps, and the bytes read
+    /// so far counted against the same total (the HTTP+SSE transport posts through it).
+    pub(super) fn fork(&self) -> Self {
+        Self {
+            client: self.client.clone(),
+            url: self.url.clone(),
+            headers: self.headers.clone(),
+            limits: self.limits.clone(),
+            total: self.total,
+            next_id: 0,
+            session_id: None,
+            legacy_version: None,
+            init_params: None,
+            reinitialized: false,
+            last_status: None,
+        }
+    }
+
+    /// The status of the last request's answer when it was 404 or 405: the server does not
+    /// take POSTs at this URL, which is how an HTTP+SSE (2024-11-05) server answers.
+    pub(super) fn post_refused(&self) -> Option<u16> {
+        self.last_status.filter(|s| matches!(s, 404 | 405))
     }
 
     fn request_headers(&self, method: &str, era: Era) -> HeaderMap {
@@ -151,7 +181,7 @@ impl HttpConn {
         h
     }
 
-    async fn post(
+    pub(super) async fn post(
         &self,
         body: &Value,
         method: &str,
@@ -226,7 +256,7 @@ impl HttpConn {
         }
     }
 
-    async fn read_body(
+    pub(super) async fn read_body(
         &mut self,
         mut resp: reqwest::Response,
         deadline: Instant,
@@ -259,7 +289,7 @@ impl HttpConn {
         }
     }
 
-    fn count(&mut self, n: usize) -> Result<(), CallError> {
+    pub(super) fn count(&mut self, n: usize) -> Result<(), CallError> {
         self.total += n;
         if self.total > self.limits.max_total_bytes {
             return Err(CallError::Limit(format!(
@@ -330,16 +360,9 @@ impl HttpConn {
             .post(&jsonrpc::request(id, method, params), method, era, deadline)
             .await?;
         let status = resp.status();
+        self.last_status = Some(status.as_u16());
         if status.is_redirection() {
-            let to = resp
-                .headers()
-                .get(reqwest::header::LOCATION)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("?")
-                .to_owned();
-            return Err(CallError::Protocol(format!(
-                "HTTP {status}: a redirect to {to} was not followed (mcpvet never follows a redirect to another host)"
-            )));
+            return Err(redirect_refused(&resp));
         }
         if let Some(sid) = resp
             .headers()
@@ -365,10 +388,8 @@ impl HttpConn {
                 "HTTP {status} for {method}: the server no longer knows the session"
             )));
         }
-        if matches!(status.as_u16(), 401 | 403) {
-            return Err(CallError::Protocol(format!(
-                "HTTP {status}: the server wants credentials (give them with --header, or in the config's headers with --pass-env for ${{VAR}} references)"
-            )));
+        if let Some(e) = credentials_wanted(status) {
+            return Err(e);
         }
         let body = self.read_body(resp, deadline).await?;
         if body.iter().all(u8::is_ascii_whitespace) {
@@ -498,8 +519,31 @@ impl HttpConn {
     }
 }
 
+/// A redirect that the policy did not follow (it leads to another scheme, host or port).
+pub(super) fn redirect_refused(resp: &reqwest::Response) -> CallError {
+    let to = resp
+        .headers()
+        .get(reqwest::header::LOCATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("?");
+    CallError::Protocol(format!(
+        "HTTP {}: a redirect to {} was not followed (mcpvet never follows a redirect to another host)",
+        resp.status(),
+        crate::model::escape::line(&crate::model::redact::url_for_report(to))
+    ))
+}
+
+/// 401 and 403 name the way to give credentials.
+pub(super) fn credentials_wanted(status: reqwest::StatusCode) -> Option<CallError> {
+    matches!(status.as_u16(), 401 | 403).then(|| {
+        CallError::Protocol(format!(
+            "HTTP {status}: the server wants credentials (give them with --header, or in the config's headers with --pass-env for ${{VAR}} references)"
+        ))
+    })
+}
+
 /// An error with its sources, for messages (reqwest hides the useful part in the chain).
-fn error_chain(e: &dyn std::error::Error) -> String {
+pub(super) fn error_chain(e: &dyn std::error::Error) -> String {
     let mut s = e.to_string();
     let mut cur = e.source();
     while let Some(c) = cur {

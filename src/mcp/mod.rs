@@ -18,6 +18,7 @@ pub mod error;
 pub mod handshake;
 pub mod http;
 pub mod jsonrpc;
+pub mod legacy_sse;
 pub mod limits;
 pub mod probe;
 pub mod process;
@@ -156,6 +157,9 @@ pub struct Session {
     pub start: Instant,
     pub first_response: Option<Duration>,
     pub notes: Vec<String>,
+    /// The transport spoken when it is not the one the spec names (`sse`: the HTTP+SSE
+    /// transport of 2024-11-05, declared or reached by the fallback).
+    pub transport: Option<&'static str>,
 }
 
 impl Session {
@@ -164,6 +168,7 @@ impl Session {
             start: Instant::now(),
             first_response: None,
             notes: Vec::new(),
+            transport: None,
         }
     }
 
@@ -195,10 +200,11 @@ impl Default for Session {
     }
 }
 
-/// One open connection, stdio or HTTP.
+/// One open connection: stdio, Streamable HTTP, or the legacy HTTP+SSE transport.
 pub enum Conn {
     Stdio(Box<stdio::StdioConn>),
     Http(Box<http::HttpConn>),
+    LegacySse(Box<legacy_sse::LegacySseConn>),
 }
 
 impl Conn {
@@ -213,7 +219,41 @@ impl Conn {
     ) -> Result<Value, CallError> {
         match self {
             Conn::Stdio(c) => c.call(method, params, deadline, session).await,
-            Conn::Http(c) => c.call(method, params, era, deadline, session).await,
+            Conn::Http(c) => {
+                // The specification's backwards-compatibility procedure: an `initialize`
+                // POST refused with 404 or 405, then a GET that opens an event stream with
+                // an `endpoint` event, means the HTTP+SSE transport of 2024-11-05.
+                let retry = (method == "initialize").then(|| params.clone());
+                let out = c.call(method, params, era, deadline, session).await;
+                let (Err(refused), Some(params), Some(status)) = (&out, retry, c.post_refused())
+                else {
+                    return out;
+                };
+                match legacy_sse::LegacySseConn::fallback(c, deadline, session).await {
+                    Ok(mut sse) => {
+                        session.note(format!(
+                            "initialize was refused with HTTP {status} and a GET opened an event stream: the server speaks the HTTP+SSE transport of 2024-11-05"
+                        ));
+                        session.transport = Some(legacy_sse::TRANSPORT);
+                        let out = sse.call(method, params, era, deadline, session).await;
+                        *self = Conn::LegacySse(sse.into());
+                        out
+                    }
+                    Err(legacy_sse::OpenError::NotSse(why)) => Err(CallError::Protocol(format!(
+                        "{refused}; {why} (so not the HTTP+SSE transport of 2024-11-05 either)"
+                    ))),
+                    Err(legacy_sse::OpenError::Failed(e)) => Err(match e {
+                        CallError::Protocol(m) => CallError::Protocol(format!(
+                            "initialize was refused with HTTP {status}; the HTTP+SSE transport of 2024-11-05: {m}"
+                        )),
+                        other => other,
+                    }),
+                }
+            }
+            Conn::LegacySse(c) => {
+                session.transport = Some(legacy_sse::TRANSPORT);
+                c.call(method, params, era, deadline, session).await
+            }
         }
     }
 
@@ -227,6 +267,7 @@ impl Conn {
         match self {
             Conn::Stdio(c) => c.notify(method, deadline).await,
             Conn::Http(c) => c.notify(method, era, deadline).await,
+            Conn::LegacySse(c) => c.notify(method, deadline).await,
         }
     }
 
@@ -235,6 +276,7 @@ impl Conn {
         match self {
             Conn::Stdio(c) => c.close().await,
             Conn::Http(c) => c.end_session().await,
+            Conn::LegacySse(c) => c.close(),
         }
     }
 }

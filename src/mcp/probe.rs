@@ -1,7 +1,8 @@
 //! The probe's orchestration: prepare one server's launch (environment, arguments,
-//! headers, the bubblewrap sandbox unless `--no-sandbox`), start it through [`super::process`] as often
-//! as the handshake asks, run the handshake under the `--timeout` deadline, and clean up
-//! (kill what was launched, remove the scratch HOME) on every exit path.
+//! headers, the bubblewrap sandbox unless `--no-sandbox`), start it through
+//! [`super::process`] as often as the handshake asks (or connect: Streamable HTTP, or
+//! HTTP+SSE where the config declares it), run the handshake under the `--timeout` deadline,
+//! and clean up (kill what was launched, remove the scratch HOME) on every exit path.
 
 use std::sync::{Arc, Mutex};
 
@@ -9,6 +10,7 @@ use tokio::time::Instant;
 
 use super::error::RpcError;
 use super::handshake::{self, Connect};
+use super::legacy_sse::LegacySseConn;
 use super::limits::{RingBuffer, human_duration};
 use super::process::{self, Launch, LaunchEnv, LaunchPlan};
 use super::sandbox;
@@ -54,6 +56,11 @@ impl Launcher<'_> {
 
     async fn start(&mut self) -> Result<Conn, String> {
         match &self.spec.transport {
+            Transport::Http { url, .. } if self.spec.sse_declared_at().is_some() => {
+                let c = LegacySseConn::new(url, &self.http_headers, &self.opts.caps)
+                    .map_err(|e| e.to_string())?;
+                Ok(Conn::LegacySse(Box::new(c)))
+            }
             Transport::Http { url, .. } => {
                 let c = super::http::HttpConn::new(url, &self.http_headers, &self.opts.caps)
                     .map_err(|e| e.to_string())?;
@@ -288,9 +295,10 @@ pub async fn probe_async(
     };
     snap.server = spec.name.clone();
     snap.probe = Some(ProbeInfo {
-        transport: match spec.transport {
-            Transport::Stdio { .. } => "stdio".into(),
-            Transport::Http { .. } => "http".into(),
+        transport: match (session.transport, &spec.transport) {
+            (Some(spoken), _) => spoken.into(),
+            (None, Transport::Stdio { .. }) => "stdio".into(),
+            (None, Transport::Http { .. }) => "http".into(),
         },
         elapsed_ms: u64::try_from(session.start.elapsed().as_millis()).unwrap_or(u64::MAX),
         first_response_ms: session

@@ -89,7 +89,7 @@ impl std::fmt::Display for EraEvidence {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProbeInfo {
-    /// `stdio`, `http` or `file`.
+    /// `stdio`, `http`, `sse` (the legacy HTTP+SSE transport of 2024-11-05) or `file`.
     #[serde(default)]
     pub transport: String,
     /// Wall time of the whole probe in milliseconds.

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::host::Host;
+use super::host::{Host, HostFormat};
 
 /// A position in a configuration file, 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -40,7 +40,7 @@ pub enum Transport {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cwd: Option<PathBuf>,
     },
-    /// A Streamable HTTP endpoint.
+    /// A Streamable HTTP endpoint (or an HTTP+SSE one: see [`ServerSpec::sse_declared_at`]).
     Http {
         url: String,
         #[serde(default)]
@@ -88,5 +88,30 @@ impl ServerSpec {
     /// The most precise origin for a field pointer, falling back to the entry's origin.
     pub fn origin_of(&self, pointer: &str) -> Option<&Origin> {
         self.locations.get(pointer).or(self.origin.as_ref())
+    }
+
+    /// Where the config says the transport is the legacy HTTP+SSE one of 2024-11-05: the
+    /// pointer of the key that says so (`/type` or `/transport` set to `sse`, or Gemini CLI's
+    /// `/url` without `httpUrl`). The probe then speaks HTTP+SSE, and the
+    /// `deprecated-transport` launch rule reports the key.
+    pub fn sse_declared_at(&self) -> Option<&'static str> {
+        if !matches!(self.transport, Transport::Http { .. }) {
+            return None;
+        }
+        for key in ["type", "transport"] {
+            let says_sse = self
+                .settings
+                .get(key)
+                .and_then(|v| v.as_str())
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("sse"));
+            if says_sse {
+                return Some(if key == "type" { "/type" } else { "/transport" });
+            }
+        }
+        // Gemini CLI: `url` is an SSE endpoint, `httpUrl` a Streamable HTTP one.
+        (self.host == Host::Format(HostFormat::Gemini)
+            && !self.settings.contains_key("type")
+            && !self.locations.contains_key("/httpUrl"))
+        .then_some("/url")
     }
 }

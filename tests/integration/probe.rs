@@ -1006,3 +1006,278 @@ fn the_pipeline_runs_without_the_command_line() {
             .starts_with("nothing to audit")
     );
 }
+
+/// A running `sse_server.py MODE` (the legacy HTTP+SSE transport), killed on drop.
+struct SseServer {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl SseServer {
+    fn start(mode: &str) -> Self {
+        use std::io::BufRead;
+        let mut child = Command::new(python())
+            .arg(fixtures().join("sse_server.py"))
+            .arg(mode)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().parse().unwrap();
+        Self { child, port }
+    }
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/sse", self.port)
+    }
+    /// A spec for the URL with the Authorization header the fixture counts; `declared`
+    /// adds the config's `"type": "sse"`.
+    fn spec(&self, declared: bool) -> ServerSpec {
+        let mut spec = ServerSpec {
+            transport: Transport::Http {
+                url: self.url(),
+                headers: [("Authorization".to_owned(), "Bearer sse-key".to_owned())].into(),
+            },
+            ..stdio_spec("legacy-sse", vec![])
+        };
+        if declared {
+            spec.settings.insert("type".into(), "sse".into());
+        }
+        spec
+    }
+    /// What the fixture saw (`GET /stats`, read with a plain socket).
+    fn stats(&self) -> serde_json::Value {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        s.write_all(b"GET /stats HTTP/1.0\r\n\r\n").unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        let body = text.split_once("\r\n\r\n").unwrap().1;
+        serde_json::from_str(body).unwrap()
+    }
+    /// The stats once every event stream is closed (the client closes it when done).
+    fn stats_when_closed(&self) -> serde_json::Value {
+        let until = Instant::now() + Duration::from_secs(3);
+        loop {
+            let stats = self.stats();
+            if stats["open"] == 0 || Instant::now() > until {
+                return stats;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for SseServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn sse_probe(
+    server: &SseServer,
+    declared: bool,
+    o: &ProbeOptions,
+) -> Result<ServerSnapshot, String> {
+    let start = Instant::now();
+    let out = probe(&server.spec(declared), o).map_err(|e| e.to_string());
+    assert!(
+        start.elapsed() < o.timeout + Duration::from_secs(2),
+        "took {:?}",
+        start.elapsed()
+    );
+    out
+}
+
+#[test]
+fn sse_fallback_from_a_refused_post_finds_the_tools() {
+    for mode in ["ok", "absolute"] {
+        let server = SseServer::start(mode);
+        let s = sse_probe(&server, false, &opts()).unwrap();
+        assert_eq!(s.era, Some(Era::Legacy), "{mode}");
+        assert_eq!(s.protocol_version.as_deref(), Some("2024-11-05"), "{mode}");
+        assert_eq!(names(&s.tools), ["read_page", "search_pages"], "{mode}");
+        assert_eq!(s.reported_name(), Some("sse-legacy"));
+        let probe_info = s.probe.unwrap();
+        assert_eq!(probe_info.transport, "sse", "{mode}");
+        assert!(
+            probe_info
+                .notes
+                .iter()
+                .any(|n| n.contains("refused with HTTP 405 and a GET opened an event stream")),
+            "{mode}: {:?}",
+            probe_info.notes
+        );
+        let stats = server.stats_when_closed();
+        // server/discover and initialize were posted to the URL (405), then only the legacy
+        // handshake went to the endpoint; the ping was answered; every request carried the
+        // config's header; the stream was closed at the end.
+        assert_eq!(stats["otherPosts"], 2, "{mode}: {stats}");
+        assert_eq!(
+            stats["methods"],
+            serde_json::json!([
+                "initialize",
+                "notifications/initialized",
+                "tools/list",
+                "answer"
+            ]),
+            "{mode}: {stats}"
+        );
+        assert_eq!(stats["pong"], true, "{mode}: {stats}");
+        assert_eq!(stats["noAuth"], 0, "{mode}: {stats}");
+        assert_eq!(
+            (&stats["opened"], &stats["open"]),
+            (&1.into(), &0.into()),
+            "{mode}: {stats}"
+        );
+    }
+}
+
+#[test]
+fn sse_declared_by_the_config_is_spoken_without_a_streamable_http_attempt() {
+    let server = SseServer::start("ok");
+    let s = sse_probe(&server, true, &opts()).unwrap();
+    assert_eq!(names(&s.tools), ["read_page", "search_pages"]);
+    let probe_info = s.probe.unwrap();
+    assert_eq!(probe_info.transport, "sse");
+    assert!(
+        probe_info
+            .notes
+            .iter()
+            .any(|n| n.contains("carries only the legacy initialize handshake")),
+        "{:?}",
+        probe_info.notes
+    );
+    let stats = server.stats_when_closed();
+    assert_eq!(stats["otherPosts"], 0, "{stats}");
+    assert_eq!(stats["open"], 0, "{stats}");
+    assert_eq!(stats["noAuth"], 0, "{stats}");
+}
+
+#[test]
+fn sse_endpoint_on_another_host_is_refused() {
+    for declared in [false, true] {
+        let server = SseServer::start("other_host");
+        let e = sse_probe(&server, declared, &opts()).unwrap_err();
+        let other = format!("http://localhost:{}", server.port);
+        assert!(
+            e.contains(&format!("refused the HTTP+SSE message endpoint on {other}")),
+            "{e}"
+        );
+        assert!(e.contains("posts only to the origin it was given"), "{e}");
+        let stats = server.stats_when_closed();
+        assert_eq!(stats["methods"], serde_json::json!([]), "{stats}");
+        assert_eq!(stats["open"], 0, "{stats}");
+    }
+    for declared in [false, true] {
+        let server = SseServer::start("redirect");
+        let e = sse_probe(&server, declared, &opts()).unwrap_err();
+        let other = format!("http://localhost:{}/sse", server.port);
+        assert!(
+            e.contains(&format!("a redirect to {other} was not followed")),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn sse_stream_without_an_endpoint_ends_at_the_timeout() {
+    let server = SseServer::start("silent");
+    let o = ProbeOptions {
+        timeout: Duration::from_secs(2),
+        ..opts()
+    };
+    let e = sse_probe(&server, true, &o).unwrap_err();
+    assert!(e.contains("--timeout"), "{e}");
+    assert!(e.contains("no `endpoint` event"), "{e}");
+}
+
+#[test]
+fn sse_endless_event_hits_the_message_cap() {
+    let server = SseServer::start("endless");
+    let e = sse_probe(&server, false, &opts()).unwrap_err();
+    assert!(
+        e.contains("event is longer than the per-message cap of 1 MiB"),
+        "{e}"
+    );
+    let stats = server.stats_when_closed();
+    assert_eq!(stats["open"], 0, "{stats}");
+}
+
+#[test]
+fn sse_fallback_names_both_answers_when_the_get_is_no_event_stream() {
+    let server = SseServer::start("not_sse");
+    let e = sse_probe(&server, false, &opts()).unwrap_err();
+    assert!(e.contains("HTTP 405"), "{e}");
+    assert!(
+        e.contains("not the HTTP+SSE transport of 2024-11-05 either"),
+        "{e}"
+    );
+    let e = sse_probe(&server, true, &opts()).unwrap_err();
+    assert!(
+        e.contains("the config selects the HTTP+SSE transport"),
+        "{e}"
+    );
+}
+
+/// `mcpvet scan` of an HTTP+SSE server, by `--url` (the fallback) and by a config that says
+/// `"type": "sse"` (declared; `check`'s `deprecated-transport` finding comes with it).
+#[test]
+fn scan_finds_the_tools_of_an_sse_server_by_url_and_by_config() {
+    let server = SseServer::start("ok");
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let scan = |args: &[&str]| {
+        let mut all = vec!["scan", "--format", "json", "--no-policy", "--timeout", "5"];
+        all.extend(args);
+        let o = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
+            .args(&all)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let report: serde_json::Value = serde_json::from_str(&out)
+            .unwrap_or_else(|e| panic!("{e}: {out}\n{}", String::from_utf8_lossy(&o.stderr)));
+        report
+    };
+    let url = server.url();
+    let by_url = scan(&["--url", &url, "--header", "Authorization: Bearer sse-key"]);
+    let s = &by_url["servers"][0];
+    assert_eq!(s["error"], serde_json::Value::Null, "{by_url}");
+    assert_eq!(
+        (&s["era"], &s["protocolVersion"]),
+        (&"legacy".into(), &"2024-11-05".into())
+    );
+    assert_eq!(s["counts"]["tools"], 2, "{by_url}");
+    let config = dir.path().join(".mcp.json");
+    std::fs::write(
+        &config,
+        format!(
+            "{{\"mcpServers\": {{\n  \"old\": {{\"type\": \"sse\", \"url\": \"{url}\", \"headers\": {{\"Authorization\": \"Bearer sse-key\"}}}}\n}}}}\n"
+        ),
+    )
+    .unwrap();
+    let by_config = scan(&[config.to_str().unwrap()]);
+    let s = &by_config["servers"][0];
+    assert_eq!(s["error"], serde_json::Value::Null, "{by_config}");
+    assert_eq!(s["counts"]["tools"], 2, "{by_config}");
+    let rules: Vec<&str> = by_config["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["rule"].as_str())
+        .collect();
+    assert!(rules.contains(&"deprecated-transport"), "{rules:?}");
+    let stats = server.stats_when_closed();
+    // Two POSTs to the URL from the `--url` scan (discover, initialize), none from the
+    // config's scan; every request carried the header; every stream closed.
+    assert_eq!(stats["otherPosts"], 2, "{stats}");
+    assert_eq!(
+        (&stats["opened"], &stats["open"]),
+        (&2.into(), &0.into()),
+        "{stats}"
+    );
+    assert_eq!(stats["noAuth"], 0, "{stats}");
+}
