@@ -305,7 +305,8 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
     // A variable named for a secret counts when its value is asked for ("the value of
     // STRIPE_SECRET", "$GITHUB_TOKEN"), not when it is named as configuration ("values such
     // as POSTGRES_PASSWORD are passed to the container").
-    if let Some(re) = ENV.as_ref() {
+    // Cheap tests first: most clauses hold neither a `_` nor a `.`.
+    if let Some(re) = ENV.as_ref().filter(|_| raw.contains('_')) {
         for m in re.find_iter(raw) {
             let before = raw[..m.start()].to_lowercase();
             let asked = before.ends_with('$')
@@ -317,7 +318,7 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
             }
         }
     }
-    if let Some(re) = FILE.as_ref() {
+    if let Some(re) = FILE.as_ref().filter(|_| raw.contains('.')) {
         for m in re.find_iter(raw) {
             // A path or a file name (`~/certs/server.key`, `*.pem`), not a word ending in
             // ".key" of a sentence or a URL's host.
