@@ -10,7 +10,7 @@ import glob, os, re, sys, tomllib, unicodedata
 CONCEPTS = {"directive", "addressee", "trigger", "override", "conceal", "skip-confirm", "prefer",
             "other-tools", "act-call", "act-modify", "act-read", "act-send", "act-delete",
             "act-run", "data-secret", "data-conversation", "data-personal", "contents",
-            "arg-sensitive", "against-user", "sink", "ask-user", "effect", "disparage"}
+            "arg-sensitive", "against-user", "sink", "ask-user", "effect", "disparage", "unfit"}
 
 def norm(s):
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", s).casefold())

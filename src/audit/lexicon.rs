@@ -116,6 +116,7 @@ concepts! {
     SkipConfirm = "skip-confirm": "removing the user's approval",
     Prefer = "prefer": "steering tool choice towards this tool",
     Disparage = "disparage": "running down other tools so the model avoids them",
+    Unfit = "unfit": "a judgement that a tool is unsafe, unreliable, tampered with or forbidden (counts only when said of another tool)",
     OtherTools = "other-tools": "tools other than this one, in general",
     ActCall = "act-call": "calling a tool",
     ActModify = "act-modify": "changing a call's arguments",

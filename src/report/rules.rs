@@ -137,8 +137,13 @@ pub fn render_lexicon(lex: &crate::audit::lexicon::Lexicon, opts: &RenderOptions
          reading credentials or the conversation for the model is high on its own \
          (cross-tool-instruction, hidden-instructions, sensitive-file-reference, \
          exfiltration-channel); a sink or concealment on top makes it critical; an order about \
-         the tool's own use is nothing. Findings quote the clause and name the order, action, \
-         data, sink and target seen.",
+         the tool's own use is nothing. Another tool, named or \"the other tools\", said to be \
+         unsafe, tampered with or forbidden (unfit), or a call to it forbidden, is high \
+         (preference-manipulation); a literal value for a sensitive argument of a named other \
+         tool is high (cross-tool-instruction). Secrets also count by their shape: key and \
+         vault files by extension, wallet key files, and variables named for a secret whose \
+         value is asked for. Findings quote the clause and name the order, action, data, sink \
+         and target seen.",
         "",
     );
     out

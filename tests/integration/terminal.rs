@@ -136,10 +136,19 @@ impl Tmux {
             if let Some(code) = s.trim().strip_prefix("1 ") {
                 break code.parse().unwrap_or(-1);
             }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "mcpvet {args:?} did not finish in tmux"
-            );
+            if start.elapsed() > Duration::from_secs(60) {
+                let screen = self.tmux(&["capture-pane", "-p", "-t", "t"]);
+                let ps = Command::new("ps")
+                    .args(["-eo", "pid,ppid,stat,etime,args"])
+                    .output()
+                    .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+                    .unwrap_or_default();
+                let mine: Vec<&str> = ps.lines().filter(|l| l.contains("mcpvet")).collect();
+                panic!(
+                    "mcpvet {args:?} did not finish in tmux; screen:\n{screen}\nprocesses:\n{}",
+                    mine.join("\n")
+                );
+            }
             std::thread::sleep(Duration::from_millis(50));
         };
         let capture = |e: bool| {

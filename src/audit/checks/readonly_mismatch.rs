@@ -124,6 +124,44 @@ const READ_VERBS: &[&str] = &[
 /// Objects of `execute`/`run` that are queries, not code (`execute_query`, `run_report`).
 const QUERY_OBJECTS: &[&str] = &["query", "sql", "search", "report", "select", "analysis", "lookup"];
 
+/// Words that open the object of a verb ("transfers *the* balance"), which tell a verb from a
+/// plural noun ("transfers history").
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "all", "every", "each", "its", "their", "it", "them", "any", "your",
+    "those", "these", "this", "that",
+];
+
+/// A passive statement of what the call destroys or moves, anywhere in an English description
+/// ("resources not in the manifest are deleted", "the balance is transferred"), not a
+/// hypothetical ("would be deleted") or a state ("files that were deleted").
+fn described_passive(desc: &str) -> Option<Effects> {
+    use std::sync::LazyLock;
+    static RE: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(\w+\s+)?(is|are|will be|gets|get)\s+(permanently\s+|irreversibly\s+|also\s+|then\s+|immediately\s+)?(deleted|removed|erased|wiped|purged|destroyed|overwritten|dropped|transferred|charged|paid)\b",
+        )
+        .ok()
+    });
+    let re = RE.as_ref()?;
+    let lower = desc.to_lowercase();
+    let mut fx = Effects::default();
+    for c in re.captures_iter(&lower) {
+        let before = c.get(1).map_or("", |m| m.as_str().trim());
+        if ["that", "which", "not", "never", "already", "previously", "who", "nothing", "none", "no"].contains(&before) {
+            continue;
+        }
+        let verb = c.get(4).map_or("", |m| m.as_str());
+        // Only what destroys or moves money: "is sent", "is executed", "is truncated" also
+        // describe what a reader does (a request, a read-only query, a long page).
+        if matches!(verb, "transferred" | "charged" | "paid") {
+            fx.sends = true;
+        } else {
+            fx.deletes = true;
+        }
+    }
+    (fx != Effects::default()).then_some(fx)
+}
+
 /// What the description says the tool does, from its opening verb ("Deletes …", "Sends …",
 /// "This tool executes …"), in any language the lexicons know; `None` when it opens
 /// otherwise or says it only reads.
@@ -136,6 +174,18 @@ fn described(desc: &str) -> Option<Effects> {
         .iter()
         .find_map(|p| folded.strip_prefix(p))
         .unwrap_or(&folded);
+    // Adverbs may stand before the verb ("Permanently deletes …", "Quietly sends …").
+    let body = {
+        let mut b = body;
+        while let Some((w, rest)) = b.split_once(' ') {
+            if w.len() > 4 && w.ends_with("ly") && !rest.is_empty() {
+                b = rest;
+            } else {
+                break;
+            }
+        }
+        b
+    };
     let offset = folded.len() - body.len();
     if ["read-only", "readonly", "read only", "只读", "読み取り専用", "읽기 전용", "только чтение", "solo lectura", "somente leitura", "lecture seule", "schreibgeschützt", "nur lesend", "without modifying", "does not modify", "select only", "only select", "dry run", "dry-run", "preview"]
         .iter()
@@ -164,10 +214,23 @@ fn described(desc: &str) -> Option<Effects> {
             h.start == offset
         }
     };
-    let verb = lex
-        .find(&folded)
-        .into_iter()
-        .find(|h| h.concept == Concept::Effect && verb_at(h))?;
+    // A second verb joined to the first ("Captures the payments and transfers the balance"):
+    // an effect word right after "and"/"then", followed by what it acts on.
+    let joined = |h: &crate::audit::lexicon::ConceptHit| -> bool {
+        !verb_last
+            && !verb_early
+            && [" and ", " then ", ", "].iter().any(|j| folded[..h.start].ends_with(j))
+            && folded[h.end..]
+                .trim_start()
+                .split(' ')
+                .next()
+                .is_some_and(|w| DETERMINERS.contains(&w))
+    };
+    let found = lex.find(&folded);
+    let verb = found
+        .iter()
+        .find(|h| h.concept == Concept::Effect && verb_at(h))
+        .or_else(|| found.iter().find(|h| h.concept == Concept::Effect && joined(h)))?;
     let word = folded.get(verb.start..verb.end)?;
     let stem = |list: &[&str]| list.iter().any(|w| word.starts_with(w));
     let mut fx = Effects::default();
@@ -243,7 +306,16 @@ pub fn effects(tool: &Value) -> Effects {
     let told = tool
         .get("description")
         .and_then(Value::as_str)
-        .and_then(described)
+        .map(|d| {
+            let a = described(d).unwrap_or_default();
+            let b = described_passive(d).unwrap_or_default();
+            Effects {
+                executes: a.executes || b.executes,
+                deletes: a.deletes || b.deletes,
+                writes: a.writes || b.writes,
+                sends: a.sends || b.sends,
+            }
+        })
         .unwrap_or_default();
     let mut fx = Effects {
         executes: (has(EXEC_WORDS) && !query_runner)
@@ -384,6 +456,40 @@ mod tests {
         assert!(effects(&json!({"name": "x", "description": "Executes a shell command"})).executes);
         assert!(!effects(&json!({"name": "read_file"})).executes);
         assert!(effects(&json!({"name": "sendEmail"})).sends);
+    }
+
+    fn claims_read_only(desc: &str) -> bool {
+        let f = run(&[snap(
+            "s",
+            vec![json!({"name": "t", "description": desc,
+                "annotations": {"readOnlyHint": true, "destructiveHint": false}})],
+        )]);
+        f.iter().any(|f| f.rule == "readonly-claim-mismatch")
+    }
+
+    #[test]
+    fn the_described_effect_counts_after_an_adverb_a_conjunction_or_in_the_passive() {
+        for desc in [
+            "Permanently deletes messages older than the given number of days from every folder.",
+            "Brings the cluster in line with the manifest: resources not present in the manifest are deleted, including persistent volumes.",
+            "Captures all authorised card payments for the day and transfers the balance to the linked payout account.",
+            "Checks the invoice. The amount is then charged to the saved card.",
+        ] {
+            assert!(claims_read_only(desc), "{desc}");
+        }
+        for desc in [
+            "Lists files in a folder. Files that were deleted are not shown.",
+            "Shows which resources would be deleted by a sync.",
+            "Returns the diffs of a merge request. Large diffs are truncated by the server.",
+            "Runs a read-only query. The statement is executed inside a transaction that is rolled back.",
+            "Fetches a URL with custom headers. Headers are sent only to the given URL.",
+            "Returns the balance and transfers history of an account.",
+            "Lists messages; nothing is deleted or sent.",
+            "Previously deleted items are listed with their deletion date.",
+            "Finds duplicate photos quickly and reports their sizes.",
+        ] {
+            assert!(!claims_read_only(desc), "{desc}");
+        }
     }
 
     #[test]

@@ -269,6 +269,73 @@ fn negated_at(folded: &str, start: usize, end: usize) -> bool {
         || NEGATION_AFTER.iter().any(|n| after.contains(n))
 }
 
+/// Credential words that name a kind of secret, not where one is kept: asking for "the
+/// password" is common in honest tools (a login form, a vault entry the user picked).
+const GENERIC_SECRET: &[&str] = &[
+    "password", "passwords", "passwd", "passphrase", "api key", "api keys", "apikey", "api_key",
+    "access token", "access tokens", "auth token", "bearer token", "refresh token",
+    "session token", "secret key", "secret keys", "client secret", "credential", "credentials",
+    "pins", "pin code", "cookie", "token cache", "access keys", "signing key",
+];
+
+/// Secrets named by their shape rather than a word of the lexicons: environment variables
+/// whose name ends in a secret's kind, where their value is asked for (`la variable
+/// SAT_FIEL_PASSWORD`, `$STRIPE_LIVE_SECRET`), key and
+/// vault files by extension (`certificados/*.key`, `vault.kdbx`), wallet key files
+/// (`solana/id.json`). `raw` is the clause as written (the case of a variable name counts),
+/// `folded` its folded form, where the hits are placed.
+pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
+    static ENV: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:TOKEN|SECRET|PASSWORD|PASSWD|PWD|PASS|API_KEY|APIKEY|PRIVATE_KEY|SECRET_KEY|ACCESS_KEY|CREDENTIALS?|AUTH|PAT|DSN)\b").ok()
+    });
+    static FILE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"[\w*~/.-]*\.(?:pem|key|p12|pfx|jks|kdbx|ppk|keystore|gpg|asc|ovpn)\b|[\w~/.-]*/(?:solana/id|keystore/[\w-]+|keys?/[\w-]+)\.json\b").ok()
+    });
+    let mut out = Vec::new();
+    let mut place = |needle: &str| {
+        let needle = needle.to_lowercase();
+        if let Some(i) = folded.find(&needle) {
+            out.push(ConceptHit {
+                concept: Concept::DataSecret,
+                start: i,
+                end: i + needle.len(),
+            });
+        }
+    };
+    // A variable named for a secret counts when its value is asked for ("the value of
+    // STRIPE_SECRET", "$GITHUB_TOKEN"), not when it is named as configuration ("values such
+    // as POSTGRES_PASSWORD are passed to the container").
+    // Cheap tests first: most clauses hold neither a `_` nor a `.`.
+    if let Some(re) = ENV.as_ref().filter(|_| raw.contains('_')) {
+        for m in re.find_iter(raw) {
+            let before = raw[..m.start()].to_lowercase();
+            let asked = before.ends_with('$')
+                || ["variable ", "variables ", "variable de entorno ", "variável ", "variable d'environnement ", "variablen ", "переменной ", "переменная ", "value of ", "contents of ", "valor de ", "wert von "]
+                    .iter()
+                    .any(|w| before.ends_with(w));
+            if asked {
+                place(m.as_str());
+            }
+        }
+    }
+    if let Some(re) = FILE.as_ref().filter(|_| raw.contains('.')) {
+        for m in re.find_iter(raw) {
+            // A path or a file name (`~/certs/server.key`, `*.pem`), not a word ending in
+            // ".key" of a sentence or a URL's host.
+            if m.as_str().len() > 4 && !m.as_str().starts_with('.') || m.as_str().contains('/') {
+                place(m.as_str());
+            }
+        }
+    }
+    out
+}
+
+/// Could the clause forbid a call in words the lexicons leave out (see
+/// [`Reading::without_negated`])? A cheap test before the clause is read at all.
+pub(super) fn may_forbid(folded: &str) -> bool {
+    ["never", "not ", "n't", "avoid", "stop"].iter().any(|w| folded.contains(w))
+}
+
 /// What one clause (or a whole string) shows.
 pub(super) struct Reading<'a> {
     pub hits: Vec<ConceptHit>,
@@ -277,6 +344,9 @@ pub(super) struct Reading<'a> {
     pub literal_sink: bool,
     /// "any … tool", "every other server".
     pub other_tools: bool,
+    /// A call the clause forbids ("never use …", "dürfen nicht aufgerufen werden"): set by
+    /// [`Reading::without_negated`].
+    pub forbids_call: bool,
 }
 
 /// Does `folded` name parameter `p` as a place to put something: quoted (`` `note` ``,
@@ -306,6 +376,7 @@ impl Reading<'_> {
     pub(super) fn without_negated(mut self) -> Self {
         use Concept::*;
         let folded = self.folded;
+        let mut forbids = false;
         self.hits.retain(|h| {
             let negatable = matches!(
                 h.concept,
@@ -314,8 +385,18 @@ impl Reading<'_> {
             if !negatable {
                 return true;
             }
-            !negated_at(folded, h.start, h.end)
+            let negated = negated_at(folded, h.start, h.end);
+            forbids |= negated && h.concept == ActCall;
+            !negated
         });
+        // "never use X", "do not call X", "avoid X": English says it with a verb the call
+        // lexicon leaves out ("use" alone describes too much to count as a call).
+        static AVOID: LazyLock<Option<Regex>> = LazyLock::new(|| {
+            Regex::new(r"\b(never|do not|don't|must not|should not|not to|avoid|stop)\s+(use|using|call|calling|invoke|choose|select|pick|trust|rely on|recommend)\b")
+                .ok()
+        });
+        forbids |= AVOID.as_ref().is_some_and(|r| r.is_match(folded));
+        self.forbids_call = forbids;
         self
     }
 
@@ -330,19 +411,14 @@ impl Reading<'_> {
             .any(|p| self.folded.contains(p))
     }
 
-    /// A secret store or key file named in the clause (a path, a file, a wallet), as
-    /// opposed to a generic credential word ("password", "api key").
+    /// A secret store or key file named in the clause (a path, a file, a wallet, a password
+    /// manager, a cloud CLI's login), as opposed to a generic credential word ("password",
+    /// "api key"): every secret term but the generic ones.
     pub(super) fn names_store(&self) -> bool {
         self.hits.iter().any(|h| {
             h.concept == Concept::DataSecret
                 && self.folded.get(h.start..h.end).is_some_and(|w| {
-                    w.contains(['/', '.', '~', '_', '\\'])
-                        || [
-                            "ssh key", "private key", "wallet", "keychain", "cookies", "seed phrase",
-                            "mnemonic", "browser profile", "shell history", "environment variables",
-                            "credentials file", "keystore", "login data", "recovery phrase",
-                        ]
-                        .contains(&w)
+                    w.contains(['/', '.', '~', '_', '\\']) || !GENERIC_SECRET.contains(&w)
                 })
         })
     }
