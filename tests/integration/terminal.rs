@@ -26,6 +26,7 @@ fn root() -> PathBuf {
 
 /// A tmux server of its own, killed on drop.
 struct Tmux {
+    _turn: std::sync::MutexGuard<'static, ()>,
     socket: PathBuf,
     conf: PathBuf,
 }
@@ -45,6 +46,11 @@ struct Screen {
 
 static SERVERS: AtomicUsize = AtomicUsize::new(0);
 
+/// One tmux server at a time: with two running at once (two tests in parallel), one server
+/// was seen to leave its pane's exited mcpvet unreaped (a zombie), so the pane never died and
+/// the test waited out its minute. Each test holds this for as long as its server lives.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 impl Tmux {
     /// A fresh server, or `None` (with the reason printed) when tmux is not installed.
     fn start() -> Option<Tmux> {
@@ -60,6 +66,10 @@ impl Tmux {
             eprintln!("skipped: tmux is not installed (apt-get install tmux to run this test)");
             return None;
         }
+        // A test that failed while holding the turn poisons it; the next one may still run.
+        let turn = ONE_AT_A_TIME
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let n = SERVERS.fetch_add(1, Ordering::SeqCst);
         let socket = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
             .join(format!("tmux-{}-{n}.sock", std::process::id()));
@@ -71,7 +81,11 @@ impl Tmux {
             "set -g remain-on-exit on\nset -g status off\nset -g history-limit 10000\n",
         )
         .unwrap();
-        Some(Tmux { socket, conf })
+        Some(Tmux {
+            _turn: turn,
+            socket,
+            conf,
+        })
     }
 
     fn cmd(&self) -> Command {
@@ -114,6 +128,12 @@ impl Tmux {
             "300",
             "-c",
             dir.to_str().unwrap(),
+            // A shell runs mcpvet and reaps it, then prints its status: tmux was seen to leave
+            // an exited pane process unreaped now and then (a zombie, the pane never "dead"),
+            // so the end of the run is read from the screen, not from tmux's pane state.
+            "sh",
+            "-c",
+            "\"$0\" \"$@\"; printf '\\n[mcpvet exited %d]' \"$?\"; exec sleep 600",
             env!("CARGO_BIN_EXE_mcpvet"),
         ];
         argv.extend_from_slice(args);
@@ -125,19 +145,13 @@ impl Tmux {
             "the pane is not {width} columns wide"
         );
         let start = Instant::now();
+        let exited = regex::Regex::new(r"\[mcpvet exited (-?\d+)\]").unwrap();
         let status = loop {
-            let s = self.tmux(&[
-                "display",
-                "-p",
-                "-t",
-                "t",
-                "#{pane_dead} #{pane_dead_status}",
-            ]);
-            if let Some(code) = s.trim().strip_prefix("1 ") {
-                break code.parse().unwrap_or(-1);
+            let screen = self.tmux(&["capture-pane", "-p", "-S", "-", "-E", "-", "-t", "t"]);
+            if let Some(c) = exited.captures(&screen) {
+                break c[1].parse().unwrap_or(-1);
             }
             if start.elapsed() > Duration::from_secs(60) {
-                let screen = self.tmux(&["capture-pane", "-p", "-t", "t"]);
                 let ps = Command::new("ps")
                     .args(["-eo", "pid,ppid,stat,etime,args"])
                     .output()
@@ -157,13 +171,17 @@ impl Tmux {
                 a.push("-e");
             }
             let text = self.tmux(&a);
-            // tmux's own "Pane is dead (status 1, <time>)" line is not mcpvet's output.
+            // The shell's status line and tmux's own "Pane is dead (status 1, <time>)" line are
+            // not mcpvet's output.
             let sgr = regex::Regex::new("\u{1b}\\[[0-9;:]*m").unwrap();
             let bare = |l: &str| sgr.replace_all(l, "").trim_end().to_owned();
             let lines: Vec<&str> = text
                 .lines()
                 .map(str::trim_end)
-                .filter(|l| !bare(l).starts_with("Pane is dead ("))
+                .filter(|l| {
+                    let b = bare(l);
+                    !b.starts_with("Pane is dead (") && !exited.is_match(&b)
+                })
                 .collect();
             let end = lines
                 .iter()
