@@ -4,6 +4,7 @@
 //! resolves the targets and obtains the snapshots).
 
 use std::collections::BTreeMap;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -197,13 +198,25 @@ pub fn obtain(
 /// A progress printer for [`obtain`]: one line when a server's probe starts and one when it
 /// ends, on stderr, unless `--quiet` — on a terminal and in a CI log alike, so a slow start
 /// (a cold `npx` download) is never silence.
+/// On a terminal, "probing X …" is a status line redrawn in place, and only the result of
+/// each server stays on the screen.
 pub fn stderr_progress(g: Global) -> impl Fn(ProbeEvent) {
     let show = !g.quiet;
+    let terminal = std::io::stderr().is_terminal();
     move |e| {
         if !show {
             return;
         }
-        crate::report::eprint_line(&progress_line(&e));
+        match (&e, terminal) {
+            (ProbeEvent::Started { .. }, true) => {
+                crate::report::progress::status_line(&progress_line(&e));
+            }
+            (ProbeEvent::Finished { .. }, true) => {
+                crate::report::progress::clear_status();
+                crate::report::eprint_line(&progress_line(&e));
+            }
+            _ => crate::report::eprint_line(&progress_line(&e)),
+        }
     }
 }
 

@@ -294,6 +294,10 @@ pub async fn probe_async(
         Ok(Ok(s)) => s,
     };
     snap.server = spec.name.clone();
+    // With -v: what the server wrote on stderr (its last lines, each escaped and marked).
+    for line in stderr_tail(&stderr).lines() {
+        tracing::debug!(server = ?spec.name, "server stderr {}", line.trim_start());
+    }
     snap.probe = Some(ProbeInfo {
         transport: match (session.transport, &spec.transport) {
             (Some(spoken), _) => spoken.into(),

@@ -1,5 +1,5 @@
 //! A progress display on stderr for long scans: one status line, redrawn in place on a
-//! terminal, silent otherwise (and with `-q`).
+//! terminal (and, for the probe, a permanent line per server as each one ends).
 
 use super::eprint_line;
 
@@ -52,6 +52,17 @@ impl Progress {
             redraw("");
         }
     }
+}
+
+/// Show `text` as the one status line on a terminal's stderr, replacing the last one (no
+/// newline: the next status line or [`clear_status`] overwrites it).
+pub fn status_line(text: &str) {
+    redraw(text);
+}
+
+/// Erase the status line, so that what is printed next starts on a clean line.
+pub fn clear_status() {
+    redraw("");
 }
 
 fn redraw(text: &str) {

@@ -250,10 +250,12 @@ fn no_control_sequence_reaches_stdout_or_stderr_unescaped() {
             format == "github",
         ));
     }
-    runs.push((
-        mcpvet(d, "scan -v", &[&["scan", "-v", &all], &t[..]].concat()),
-        false,
-    ));
+    let verbose = mcpvet(d, "scan -v", &[&["scan", "-v", &all], &t[..]].concat());
+    // -v shows the server's stderr (escaped by the checks below) and the era decision.
+    let said = String::from_utf8_lossy(&verbose.stderr).into_owned();
+    assert!(said.contains("server stderr │ starting"), "{said}");
+    assert!(said.contains("era decided"), "{said}");
+    runs.push((verbose, false));
     runs.push((
         mcpvet(d, "scan remote", &[&["scan", remote], &t[..]].concat()),
         false,

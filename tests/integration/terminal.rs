@@ -601,3 +601,24 @@ fn the_screen_check_rejects_the_old_broken_table() {
         .collect();
     assert_screen("fixed", &screen(&fixed), 80);
 }
+
+/// On a terminal, "probing X …" is a status line redrawn in place: once the scan ends, only the
+/// server's result line (era, time) is left above the table.
+#[test]
+fn probe_progress_on_a_terminal_leaves_one_line_per_server() {
+    let Some(tmux) = Tmux::start() else { return };
+    let bin = env!("CARGO_BIN_EXE_ci-insights");
+    let s = tmux.run(
+        100,
+        &root(),
+        &["scan", "--no-policy", "--name", "ci", "--", bin],
+    );
+    assert_eq!(s.status, 0, "{}", s.plain);
+    assert!(
+        s.plain.contains("ok   ci: modern 2026-07-28"),
+        "{}",
+        s.plain
+    );
+    assert!(!s.plain.contains("probing ci"), "{}", s.plain);
+    assert_screen("live scan", &s, 100);
+}
