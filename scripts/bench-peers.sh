@@ -40,7 +40,7 @@ if [ ! -x "$CACHE/venv/bin/python" ]; then
 fi
 missing=()
 for spec in "${PEERS[@]}"; do
-  have="$("$CACHE/venv/bin/python" -m pip show "${spec%%==*}" 2>/dev/null | sed -n 's/^Version: //p')"
+  have="$("$CACHE/venv/bin/python" -m pip show "${spec%%==*}" 2>/dev/null | sed -n 's/^Version: //p' || true)"
   [ "$have" = "${spec##*==}" ] || missing+=("$spec")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
