@@ -7,6 +7,7 @@ mod cli;
 mod config;
 mod hostile_config;
 mod hostile_output;
+mod kit;
 mod lexicon;
 mod lock;
 mod probe;
