@@ -35,7 +35,14 @@ fn text_tool(name: &str, description: &str, text: &'static str) -> Tool {
 
 fn fixture_server() -> anyhow::Result<ToolServer> {
     let mut server = ToolServer::new("mcpvet-kit-conformance", env!("CARGO_PKG_VERSION"))
-        .with_instructions("Fixture server for the MCP conformance suite, built on the mcpvet kit.");
+        .with_instructions("Fixture server for the MCP conformance suite, built on the mcpvet kit.")
+        .with_completions(|_reference, _argument, partial| {
+            ["paris", "park", "party"]
+                .iter()
+                .filter(|w| w.starts_with(partial))
+                .map(|w| (*w).to_string())
+                .collect()
+        });
     let tools = [
         text_tool(
             "test_simple_text",
@@ -116,10 +123,10 @@ fn fixture_server() -> anyhow::Result<ToolServer> {
         ),
         text_tool(
             "test_missing_capability",
-            "Needs the client's elicitation capability",
-            "elicitation is declared",
+            "Needs the client's sampling capability",
+            "sampling is declared",
         )
-        .requires_client_capability("elicitation"),
+        .requires_client_capability("sampling"),
         text_tool(
             "test_logging_tool",
             "Would log; sends no log notification unless asked for a log level",

@@ -128,6 +128,14 @@ pub type PromptFn = Arc<
     dyn Fn(Map<String, Value>) -> BoxFuture<'static, Result<Vec<Value>, ToolError>> + Send + Sync,
 >;
 
+/// A completion source: the `ref` (`{"type": "ref/prompt", "name"}` or
+/// `{"type": "ref/resource", "uri"}`), the argument name and its partial value in, suggestions
+/// out (at most 100 are sent; `hasMore` says when there were more).
+pub type CompleteFn = Arc<dyn Fn(&Map<String, Value>, &str, &str) -> Vec<String> + Send + Sync>;
+
+/// The most completion values one answer carries (the spec's cap).
+pub const MAX_COMPLETIONS: usize = 100;
+
 /// Why a registration was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum KitError {
@@ -572,6 +580,7 @@ pub struct ToolServer {
     policy: Option<Arc<dyn Policy>>,
     approvals: BTreeSet<Approval>,
     audit: Option<Arc<dyn AuditSink>>,
+    completer: Option<CompleteFn>,
 }
 
 /// A request that passed steps 1–3.
@@ -642,7 +651,17 @@ impl ToolServer {
             policy: None,
             approvals: BTreeSet::new(),
             audit: None,
+            completer: None,
         }
+    }
+
+    /// Serve `completion/complete` (and declare the `completions` capability) with `complete`.
+    pub fn with_completions<F>(mut self, complete: F) -> Self
+    where
+        F: Fn(&Map<String, Value>, &str, &str) -> Vec<String> + Send + Sync + 'static,
+    {
+        self.completer = Some(Arc::new(complete));
+        self
     }
 
     /// The server's identity.
@@ -791,6 +810,7 @@ impl ToolServer {
                 self.has_resources()
             }
             "prompts/list" | "prompts/get" => !self.prompts.is_empty(),
+            "completion/complete" => self.completer.is_some(),
             _ => false,
         }
     }
@@ -909,6 +929,7 @@ impl ToolServer {
                 self.cache.prompts_list,
             ),
             "prompts/get" => self.get_prompt(request).await,
+            "completion/complete" => self.complete(request.params),
             _ => Err(error_response(id, METHOD_NOT_FOUND, "Method not found")),
         };
         match outcome {
@@ -936,6 +957,9 @@ impl ToolServer {
         }
         if !self.prompts.is_empty() {
             capabilities.insert("prompts".into(), json!({}));
+        }
+        if self.completer.is_some() {
+            capabilities.insert("completions".into(), json!({}));
         }
         let mut result = Map::new();
         result.insert("supportedVersions".into(), json!(self.supported.clone()));
@@ -978,6 +1002,46 @@ impl ToolServer {
             result.insert("nextCursor".into(), Value::String(encode_cursor(key, end)));
         }
         insert_hint(&mut result, hint);
+        Ok(result)
+    }
+
+    fn complete(&self, params: &Map<String, Value>) -> Result<Map<String, Value>, Value> {
+        let invalid = |m: &str| error_response(&Value::Null, INVALID_PARAMS, m);
+        let Some(complete) = &self.completer else {
+            return Err(error_response(&Value::Null, METHOD_NOT_FOUND, "Method not found"));
+        };
+        let reference = params.get("ref").and_then(Value::as_object);
+        let Some(reference) = reference.filter(|r| {
+            matches!(
+                r.get("type").and_then(Value::as_str),
+                Some("ref/prompt" | "ref/resource")
+            )
+        }) else {
+            return Err(invalid(
+                "Invalid params: ref must be a ref/prompt or ref/resource object",
+            ));
+        };
+        let argument = params.get("argument").and_then(Value::as_object);
+        let (Some(name), Some(value)) = (
+            argument.and_then(|a| a.get("name")).and_then(Value::as_str),
+            argument.and_then(|a| a.get("value")).and_then(Value::as_str),
+        ) else {
+            return Err(invalid(
+                "Invalid params: argument must have a string name and value",
+            ));
+        };
+        let values = complete(reference, name, value);
+        let total = values.len();
+        let shown: Vec<Value> = values
+            .into_iter()
+            .take(MAX_COMPLETIONS)
+            .map(Value::String)
+            .collect();
+        let mut result = Map::new();
+        result.insert(
+            "completion".into(),
+            json!({"values": shown, "total": total, "hasMore": total > MAX_COMPLETIONS}),
+        );
         Ok(result)
     }
 

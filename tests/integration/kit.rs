@@ -508,6 +508,43 @@ fn resources_templates_and_prompts() {
 }
 
 #[test]
+fn completions_are_served_only_when_configured() {
+    let server = demo().with_completions(|reference, argument, partial| {
+        assert_eq!(reference["type"], json!("ref/prompt"));
+        (0..150)
+            .map(|i| format!("{argument}-{partial}-{i}"))
+            .collect()
+    });
+    let ask = request(
+        json!(1),
+        "completion/complete",
+        json!({"ref": {"type": "ref/prompt", "name": "p"},
+               "argument": {"name": "city", "value": "pa"}}),
+    );
+    let got = handle(&server, &ask).unwrap();
+    let completion = &got["result"]["completion"];
+    assert_eq!(completion["values"].as_array().unwrap().len(), 100);
+    assert_eq!(completion["values"][0], json!("city-pa-0"));
+    assert_eq!(completion["total"], json!(150));
+    assert_eq!(completion["hasMore"], json!(true));
+    let discover = handle(&server, &request(json!(2), "server/discover", json!({}))).unwrap();
+    assert_eq!(
+        discover["result"]["capabilities"],
+        json!({"tools": {}, "completions": {}})
+    );
+    let bad = request(
+        json!(3),
+        "completion/complete",
+        json!({"ref": {"type": "ref/x"}, "argument": {"name": "a", "value": "b"}}),
+    );
+    assert_eq!(handle(&server, &bad).unwrap()["error"]["code"], json!(-32602));
+    assert_eq!(
+        handle(&demo(), &ask).unwrap()["error"]["code"],
+        json!(-32601)
+    );
+}
+
+#[test]
 fn a_tool_needing_a_client_capability_answers_32021() {
     let mut server = ToolServer::new("s", "1");
     server
