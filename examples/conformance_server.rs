@@ -30,7 +30,9 @@ fn no_args() -> Value {
 }
 
 fn text_tool(name: &str, description: &str, text: &'static str) -> Tool {
-    Tool::sync(name, description, no_args(), move |_| Ok(ToolOutput::text(text)))
+    Tool::sync(name, description, no_args(), move |_| {
+        Ok(ToolOutput::text(text))
+    })
 }
 
 fn fixture_server() -> anyhow::Result<ToolServer> {
@@ -64,9 +66,11 @@ fn fixture_server() -> anyhow::Result<ToolServer> {
             "Returns an embedded resource",
             no_args(),
             |_| {
-                Ok(ToolOutput::content(vec![json!({"type": "resource", "resource": {
+                Ok(ToolOutput::content(vec![
+                    json!({"type": "resource", "resource": {
                     "uri": "test://embedded-resource", "mimeType": "text/plain",
-                    "text": "This is an embedded resource content."}})]))
+                    "text": "This is an embedded resource content."}}),
+                ]))
             },
         ),
         Tool::sync(
@@ -83,12 +87,11 @@ fn fixture_server() -> anyhow::Result<ToolServer> {
                 ]))
             },
         ),
-        Tool::sync(
-            "test_error_handling",
-            "Always fails",
-            no_args(),
-            |_| Err(ToolError::from("This tool intentionally returns an error for testing")),
-        ),
+        Tool::sync("test_error_handling", "Always fails", no_args(), |_| {
+            Err(ToolError::from(
+                "This tool intentionally returns an error for testing",
+            ))
+        }),
         Tool::sync(
             "json_schema_2020_12_tool",
             "Tool with JSON Schema 2020-12 features",
@@ -157,16 +160,21 @@ fn fixture_server() -> anyhow::Result<ToolServer> {
             .description("A static binary resource (a 1x1 PNG)"),
     )?;
     server.add_resource_template(
-        ResourceTemplate::new("test://template/{id}/data", "template-data", |uri| async move {
-            let id = uri
-                .strip_prefix("test://template/")
-                .and_then(|rest| rest.strip_suffix("/data"))
-                .unwrap_or("")
-                .to_string();
-            let text = json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
-            Ok(vec![json!({"uri": uri, "mimeType": "application/json",
+        ResourceTemplate::new(
+            "test://template/{id}/data",
+            "template-data",
+            |uri| async move {
+                let id = uri
+                    .strip_prefix("test://template/")
+                    .and_then(|rest| rest.strip_suffix("/data"))
+                    .unwrap_or("")
+                    .to_string();
+                let text =
+                    json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
+                Ok(vec![json!({"uri": uri, "mimeType": "application/json",
                            "text": text.to_string()})])
-        })
+            },
+        )
         .description("Data for any id")
         .field("mimeType", json!("application/json")),
     )?;
@@ -193,13 +201,20 @@ fn fixture_server() -> anyhow::Result<ToolServer> {
             arg("arg2", "Second test argument"),
         ],
         |args| async move {
-            let get = |k: &str| args.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+            let get = |k: &str| {
+                args.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            };
             let text = format!(
                 "Prompt with arguments: arg1='{}', arg2='{}'",
                 get("arg1"),
                 get("arg2")
             );
-            Ok(vec![json!({"role": "user", "content": {"type": "text", "text": text}})])
+            Ok(vec![
+                json!({"role": "user", "content": {"type": "text", "text": text}}),
+            ])
         },
     ))?;
     server.add_prompt(Prompt::new(
@@ -243,7 +258,12 @@ fn base64_decode(text: &str) -> anyhow::Result<Vec<u8>> {
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let server = fixture_server()?;
-    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         ["--stdio"] => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();

@@ -96,6 +96,5 @@ pub async fn serve_http(
     options: HttpOptions,
     on_bound: impl FnOnce(&str),
 ) -> Result<(), ServeError> {
-    crate::kit::http::serve_http(addr, Arc::new(CiInsights(server)), options, LABEL, on_bound)
-        .await
+    crate::kit::http::serve_http(addr, Arc::new(CiInsights(server)), options, LABEL, on_bound).await
 }

@@ -95,8 +95,11 @@ pub enum ServeError {
 pub trait HttpService: Send + Sync + 'static {
     /// Answer one parsed message, with the request's headers at hand; `None` (a
     /// notification) is sent as 202 with no body.
-    fn answer<'a>(&'a self, message: &'a Value, headers: &'a HeaderMap)
-    -> BoxFuture<'a, Option<Value>>;
+    fn answer<'a>(
+        &'a self,
+        message: &'a Value,
+        headers: &'a HeaderMap,
+    ) -> BoxFuture<'a, Option<Value>>;
 }
 
 /// A [`ToolServer`] over HTTP: [`check_headers`] at its step 3 and its `Mcp-Param-*` checks.

@@ -57,8 +57,8 @@ pub mod server;
 pub mod stdio;
 
 pub use policy::{
-    Approval, AuditDecision, AuditEntry, AuditOutcome, AuditSink, CallInfo, Decision,
-    MemoryAudit, Policy, ToolPolicy, arguments_digest,
+    Approval, AuditDecision, AuditEntry, AuditOutcome, AuditSink, CallInfo, Decision, MemoryAudit,
+    Policy, ToolPolicy, arguments_digest,
 };
 pub use server::{
     BoxFuture, CacheHint, CacheHints, CacheScope, KitError, PROTOCOL_VERSION, Prompt,

@@ -173,11 +173,16 @@ mod tests {
 
     #[test]
     fn a_network_ref_is_refused_at_compile_time() {
-        let err = CompiledSchema::compile(&json!({"$ref": "https://127.0.0.1:9/s.json"}))
-            .unwrap_err();
+        let err =
+            CompiledSchema::compile(&json!({"$ref": "https://127.0.0.1:9/s.json"})).unwrap_err();
         assert!(!err.0.is_empty());
         let local = json!({"$defs": {"n": {"type": "integer"}}, "$ref": "#/$defs/n"});
-        assert!(CompiledSchema::compile(&local).unwrap().check(&json!(2)).is_ok());
+        assert!(
+            CompiledSchema::compile(&local)
+                .unwrap()
+                .check(&json!(2))
+                .is_ok()
+        );
     }
 
     #[test]

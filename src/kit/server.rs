@@ -118,8 +118,9 @@ impl From<&str> for ToolError {
 }
 
 /// An asynchronous tool handler: the validated arguments in, the output or an error out.
-pub type ToolFn =
-    Arc<dyn Fn(Map<String, Value>) -> BoxFuture<'static, Result<ToolOutput, ToolError>> + Send + Sync>;
+pub type ToolFn = Arc<
+    dyn Fn(Map<String, Value>) -> BoxFuture<'static, Result<ToolOutput, ToolError>> + Send + Sync,
+>;
 /// An asynchronous resource reader: the URI in, the `contents` array's items out.
 pub type ReadFn =
     Arc<dyn Fn(String) -> BoxFuture<'static, Result<Vec<Value>, ToolError>> + Send + Sync>;
@@ -727,7 +728,8 @@ impl ToolServer {
             which,
             source,
         };
-        let input = CompiledSchema::compile(input_schema).map_err(|e| schema_err("inputSchema", e))?;
+        let input =
+            CompiledSchema::compile(input_schema).map_err(|e| schema_err("inputSchema", e))?;
         let mirrored = mirrored_params(input_schema).map_err(|e| schema_err("inputSchema", e))?;
         let output = match tool.definition.get("outputSchema") {
             Some(schema) => {
@@ -764,7 +766,11 @@ impl ToolServer {
         &mut self,
         template: ResourceTemplate,
     ) -> Result<&mut Self, KitError> {
-        if self.templates.iter().any(|t| t.template() == template.template()) {
+        if self
+            .templates
+            .iter()
+            .any(|t| t.template() == template.template())
+        {
             return Err(KitError::Duplicate {
                 kind: "resource template",
                 name: template.template().to_string(),
@@ -877,7 +883,9 @@ impl ToolServer {
                 json!({"supported": self.supported.clone(), "requested": requested.clone()}),
             ));
         }
-        let Some(capabilities) = meta.get(META_CLIENT_CAPABILITIES).and_then(Value::as_object)
+        let Some(capabilities) = meta
+            .get(META_CLIENT_CAPABILITIES)
+            .and_then(Value::as_object)
         else {
             return Err(invalid(&format!("{META_CLIENT_CAPABILITIES} is required")));
         };
@@ -889,7 +897,11 @@ impl ToolServer {
         })
     }
 
-    async fn dispatch(&self, request: &Checked<'_>, transport: Option<&dyn TransportCheck>) -> Value {
+    async fn dispatch(
+        &self,
+        request: &Checked<'_>,
+        transport: Option<&dyn TransportCheck>,
+    ) -> Value {
         let id = request.id;
         let outcome = match request.method {
             "server/discover" => Ok(self.discover()),
@@ -1008,7 +1020,11 @@ impl ToolServer {
     fn complete(&self, params: &Map<String, Value>) -> Result<Map<String, Value>, Value> {
         let invalid = |m: &str| error_response(&Value::Null, INVALID_PARAMS, m);
         let Some(complete) = &self.completer else {
-            return Err(error_response(&Value::Null, METHOD_NOT_FOUND, "Method not found"));
+            return Err(error_response(
+                &Value::Null,
+                METHOD_NOT_FOUND,
+                "Method not found",
+            ));
         };
         let reference = params.get("ref").and_then(Value::as_object);
         let Some(reference) = reference.filter(|r| {
@@ -1024,7 +1040,9 @@ impl ToolServer {
         let argument = params.get("argument").and_then(Value::as_object);
         let (Some(name), Some(value)) = (
             argument.and_then(|a| a.get("name")).and_then(Value::as_str),
-            argument.and_then(|a| a.get("value")).and_then(Value::as_str),
+            argument
+                .and_then(|a| a.get("value"))
+                .and_then(Value::as_str),
         ) else {
             return Err(invalid(
                 "Invalid params: argument must have a string name and value",
@@ -1075,17 +1093,13 @@ impl ToolServer {
             return Err(error_response_with_data(
                 &Value::Null,
                 MISSING_CAPABILITY,
-                &format!(
-                    "Missing required client capability: {}",
-                    names.join(", ")
-                ),
+                &format!("Missing required client capability: {}", names.join(", ")),
                 json!({"requiredCapabilities": Value::Object(missing)}),
             ));
         }
         if let Some(transport) = transport {
-            check_mirrored(tool, arguments, transport).map_err(|why| {
-                error_response(&Value::Null, super::rpc::HEADER_MISMATCH, &why)
-            })?;
+            check_mirrored(tool, arguments, transport)
+                .map_err(|why| error_response(&Value::Null, super::rpc::HEADER_MISMATCH, &why))?;
         }
         let digest = arguments_digest(arguments);
         let audit = |decision, outcome| {
@@ -1097,7 +1111,9 @@ impl ToolServer {
         if let Err(why) = tool.input.check(&args_value) {
             audit(AuditDecision::NotAsked, AuditOutcome::InvalidArguments);
             return Ok(tool_result(
-                vec![text_block(format!("Invalid arguments for tool {name}: {why}"))],
+                vec![text_block(format!(
+                    "Invalid arguments for tool {name}: {why}"
+                ))],
                 None,
                 true,
             ));
@@ -1232,10 +1248,7 @@ impl ToolServer {
         for arg in &prompt.arguments {
             match arguments.get(&arg.name) {
                 None if arg.required => {
-                    return Err(invalid(&format!(
-                        "Missing required argument: {}",
-                        arg.name
-                    )));
+                    return Err(invalid(&format!("Missing required argument: {}", arg.name)));
                 }
                 Some(v) if !v.is_string() => {
                     return Err(invalid(&format!("Argument {} must be a string", arg.name)));
@@ -1313,7 +1326,11 @@ pub fn decode_sentinel(value: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
-fn check_output(name: &str, schema: Option<&CompiledSchema>, output: &ToolOutput) -> Result<(), String> {
+fn check_output(
+    name: &str,
+    schema: Option<&CompiledSchema>,
+    output: &ToolOutput,
+) -> Result<(), String> {
     let Some(schema) = schema else {
         return Ok(());
     };
@@ -1323,7 +1340,9 @@ fn check_output(name: &str, schema: Option<&CompiledSchema>, output: &ToolOutput
         ));
     };
     schema.check(structured).map_err(|why| {
-        format!("Tool {name} returned structuredContent that does not match its outputSchema: {why}")
+        format!(
+            "Tool {name} returned structuredContent that does not match its outputSchema: {why}"
+        )
     })
 }
 
@@ -1331,7 +1350,11 @@ fn text_block(text: String) -> Value {
     json!({"type": "text", "text": text})
 }
 
-fn tool_result(content: Vec<Value>, structured: Option<Value>, is_error: bool) -> Map<String, Value> {
+fn tool_result(
+    content: Vec<Value>,
+    structured: Option<Value>,
+    is_error: bool,
+) -> Map<String, Value> {
     let mut result = Map::new();
     result.insert("content".into(), Value::Array(content));
     if let Some(s) = structured {

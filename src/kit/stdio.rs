@@ -117,9 +117,7 @@ pub fn serve_lines<R: BufRead, W: Write>(
             Ok(Ok(message)) => handle(&message),
             Ok(Err(e)) => {
                 stats.parse_errors += 1;
-                diagnostic(&format!(
-                    "{label}: stdin line {line_no}: parse error: {e}"
-                ));
+                diagnostic(&format!("{label}: stdin line {line_no}: parse error: {e}"));
                 Some(error_response(&Value::Null, PARSE_ERROR, "Parse error"))
             }
         };
@@ -135,7 +133,6 @@ pub fn serve_lines<R: BufRead, W: Write>(
         }
     }
 }
-
 
 /// Serve a [`ToolServer`] over `input`/`output` (see [`serve_lines`]); diagnostics are labelled
 /// with the server's name. Each message is handled to completion before the next line is read.

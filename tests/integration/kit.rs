@@ -210,7 +210,11 @@ fn handler_order_and_meta_errors() {
     }
     let got = handle(
         &server,
-        &request(json!(4), "tools/call", json!({"name": "add", "arguments": [1]})),
+        &request(
+            json!(4),
+            "tools/call",
+            json!({"name": "add", "arguments": [1]}),
+        ),
     )
     .unwrap();
     assert_eq!(got["error"]["code"], json!(-32602));
@@ -236,7 +240,11 @@ fn arguments_are_validated_with_json_schema_2020_12_as_tool_results() {
     );
     let got = handle(
         &server,
-        &request(json!(2), "tools/call", json!({"name": "add", "arguments": {"a": 1}})),
+        &request(
+            json!(2),
+            "tools/call",
+            json!({"name": "add", "arguments": {"a": 1}}),
+        ),
     )
     .unwrap();
     assert_eq!(got["result"]["isError"], json!(true));
@@ -269,9 +277,9 @@ fn a_network_ref_or_bad_schema_is_refused_at_registration() {
             .is_err()
     );
     server
-        .add_tool(Tool::sync("v", "d", json!({"type": "object"}), |_| Ok(
-            ToolOutput::text("")
-        )))
+        .add_tool(Tool::sync("v", "d", json!({"type": "object"}), |_| {
+            Ok(ToolOutput::text(""))
+        }))
         .unwrap();
     let dup = server.add_tool(Tool::sync("v", "d", json!({"type": "object"}), |_| {
         Ok(ToolOutput::text(""))
@@ -314,7 +322,11 @@ fn structured_content_is_checked_against_the_output_schema_and_mirrored_as_text(
     let call = |id, args| {
         handle(
             &server,
-            &request(json!(id), "tools/call", json!({"name": "weather", "arguments": args})),
+            &request(
+                json!(id),
+                "tools/call",
+                json!({"name": "weather", "arguments": args}),
+            ),
         )
         .unwrap()
     };
@@ -378,7 +390,10 @@ fn lists_page_with_opaque_cursors_and_bad_cursors_are_invalid_params() {
         pages += 1;
         match result.get("nextCursor") {
             Some(c) => {
-                assert!(!c.as_str().unwrap().contains("t"), "cursor {c} looks opaque");
+                assert!(
+                    !c.as_str().unwrap().contains("t"),
+                    "cursor {c} looks opaque"
+                );
                 cursor = Some(c.clone());
             }
             None => break,
@@ -387,8 +402,11 @@ fn lists_page_with_opaque_cursors_and_bad_cursors_are_invalid_params() {
     assert_eq!(pages, 3);
     assert_eq!(names, ["t0", "t1", "t2", "t3", "t4"]);
     for bad in [json!(""), json!("nonsense"), json!(7), json!("dG9vbHM6OTk")] {
-        let got = handle(&server, &request(json!(9), "tools/list", json!({"cursor": bad})))
-            .unwrap();
+        let got = handle(
+            &server,
+            &request(json!(9), "tools/list", json!({"cursor": bad})),
+        )
+        .unwrap();
         assert_eq!(
             got["error"],
             json!({"code": -32602, "message": "Invalid cursor"}),
@@ -408,14 +426,21 @@ fn library() -> ToolServer {
         ..CacheHints::default()
     });
     server
-        .add_resource(Resource::text("notes://1", "note one", "text/plain", "hello"))
+        .add_resource(Resource::text(
+            "notes://1",
+            "note one",
+            "text/plain",
+            "hello",
+        ))
         .unwrap();
     server
         .add_resource_template(ResourceTemplate::new(
             "notes://{id}/raw",
             "raw note",
             |uri| async move {
-                Ok(vec![json!({"uri": uri, "mimeType": "text/plain", "text": "raw"})])
+                Ok(vec![
+                    json!({"uri": uri, "mimeType": "text/plain", "text": "raw"}),
+                ])
             },
         ))
         .unwrap();
@@ -454,14 +479,21 @@ fn resources_templates_and_prompts() {
                "ttlMs": 10_000, "cacheScope": "private",
                "_meta": {SERVER_INFO: {"name": "lib", "version": "2"}}})
     );
-    let templates =
-        handle(&server, &request(json!(3), "resources/templates/list", json!({}))).unwrap();
+    let templates = handle(
+        &server,
+        &request(json!(3), "resources/templates/list", json!({})),
+    )
+    .unwrap();
     assert_eq!(
         templates["result"]["resourceTemplates"],
         json!([{"uriTemplate": "notes://{id}/raw", "name": "raw note"}])
     );
     let read = |id, uri: &str| {
-        handle(&server, &request(json!(id), "resources/read", json!({"uri": uri}))).unwrap()
+        handle(
+            &server,
+            &request(json!(id), "resources/read", json!({"uri": uri})),
+        )
+        .unwrap()
     };
     assert_eq!(
         read(4, "notes://1")["result"]["contents"],
@@ -487,7 +519,11 @@ fn resources_templates_and_prompts() {
     let get = |id, args: Value| {
         handle(
             &server,
-            &request(json!(id), "prompts/get", json!({"name": "greet", "arguments": args})),
+            &request(
+                json!(id),
+                "prompts/get",
+                json!({"name": "greet", "arguments": args}),
+            ),
         )
         .unwrap()
     };
@@ -537,7 +573,10 @@ fn completions_are_served_only_when_configured() {
         "completion/complete",
         json!({"ref": {"type": "ref/x"}, "argument": {"name": "a", "value": "b"}}),
     );
-    assert_eq!(handle(&server, &bad).unwrap()["error"]["code"], json!(-32602));
+    assert_eq!(
+        handle(&server, &bad).unwrap()["error"]["code"],
+        json!(-32602)
+    );
     assert_eq!(
         handle(&demo(), &ask).unwrap()["error"]["code"],
         json!(-32601)
@@ -582,11 +621,18 @@ fn policy_allows_denies_and_binds_approvals_to_the_exact_arguments() {
     let mut server = demo()
         .with_policy(Arc::new(policy))
         .with_audit(audit.clone());
-    server.approve(Approval::for_arguments("add", &args(json!({"b": 3, "a": 2}))));
+    server.approve(Approval::for_arguments(
+        "add",
+        &args(json!({"b": 3, "a": 2})),
+    ));
     let call = |id, name: &str, a: Value| {
         handle(
             &server,
-            &request(json!(id), "tools/call", json!({"name": name, "arguments": a})),
+            &request(
+                json!(id),
+                "tools/call",
+                json!({"name": name, "arguments": a}),
+            ),
         )
         .unwrap()
     };
@@ -597,8 +643,14 @@ fn policy_allows_denies_and_binds_approvals_to_the_exact_arguments() {
     assert_eq!(other["result"]["isError"], json!(true));
     let text = other["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("Call to add needs approval"), "{text}");
-    assert!(text.contains(&mcpvet::kit::arguments_digest(&args(json!({"a": 2, "b": 4})))));
-    let denied = call(3, "boom", json!({"token": "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}));
+    assert!(text.contains(&mcpvet::kit::arguments_digest(&args(
+        json!({"a": 2, "b": 4})
+    ))));
+    let denied = call(
+        3,
+        "boom",
+        json!({"token": "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}),
+    );
     assert_eq!(
         denied["result"]["content"][0]["text"],
         json!("Call to boom denied by policy: boom is disabled here")
@@ -614,9 +666,17 @@ fn policy_allows_denies_and_binds_approvals_to_the_exact_arguments() {
         summary,
         [
             ("add", AuditDecision::Approved, AuditOutcome::Ok),
-            ("add", AuditDecision::ApprovalRequired, AuditOutcome::Blocked),
+            (
+                "add",
+                AuditDecision::ApprovalRequired,
+                AuditOutcome::Blocked
+            ),
             ("boom", AuditDecision::Deny, AuditOutcome::Blocked),
-            ("add", AuditDecision::NotAsked, AuditOutcome::InvalidArguments),
+            (
+                "add",
+                AuditDecision::NotAsked,
+                AuditOutcome::InvalidArguments
+            ),
         ]
     );
     let logged = serde_json::to_string(&entries).unwrap();
@@ -643,8 +703,7 @@ fn stdio_serves_a_kit_server_line_by_line() {
         "{oops".to_string(),
         String::new(),
         r#"{"jsonrpc":"2.0","method":"notifications/x"}"#.to_string(),
-        serde_json::to_string(&request(json!(2), "tools/call", json!({"name": "boom"})))
-            .unwrap(),
+        serde_json::to_string(&request(json!(2), "tools/call", json!({"name": "boom"}))).unwrap(),
     ] {
         input.extend_from_slice(line.as_bytes());
         input.push(b'\n');
@@ -669,7 +728,10 @@ fn stdio_serves_a_kit_server_line_by_line() {
     assert_eq!(lines[2]["result"]["isError"], json!(true));
     assert_eq!(stats.parse_errors, 1);
     assert_eq!(diags.len(), 1);
-    assert!(diags[0].starts_with("demo: stdin line 2: parse error"), "{diags:?}");
+    assert!(
+        diags[0].starts_with("demo: stdin line 2: parse error"),
+        "{diags:?}"
+    );
 }
 
 // ---------------------------------------------------------------- HTTP
@@ -752,12 +814,18 @@ async fn http_checks_standard_and_mirrored_headers() {
         h
     };
     let (status, body) = served
-        .post(&weather_call(json!("Oslo")), &with(&[("Mcp-Param-City", "Oslo")]))
+        .post(
+            &weather_call(json!("Oslo")),
+            &with(&[("Mcp-Param-City", "Oslo")]),
+        )
         .await;
     assert_eq!(status, 200, "{body:?}");
     assert_eq!(body.unwrap()["result"]["isError"], json!(false));
     let (status, body) = served
-        .post(&weather_call(json!("Oslo")), &with(&[("Mcp-Param-City", "Bergen")]))
+        .post(
+            &weather_call(json!("Oslo")),
+            &with(&[("Mcp-Param-City", "Bergen")]),
+        )
         .await;
     assert_eq!(status, 400);
     let body = body.unwrap();
@@ -794,7 +862,10 @@ async fn http_checks_standard_and_mirrored_headers() {
     let (status, body) = served
         .post(
             &request(json!(2), "nope/nope", json!({})),
-            &[("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "nope/nope")],
+            &[
+                ("MCP-Protocol-Version", "2026-07-28"),
+                ("Mcp-Method", "nope/nope"),
+            ],
         )
         .await;
     assert_eq!(status, 404);
@@ -915,7 +986,9 @@ fn full_server() -> ToolServer {
         .unwrap();
     server
         .add_prompt(Prompt::new("greet", "g", vec![], |_| async {
-            Ok(vec![json!({"role": "user", "content": {"type": "text", "text": "hi"}})])
+            Ok(vec![
+                json!({"role": "user", "content": {"type": "text", "text": "hi"}}),
+            ])
         }))
         .unwrap();
     server
@@ -935,8 +1008,12 @@ fn check_response(message: &Value, response: Option<Value>) -> Result<(), TestCa
     };
     let obj = response.as_object().expect("response object");
     prop_assert_eq!(&obj["jsonrpc"], &json!("2.0"));
-    let valid_id = id.filter(|i| i.is_string() || i.as_i64().is_some() || i.as_u64().is_some()
-        || i.as_f64().is_some_and(|f| f.fract() == 0.0));
+    let valid_id = id.filter(|i| {
+        i.is_string()
+            || i.as_i64().is_some()
+            || i.as_u64().is_some()
+            || i.as_f64().is_some_and(|f| f.fract() == 0.0)
+    });
     match valid_id {
         Some(id) => prop_assert_eq!(&obj["id"], id),
         None => prop_assert!(obj["id"].is_null()),
