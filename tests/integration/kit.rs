@@ -2,6 +2,9 @@
 //! (validation, output schemas, cursors, `x-mcp-header`), resources and prompts, the policy
 //! gate and audit sink, stdio and HTTP transports, and property tests of `handle`.
 
+// Fixture builders outside #[test] functions unwrap too: a failure there is a test failure.
+#![allow(clippy::unwrap_used)]
+
 use std::sync::Arc;
 
 use mcpvet::kit::http::HttpServer;
