@@ -1,12 +1,13 @@
 //! Throughput of the pure handler for `tools/call` (run: `cargo bench --bench handler`).
 //!
 //! Not a timed test: it measures and prints requests/second for a few representative calls
-//! (a success, a schema failure and a business failure) over the contract configuration.
+//! (a success, a schema failure and a business failure) over the contract configuration, and
+//! through the stdio transport (the kit's line loop).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use mcpvet::baseline::{ServerConfig, handle_mcp_request};
+use mcpvet::baseline::{ServerConfig, handle_mcp_request, serve_stdio};
 use serde_json::{Value, json};
 
 fn call(name: &str, arguments: Value) -> Value {
@@ -43,6 +44,24 @@ fn measure(message: &Value, server: &ServerConfig, budget: Duration) -> f64 {
     done as f64 / start.elapsed().as_secs_f64()
 }
 
+/// Serve `lines` copies of `message` over the stdio transport; returns requests/second.
+fn measure_stdio(message: &Value, server: &ServerConfig, lines: usize) -> f64 {
+    let mut input = Vec::new();
+    let line = message.to_string();
+    for _ in 0..lines {
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    let mut output = Vec::with_capacity(input.len() * 2);
+    let start = Instant::now();
+    let served = serve_stdio(&input[..], &mut output, server, &mut |_| {});
+    let elapsed = start.elapsed().as_secs_f64();
+    match served {
+        Ok(stats) if stats.responses == lines as u64 => lines as f64 / elapsed,
+        _ => 0.0,
+    }
+}
+
 fn main() {
     let server = ServerConfig::shipped();
     let quick = std::env::args().any(|a| a == "--quick");
@@ -73,5 +92,11 @@ fn main() {
         let rps = measure(message, &server, budget);
         report.push_str(&format!("{label:<48} {rps:>12.0} requests/s\n"));
     }
+    let lines = if quick { 20_000 } else { 200_000 };
+    let rps = measure_stdio(&cases[0].1, &server, lines);
+    report.push_str(&format!(
+        "{:<48} {rps:>12.0} requests/s\n",
+        format!("stdio, get_build_status ({lines} lines)")
+    ));
     let _ = mcpvet::report::write_stdout(report.as_bytes());
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Run the official MCP conformance suite (2026-07-28 server scenarios, Streamable HTTP) against
-# ci-insights.
+# ci-insights, or with --kit against examples/conformance_server.rs (the server kit with the
+# suite's fixture tools, resources and prompts; expected failures in
+# scripts/conformance-kit-expected-failures.txt).
 #
 # Installs node@22 and @modelcontextprotocol/conformance@0.2.0-alpha.12 from npm into
 # .cache/conformance/ (reused when present), starts `ci-insights --http 127.0.0.1:0`
@@ -19,6 +21,11 @@ CACHE="$ROOT/.cache/conformance"
 CONFORMANCE_VERSION="0.2.0-alpha.12"
 NODE_PACKAGE="node@22"
 EXPECTED_TXT="$ROOT/scripts/conformance-expected-failures.txt"
+TARGET="ci-insights"
+if [ "${1:-}" = "--kit" ]; then
+  TARGET="conformance_server"
+  EXPECTED_TXT="$ROOT/scripts/conformance-kit-expected-failures.txt"
+fi
 REQUIRED=(server-stateless tools-list http-header-validation caching)
 SPEC_VERSION="2026-07-28"
 
@@ -84,15 +91,19 @@ BASELINE="$RUN/expected-failures.yml"
   done < "$EXPECTED_TXT"
 } > "$BASELINE"
 
-# --- 3. Start ci-insights on a free loopback port; kill it on exit. --------------------------
-if [ -n "${CI_INSIGHTS:-}" ]; then
+# --- 3. Start the server on a free loopback port; kill it on exit. ---------------------------
+if [ "$TARGET" = "conformance_server" ]; then
+  log "building the kit's conformance_server example"
+  (cd "$ROOT" && cargo build --quiet --locked --example conformance_server)
+  BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/examples/conformance_server"
+elif [ -n "${CI_INSIGHTS:-}" ]; then
   BIN="$CI_INSIGHTS"
 else
   log "building ci-insights"
   (cd "$ROOT" && cargo build --quiet --bin ci-insights)
   BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/ci-insights"
 fi
-[ -x "$BIN" ] || die "ci-insights binary not found at $BIN"
+[ -x "$BIN" ] || die "$TARGET binary not found at $BIN"
 
 SERVER_LOG="$RUN/server.stderr"
 "$BIN" --http 127.0.0.1:0 2>"$SERVER_LOG" </dev/null &
@@ -107,13 +118,13 @@ trap cleanup EXIT INT TERM
 
 URL=""
 for _ in $(seq 1 200); do
-  URL="$(sed -n 's/^ci-insights listening on \(http:[^ ]*\)$/\1/p' "$SERVER_LOG" | head -n1)"
+  URL="$(sed -n "s/^$TARGET listening on \(http:[^ ]*\)\$/\1/p" "$SERVER_LOG" | head -n1)"
   [ -n "$URL" ] && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$SERVER_LOG" >&2; die "ci-insights exited before listening"; }
+  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$SERVER_LOG" >&2; die "$TARGET exited before listening"; }
   sleep 0.1
 done
-[ -n "$URL" ] || die "ci-insights did not report its address within 20 s"
-log "ci-insights (pid $SERVER_PID) at $URL"
+[ -n "$URL" ] || die "$TARGET did not report its address within 20 s"
+log "$TARGET (pid $SERVER_PID) at $URL"
 
 # --- 4. Run every server scenario applicable to 2026-07-28. ---------------------------------
 set +e

@@ -8,7 +8,9 @@
 //! (`gather`, `judge`) → [`report`] (the only layer that prints) → [`cli`].
 //! [`model`] is the ground floor every layer shares.
 //!
-//! `baseline` is ci-insights, the read-only MCP server the project ships as a clean baseline.
+//! [`kit`] is the server kit (a registry, a pure handler, stdio and Streamable HTTP, a policy
+//! gate and audit sink); `baseline` is ci-insights, the read-only MCP server the project ships
+//! as a clean baseline.
 
 #![forbid(unsafe_code)]
 
@@ -18,6 +20,7 @@ pub mod catalog;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod kit;
 pub mod launch_audit;
 pub mod lock;
 pub mod mcp;

@@ -12,25 +12,11 @@ use serde_json::{Map, Value, json};
 use super::config::ServerConfig;
 use super::validate::{display_value, normalize_integers, validate_arguments};
 
-/// `_meta` key of the protocol version.
-pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-/// `_meta` key of the client capabilities.
-pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-/// `_meta` key of the server identity added to results.
-pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
-
-/// JSON-RPC parse error (raised by transports, never by the handler).
-pub const PARSE_ERROR: i64 = -32700;
-/// JSON-RPC invalid request.
-pub const INVALID_REQUEST: i64 = -32600;
-/// JSON-RPC method not found.
-pub const METHOD_NOT_FOUND: i64 = -32601;
-/// JSON-RPC invalid params.
-pub const INVALID_PARAMS: i64 = -32602;
-/// MCP header mismatch (Streamable HTTP only).
-pub const HEADER_MISMATCH: i64 = -32020;
-/// MCP unsupported protocol version.
-pub const UNSUPPORTED_VERSION: i64 = -32022;
+pub use crate::kit::rpc::{
+    HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, META_CLIENT_CAPABILITIES,
+    META_PROTOCOL_VERSION, META_SERVER_INFO, METHOD_NOT_FOUND, PARSE_ERROR, UNSUPPORTED_VERSION,
+    error_response, is_valid_id,
+};
 
 /// A request that passed checks 1–4: a valid id, a non-empty method and well-formed `_meta`.
 #[derive(Debug, Clone, Copy)]
@@ -284,20 +270,6 @@ fn result_response(id: &Value, mut result: Map<String, Value>, server: &ServerCo
         result.insert("_meta".into(), json!({ META_SERVER_INFO: info.clone() }));
     }
     json!({ "jsonrpc": "2.0", "id": id.clone(), "result": Value::Object(result) })
-}
-
-/// `{ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } }`.
-pub fn error_response(id: &Value, code: i64, message: &str) -> Value {
-    json!({
-        "jsonrpc": "2.0",
-        "id": id.clone(),
-        "error": { "code": code, "message": message }
-    })
-}
-
-/// An id is a string or an integer (a number with no fractional part, so `1.0` is valid).
-pub fn is_valid_id(id: &Value) -> bool {
-    id.is_string() || super::validate::is_integer(id)
 }
 
 #[cfg(test)]

@@ -1,112 +1,60 @@
-//! The Streamable HTTP transport (2026-07-28), asynchronous on axum/tokio.
+//! ci-insights over Streamable HTTP: the kit's transport ([`crate::kit::http`], every gate
+//! documented there) with ci-insights' handler behind it.
 //!
-//! One endpoint, `/mcp` (`/` is accepted too), POST only, one JSON-RPC message per POST, a
-//! JSON response (never SSE), no sessions. Each POST passes these gates in order; the first
-//! failure answers:
-//!
-//! 1. path `/mcp` or `/` (else 404, no JSON-RPC body);
-//! 2. DNS-rebinding guard: a present `Origin` must be a loopback origin (`localhost`,
-//!    `127.0.0.0/8`, `[::1]`, any scheme and port) or one of `HttpOptions::allowed_origins`,
-//!    and when the server listens on loopback a present `Host` must name a loopback host
-//!    (else 403);
-//! 3. method POST (GET, DELETE and others get 405 with `Allow: POST`);
-//! 4. `Content-Type: application/json` (else 415);
-//! 5. body size at most `HttpOptions::max_body_bytes` (else 413);
-//! 6. the body parses as JSON (else 400 with `-32700`, id `null`);
-//! 7. the handler's structural checks 1–4 (`classify`): an invalid envelope, invalid id or
-//!    missing `_meta` fields answer 400 with `-32600`/`-32602`; a notification answers 202
-//!    with no body (this revision defines no header rules for notification POSTs);
-//! 8. the mirrored headers against the now well-formed body: `MCP-Protocol-Version` must equal
-//!    `_meta[protocolVersion]`, `Mcp-Method` must equal `method`, and for `tools/call` and
-//!    `prompts/get` (`params.name`) and `resources/read` (`params.uri`) `Mcp-Name` must equal
-//!    that value when it is a string (`=?base64?…?=` values are decoded first; surrounding
-//!    whitespace is ignored; values are case-sensitive). A missing, malformed or different
-//!    header answers 400 with `-32020` and the request's id;
-//! 9. the handler's checks 5–10 (`respond`), so a header/body version mismatch is `-32020`
-//!    while a matching but unsupported version is `-32022` (400).
-//!
-//! Status codes of JSON-RPC answers: a result is 200 (tool failures with `isError: true`
-//! included), `-32601` is 404, `-32603` is 500, every other error is 400.
-//!
-//! The server binds loopback by default; [`HttpServer::bind`] refuses any other address unless
-//! `HttpOptions::allow_remote` is set (and then it skips the `Host` check, not the `Origin`
-//! check).
+//! After the transport's gates, a POST goes through the contract's structural checks 1–4
+//! (`classify`: an invalid envelope, invalid id or missing `_meta` fields answer 400 with
+//! `-32600`/`-32602`; a notification answers 202), then the mirrored headers
+//! ([`crate::kit::http::check_headers`], `-32020` with the request's id), then checks 5–10
+//! (`respond`), so a header/body version mismatch is `-32020` while a matching but unsupported
+//! version is `-32022` (400).
 
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::Router;
-use axum::body::{Body, Bytes};
-use axum::extract::{Request as HttpRequest, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use base64::Engine;
+use axum::http::HeaderMap;
 use serde_json::Value;
 
 use super::config::ServerConfig;
-use super::handler::{
-    Classified, HEADER_MISMATCH, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, Request, classify,
-    error_response, respond,
-};
+use super::handler::{Classified, HEADER_MISMATCH, classify, error_response, respond};
+use crate::kit::http::{HttpServer as KitHttpServer, HttpService, check_headers};
+use crate::kit::server::BoxFuture;
 
-/// The endpoint path ci-insights serves (`/` is accepted as an alias).
-pub const ENDPOINT_PATH: &str = "/mcp";
+pub use crate::kit::http::{ENDPOINT_PATH, HttpOptions, ServeError, status_for};
 
-/// Knobs of the HTTP transport.
-#[derive(Debug, Clone)]
-pub struct HttpOptions {
-    /// Allow binding a non-loopback address (off by default).
-    pub allow_remote: bool,
-    /// Largest accepted request body in bytes (413 above it).
-    pub max_body_bytes: usize,
-    /// Extra `Origin` values to accept besides loopback ones, compared exactly
-    /// (e.g. `https://tools.example.com`).
-    pub allowed_origins: Vec<String>,
-}
+/// The name the transport's refusal messages use.
+const LABEL: &str = "ci-insights";
 
-impl Default for HttpOptions {
-    fn default() -> Self {
-        HttpOptions {
-            allow_remote: false,
-            max_body_bytes: 1024 * 1024,
-            allowed_origins: Vec::new(),
-        }
+/// ci-insights' answer to one POSTed message.
+struct CiInsights(ServerConfig);
+
+impl HttpService for CiInsights {
+    fn answer<'a>(
+        &'a self,
+        message: &'a Value,
+        headers: &'a HeaderMap,
+    ) -> BoxFuture<'a, Option<Value>> {
+        let answer = match classify(message) {
+            Classified::Notification => None,
+            Classified::Rejected(response) => Some(response),
+            Classified::Request(request) => Some(
+                match check_headers(
+                    headers,
+                    request.method,
+                    request.params,
+                    request.protocol_version,
+                ) {
+                    Err(why) => error_response(request.id, HEADER_MISMATCH, &why),
+                    Ok(()) => respond(&request, &self.0),
+                },
+            ),
+        };
+        Box::pin(std::future::ready(answer))
     }
 }
 
-/// Why the HTTP server could not start or stopped with an error.
-#[derive(Debug, thiserror::Error)]
-pub enum ServeError {
-    /// The address is not loopback and `allow_remote` was not set.
-    #[error(
-        "refusing to listen on non-loopback address {0}: ci-insights has no authentication; bind 127.0.0.1 or pass --allow-remote if you really mean it"
-    )]
-    NonLoopback(SocketAddr),
-    /// Binding failed.
-    #[error("cannot listen on {addr}: {source}")]
-    Bind {
-        addr: SocketAddr,
-        #[source]
-        source: std::io::Error,
-    },
-    /// Serving failed.
-    #[error("HTTP server failed: {0}")]
-    Serve(#[source] std::io::Error),
-}
-
-struct AppState {
-    server: ServerConfig,
-    options: HttpOptions,
-    check_host: bool,
-}
-
 /// A bound (not yet serving) ci-insights HTTP server.
-pub struct HttpServer {
-    listener: tokio::net::TcpListener,
-    local_addr: SocketAddr,
-    state: Arc<AppState>,
-}
+pub struct HttpServer(KitHttpServer);
 
 impl HttpServer {
     /// Bind `addr` (port 0 picks a free port). Refuses non-loopback addresses unless
@@ -116,35 +64,19 @@ impl HttpServer {
         server: ServerConfig,
         options: HttpOptions,
     ) -> Result<Self, ServeError> {
-        let loopback = addr.ip().is_loopback();
-        if !loopback && !options.allow_remote {
-            return Err(ServeError::NonLoopback(addr));
-        }
-        let listener = tokio::net::TcpListener::bind(addr)
+        KitHttpServer::bind(addr, Arc::new(CiInsights(server)), options, LABEL)
             .await
-            .map_err(|source| ServeError::Bind { addr, source })?;
-        let local_addr = listener
-            .local_addr()
-            .map_err(|source| ServeError::Bind { addr, source })?;
-        Ok(HttpServer {
-            listener,
-            local_addr,
-            state: Arc::new(AppState {
-                server,
-                options,
-                check_host: loopback,
-            }),
-        })
+            .map(HttpServer)
     }
 
     /// The bound address (with the real port when 0 was asked for).
     pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
+        self.0.local_addr()
     }
 
     /// The endpoint URL, e.g. `http://127.0.0.1:41234/mcp`.
     pub fn endpoint_url(&self) -> String {
-        format!("http://{}{ENDPOINT_PATH}", self.local_addr)
+        self.0.endpoint_url()
     }
 
     /// Serve until `shutdown` completes, then finish in-flight requests and return.
@@ -152,10 +84,7 @@ impl HttpServer {
     where
         F: Future<Output = ()> + Send + 'static,
     {
-        let app = Router::new().fallback(endpoint).with_state(self.state);
-        super::accept::serve(self.listener, app, shutdown)
-            .await
-            .map_err(ServeError::Serve)
+        self.0.serve_until(shutdown).await
     }
 }
 
@@ -167,350 +96,5 @@ pub async fn serve_http(
     options: HttpOptions,
     on_bound: impl FnOnce(&str),
 ) -> Result<(), ServeError> {
-    let http = HttpServer::bind(addr, server, options).await?;
-    // The handlers are installed before the address is announced, so a SIGTERM sent as soon
-    // as a client knows the address stops the server cleanly.
-    let shutdown = shutdown_signal();
-    on_bound(&http.endpoint_url());
-    http.serve_until(shutdown).await
-}
-
-fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
-    #[cfg(unix)]
-    let term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate());
-    async move {
-        shutdown_on(
-            #[cfg(unix)]
-            term,
-        )
-        .await;
-    }
-}
-
-async fn shutdown_on(#[cfg(unix)] term: std::io::Result<tokio::signal::unix::Signal>) {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    {
-        let term = async {
-            match term {
-                Ok(mut s) => {
-                    s.recv().await;
-                }
-                Err(_) => std::future::pending::<()>().await,
-            }
-        };
-        tokio::select! {
-            () = ctrl_c => {},
-            () = term => {},
-        }
-    }
-    #[cfg(not(unix))]
-    ctrl_c.await;
-}
-
-async fn endpoint(State(state): State<Arc<AppState>>, request: HttpRequest) -> Response {
-    let (parts, body) = request.into_parts();
-    let path = parts.uri.path();
-    if path != ENDPOINT_PATH && path != "/" {
-        return (
-            StatusCode::NOT_FOUND,
-            "not found: the MCP endpoint is /mcp\n",
-        )
-            .into_response();
-    }
-    if let Err(why) = check_origin(&parts.headers, &state) {
-        return transport_error(StatusCode::FORBIDDEN, &why);
-    }
-    if parts.method != Method::POST {
-        let mut response = transport_error(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "Method not allowed: this 2026-07-28 endpoint accepts POST only",
-        );
-        response
-            .headers_mut()
-            .insert(header::ALLOW, HeaderValue::from_static("POST"));
-        return response;
-    }
-    if !is_json_content_type(&parts.headers) {
-        return transport_error(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "Unsupported Media Type: send Content-Type: application/json",
-        );
-    }
-    let limit = state.options.max_body_bytes;
-    let declared = parts
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
-        return too_large(limit);
-    }
-    let bytes: Bytes = match axum::body::to_bytes(body, limit).await {
-        Ok(bytes) => bytes,
-        Err(_) => return too_large(limit),
-    };
-    let message: Value = match serde_json::from_slice(&bytes) {
-        Ok(v) => v,
-        Err(_) => {
-            return json_response(
-                StatusCode::BAD_REQUEST,
-                &error_response(&Value::Null, PARSE_ERROR, "Parse error"),
-            );
-        }
-    };
-    let answer = match classify(&message) {
-        Classified::Notification => return StatusCode::ACCEPTED.into_response(),
-        Classified::Rejected(response) => response,
-        Classified::Request(request) => match check_headers(&parts.headers, &request) {
-            Err(why) => error_response(request.id, HEADER_MISMATCH, &why),
-            Ok(()) => respond(&request, &state.server),
-        },
-    };
-    json_response(status_for(&answer), &answer)
-}
-
-/// The HTTP status of a JSON-RPC answer.
-pub fn status_for(answer: &Value) -> StatusCode {
-    match answer
-        .get("error")
-        .and_then(|e| e.get("code"))
-        .and_then(Value::as_i64)
-    {
-        None => StatusCode::OK,
-        Some(METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
-        Some(-32603) => StatusCode::INTERNAL_SERVER_ERROR,
-        Some(_) => StatusCode::BAD_REQUEST,
-    }
-}
-
-fn json_response(status: StatusCode, body: &Value) -> Response {
-    let bytes = serde_json::to_vec(body).unwrap_or_default();
-    (
-        status,
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        Body::from(bytes),
-    )
-        .into_response()
-}
-
-fn transport_error(status: StatusCode, message: &str) -> Response {
-    json_response(
-        status,
-        &error_response(&Value::Null, INVALID_REQUEST, message),
-    )
-}
-
-fn too_large(limit: usize) -> Response {
-    transport_error(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        &format!("Payload too large: the limit is {limit} bytes"),
-    )
-}
-
-fn is_json_content_type(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
-}
-
-fn check_origin(headers: &HeaderMap, state: &AppState) -> Result<(), String> {
-    for origin in headers.get_all(header::ORIGIN) {
-        let origin = origin.to_str().unwrap_or("").trim();
-        let allowed = origin_host(origin).is_some_and(is_loopback_host)
-            || state.options.allowed_origins.iter().any(|o| o == origin);
-        if !allowed {
-            return Err(format!(
-                "Forbidden: Origin {origin:?} is not allowed (DNS rebinding protection)"
-            ));
-        }
-    }
-    if state.check_host {
-        for host in headers.get_all(header::HOST) {
-            let host = host.to_str().unwrap_or("").trim();
-            if !is_loopback_host(strip_port(host)) {
-                return Err(format!(
-                    "Forbidden: Host {host:?} is not a loopback host (DNS rebinding protection)"
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The host part of `scheme://host[:port]`, or `None` when the origin is not of that form
-/// (such as the opaque origin `null`).
-fn origin_host(origin: &str) -> Option<&str> {
-    let (scheme, rest) = origin.split_once("://")?;
-    if scheme.is_empty() || rest.contains(['/', '@', '?', '#']) {
-        return None;
-    }
-    Some(strip_port(rest))
-}
-
-fn strip_port(authority: &str) -> &str {
-    if let Some(rest) = authority.strip_prefix('[') {
-        return match rest.find(']') {
-            Some(end) => &authority[..end + 2],
-            None => authority,
-        };
-    }
-    match authority.rsplit_once(':') {
-        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => host,
-        _ => authority,
-    }
-}
-
-/// `localhost`, or a loopback IP literal (`127.0.0.0/8`, `[::1]`).
-fn is_loopback_host(host: &str) -> bool {
-    if host.eq_ignore_ascii_case("localhost") {
-        return true;
-    }
-    let literal = host
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .unwrap_or(host);
-    literal
-        .parse::<std::net::IpAddr>()
-        .is_ok_and(|ip| ip.is_loopback())
-}
-
-fn check_headers(headers: &HeaderMap, request: &Request<'_>) -> Result<(), String> {
-    let version = single_header(headers, "mcp-protocol-version", "MCP-Protocol-Version")?;
-    if version != request.protocol_version {
-        return Err(mismatch(
-            "MCP-Protocol-Version",
-            &version,
-            request.protocol_version,
-        ));
-    }
-    let method = single_header(headers, "mcp-method", "Mcp-Method")?;
-    if method != request.method {
-        return Err(mismatch("Mcp-Method", &method, request.method));
-    }
-    let name_field = match request.method {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" => "uri",
-        _ => return Ok(()),
-    };
-    let Some(body_name) = request.params.get(name_field).and_then(Value::as_str) else {
-        return Ok(());
-    };
-    let raw = single_header(headers, "mcp-name", "Mcp-Name")?;
-    let name = decode_sentinel(&raw).ok_or_else(|| {
-        "Header mismatch: Mcp-Name header has an invalid Base64 value".to_string()
-    })?;
-    if name != body_name {
-        return Err(mismatch("Mcp-Name", &name, body_name));
-    }
-    Ok(())
-}
-
-fn mismatch(header: &str, header_value: &str, body_value: &str) -> String {
-    format!(
-        "Header mismatch: {header} header value '{header_value}' does not match body value '{body_value}'"
-    )
-}
-
-/// The one value of a required header, trimmed of surrounding whitespace.
-fn single_header(headers: &HeaderMap, lower: &str, display: &str) -> Result<String, String> {
-    let mut values = headers.get_all(lower).iter();
-    let Some(value) = values.next() else {
-        return Err(format!(
-            "Header mismatch: missing required header {display}"
-        ));
-    };
-    if values.next().is_some() {
-        return Err(format!(
-            "Header mismatch: header {display} appears more than once"
-        ));
-    }
-    let text = value
-        .to_str()
-        .map_err(|_| format!("Header mismatch: header {display} contains invalid characters"))?;
-    if text.chars().any(|c| c.is_control() && c != '\t') {
-        return Err(format!(
-            "Header mismatch: header {display} contains invalid characters"
-        ));
-    }
-    Ok(text.trim_matches([' ', '\t']).to_string())
-}
-
-/// Decode an `=?base64?…?=` value; other values are literal. `None` for bad Base64 or UTF-8.
-fn decode_sentinel(value: &str) -> Option<String> {
-    let Some(inner) = value
-        .strip_prefix("=?base64?")
-        .and_then(|rest| rest.strip_suffix("?="))
-    else {
-        return Some(value.to_string());
-    };
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(inner)
-        .ok()?;
-    String::from_utf8(bytes).ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn origin_hosts() {
-        assert_eq!(origin_host("http://localhost:3000"), Some("localhost"));
-        assert_eq!(origin_host("https://[::1]:8"), Some("[::1]"));
-        assert_eq!(origin_host("http://127.0.0.1"), Some("127.0.0.1"));
-        assert_eq!(origin_host("null"), None);
-        assert_eq!(origin_host("http://localhost@evil.com"), None);
-        assert!(!is_loopback_host(
-            origin_host("http://localhost.evil.com").unwrap()
-        ));
-        assert!(!is_loopback_host(strip_port("evil.example.com:80")));
-        assert!(is_loopback_host(strip_port("LOCALHOST:80")));
-        assert!(is_loopback_host(strip_port("127.0.0.2:80")));
-        assert!(is_loopback_host(strip_port("[::1]:80")));
-        assert!(!is_loopback_host(strip_port("::1")));
-        assert!(!is_loopback_host(strip_port("10.0.0.1:80")));
-        assert!(!is_loopback_host(strip_port("127.0.0.1.nip.io")));
-    }
-
-    #[test]
-    fn sentinel_decoding() {
-        assert_eq!(
-            decode_sentinel("get_build_status").as_deref(),
-            Some("get_build_status")
-        );
-        assert_eq!(
-            decode_sentinel("=?base64?SGVsbG8=?=").as_deref(),
-            Some("Hello")
-        );
-        assert_eq!(decode_sentinel("=?base64?SGVsbG8?="), None);
-        assert_eq!(decode_sentinel("=?base64?SGVs!!!bG8=?="), None);
-        assert_eq!(
-            decode_sentinel("=?base64?SGVsbG8=").as_deref(),
-            Some("=?base64?SGVsbG8=")
-        );
-    }
-
-    #[test]
-    fn statuses() {
-        assert_eq!(
-            status_for(&serde_json::json!({"result": {}})),
-            StatusCode::OK
-        );
-        assert_eq!(
-            status_for(&error_response(&Value::Null, METHOD_NOT_FOUND, "x")),
-            StatusCode::NOT_FOUND
-        );
-        assert_eq!(
-            status_for(&error_response(&Value::Null, -32602, "x")),
-            StatusCode::BAD_REQUEST
-        );
-    }
+    crate::kit::http::serve_http(addr, Arc::new(CiInsights(server)), options, LABEL, on_bound).await
 }

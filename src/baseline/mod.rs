@@ -5,10 +5,8 @@
 //! - [`validate`]: the contract's JSON Schema subset and the integer rule.
 //! - [`stdio`]: newline-delimited JSON over any reader/writer pair (synchronous).
 //! - [`http`]: Streamable HTTP on axum (asynchronous, tokio), endpoint `/mcp` (and `/`).
-//! - [`accept`]: the connection loop under it (a connection cap, a header-read timeout, idle
-//!   connections closed first).
+//! - the connection loop under it is the kit's ([`crate::kit::accept`]).
 
-pub mod accept;
 pub mod config;
 pub mod handler;
 pub mod http;

@@ -9,22 +9,7 @@
 
 use serde_json::{Map, Number, Value};
 
-/// An integer is a number with no fractional part (JSON Schema 2020-12): `2` and `2.0` are,
-/// `412.5`, `true` and `"412"` are not.
-pub fn is_integer(value: &Value) -> bool {
-    match value {
-        Value::Number(n) => number_is_integer(n),
-        _ => false,
-    }
-}
-
-fn number_is_integer(n: &Number) -> bool {
-    if n.is_i64() || n.is_u64() {
-        return true;
-    }
-    n.as_f64()
-        .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
-}
+pub use crate::kit::rpc::{is_integer, number_is_integer};
 
 /// Validate `arguments` against `schema`; `Err` holds the first failure's message.
 pub fn validate_arguments(schema: &Value, arguments: &Map<String, Value>) -> Result<(), String> {

@@ -9,6 +9,7 @@ mod config;
 mod handshake;
 mod hostile_config;
 mod hostile_output;
+mod kit;
 mod lexicon;
 mod lock;
 mod probe;

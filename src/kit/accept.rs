@@ -2,7 +2,7 @@
 //!
 //! A peer can open thousands of connections and send nothing (or half a header). Each holds a
 //! file descriptor; under a low descriptor limit, `accept` then fails and real requests wait.
-//! Three bounds keep ci-insights answering:
+//! Three bounds keep a kit server (and ci-insights) answering:
 //!
 //! - at most [`connection_limit`] connections are served at once (256, or half the soft
 //!   descriptor limit when that is lower);
