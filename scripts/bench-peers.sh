@@ -34,9 +34,12 @@ MCPVET="$REL/mcpvet" CI_INSIGHTS="$REL/ci-insights" INTEROP_ONLY=none \
 
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
+# The peers need a recent Python (cisco-ai-mcp-scanner: ≥ 3.11.4); they run outside any
+# sandbox, so the first python3 on PATH may live anywhere. PEERS_PYTHON chooses another.
+PEERS_PY="${PEERS_PYTHON:-python3}"
 if [ ! -x "$CACHE/venv/bin/python" ]; then
-  echo "creating $CACHE/venv" >&2
-  "$PY" -m venv "$CACHE/venv"
+  echo "creating $CACHE/venv with $PEERS_PY" >&2
+  "$PEERS_PY" -m venv "$CACHE/venv"
 fi
 missing=()
 for spec in "${PEERS[@]}"; do
