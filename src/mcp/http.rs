@@ -9,7 +9,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::jsonrpc::{self, Incoming, MODERN_VERSION, MessageError};
+use super::jsonrpc::{self, Incoming, MODERN_VERSION};
 use super::limits::{Limits, human_bytes};
 use super::sse::SseParser;
 use super::{CallError, Session};
@@ -478,20 +478,7 @@ impl HttpConn {
         deadline: Instant,
         session: &mut Session,
     ) -> Result<Option<Result<Value, CallError>>, CallError> {
-        let messages = match jsonrpc::parse_message(bytes) {
-            Ok((m, lossy)) => {
-                if lossy {
-                    session.note_once("the server sent invalid UTF-8; it was replaced with U+FFFD");
-                }
-                m
-            }
-            Err(MessageError::TooDeep) => {
-                return Err(CallError::Limit(
-                    "a message nests JSON deeper than 128 levels (the nesting limit)".into(),
-                ));
-            }
-            Err(e) => return Err(CallError::Protocol(e.to_string())),
-        };
+        let messages = jsonrpc::decode_payload(bytes, session)?;
         for msg in messages {
             match msg {
                 Incoming::Response { id: rid, outcome } => {

@@ -50,6 +50,26 @@ pub enum MessageError {
     NotJsonRpc(String),
 }
 
+/// Parse one HTTP body or SSE event as the HTTP transports do: invalid UTF-8 is noted once,
+/// nesting too deep is a limit error, anything else that is not JSON-RPC a protocol error.
+pub(super) fn decode_payload(
+    bytes: &[u8],
+    session: &mut super::Session,
+) -> Result<Vec<Incoming>, super::CallError> {
+    match parse_message(bytes) {
+        Ok((m, lossy)) => {
+            if lossy {
+                session.note_once("the server sent invalid UTF-8; it was replaced with U+FFFD");
+            }
+            Ok(m)
+        }
+        Err(MessageError::TooDeep) => Err(super::CallError::Limit(
+            "a message nests JSON deeper than 128 levels (the nesting limit)".into(),
+        )),
+        Err(e) => Err(super::CallError::Protocol(e.to_string())),
+    }
+}
+
 /// Parse bytes into a classified message. Invalid UTF-8 is replaced with U+FFFD (as most
 /// MCP clients do) and reported through the returned flag.
 pub fn parse_message(bytes: &[u8]) -> Result<(Vec<Incoming>, bool), MessageError> {

@@ -23,7 +23,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use super::http::{self, HttpConn, HttpSetupError};
-use super::jsonrpc::{self, Incoming, MessageError};
+use super::jsonrpc::{self, Incoming};
 use super::limits::{Limits, human_bytes};
 use super::sse::{SseEvent, SseParser};
 use super::{CallError, Session};
@@ -316,20 +316,7 @@ impl LegacySseConn {
         deadline: Instant,
         session: &mut Session,
     ) -> Result<Option<Result<Value, CallError>>, CallError> {
-        let messages = match jsonrpc::parse_message(bytes) {
-            Ok((m, lossy)) => {
-                if lossy {
-                    session.note_once("the server sent invalid UTF-8; it was replaced with U+FFFD");
-                }
-                m
-            }
-            Err(MessageError::TooDeep) => {
-                return Err(CallError::Limit(
-                    "a message nests JSON deeper than 128 levels (the nesting limit)".into(),
-                ));
-            }
-            Err(e) => return Err(CallError::Protocol(e.to_string())),
-        };
+        let messages = jsonrpc::decode_payload(bytes, session)?;
         for msg in messages {
             match msg {
                 Incoming::Response { id: rid, outcome } => {
