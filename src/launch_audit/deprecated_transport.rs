@@ -15,7 +15,7 @@ pub fn meta() -> RuleMeta {
         r#"{"mcpServers": {"x": {"type": "sse", "url": "https://mcp.example.com/sse"}}}"#,
         Severity::Low,
         Confidence::High,
-        Control::SecureTransport,
+        Control::StreamableHttp,
     )
 }
 

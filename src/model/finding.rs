@@ -130,6 +130,8 @@ pub enum Control {
     AuditLog,
     /// Use an encrypted, authenticated transport.
     SecureTransport,
+    /// Move a remote server off the deprecated HTTP+SSE transport onto Streamable HTTP.
+    StreamableHttp,
     /// Treat tool output and annotations as untrusted data.
     TreatAsUntrusted,
     /// Do not install / remove the offending definition.
@@ -149,6 +151,7 @@ impl Control {
             Control::Allowlist => "allowlist",
             Control::AuditLog => "audit-log",
             Control::SecureTransport => "secure-transport",
+            Control::StreamableHttp => "streamable-http",
             Control::TreatAsUntrusted => "treat-as-untrusted",
             Control::Reject => "reject",
         }
@@ -184,6 +187,9 @@ impl Control {
             Control::AuditLog => "Keep an audit log of the tool calls this server receives.",
             Control::SecureTransport => {
                 "Use https (or a loopback address) so tokens and tool traffic are not exposed."
+            }
+            Control::StreamableHttp => {
+                "Configure the server's Streamable HTTP endpoint (protocol 2025-03-26 or later) instead of HTTP+SSE."
             }
             Control::TreatAsUntrusted => {
                 "Treat annotations and tool output as untrusted data, never as instructions."

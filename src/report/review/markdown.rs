@@ -61,6 +61,7 @@ pub(super) fn control_title(c: Control) -> &'static str {
         Control::Allowlist => "Team allowlist",
         Control::AuditLog => "Audit logs",
         Control::SecureTransport => "Secure transport",
+        Control::StreamableHttp => "Streamable HTTP",
         Control::TreatAsUntrusted => "Treat output and annotations as untrusted",
         Control::Reject => "Remove the offending definition",
     }
