@@ -422,6 +422,10 @@ fn review_decision_cannot_be_forged() {
 /// One hostile server scanned with `--timeout 2`: the whole run (launch, listing, audit,
 /// rendering) ends within the timeout plus one second.
 fn timed_scan(scenario: &str) -> Run {
+    timed_scan_with(scenario, "2")
+}
+
+fn timed_scan_with(scenario: &str, timeout: &str) -> Run {
     let scene = Scene::new();
     let run = mcpvet(
         scene.path(),
@@ -429,7 +433,7 @@ fn timed_scan(scenario: &str) -> Run {
         &[
             "scan",
             "--timeout",
-            "2",
+            timeout,
             "--",
             &python(),
             &script(),
@@ -498,20 +502,28 @@ fn hostile_server_cannot_keep_a_scan_past_its_timeout() {
             "{scenario}: took {:?} with --timeout 2\n{out}",
             run.elapsed
         );
-        if scenario == "big_error" {
-            // The 7 MiB message is cut before it is laid out, its length noted.
-            assert!(
-                out.contains("[truncated, 7340032 bytes]"),
-                "{scenario}:\n{}",
-                &out[..out.len().min(3000)]
-            );
-            assert!(run.stdout.len() < 64 * 1024, "{} bytes", run.stdout.len());
-        }
     }
 }
 
+/// A server whose error message is 7 MiB: the message is cut before it is laid out, its length
+/// noted. (Apart from the deadline test above: on a loaded machine the server may not finish
+/// writing 7 MiB within a 2 s timeout, and what this checks is the cut, not the clock.)
+#[test]
+fn a_huge_error_message_is_cut_before_it_is_laid_out() {
+    let run = timed_scan_with("big_error", "30");
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        out.contains("[truncated, 7340032 bytes]"),
+        "{}",
+        &out[..out.len().min(3000)]
+    );
+    assert!(run.stdout.len() < 64 * 1024, "{} bytes", run.stdout.len());
+}
+
 /// A server that lists 9,000 heavy tools quickly: the audit of what it sent counts against its
-/// deadline, so `scan --timeout 8` ends within 9 s, and the report says the audit was cut short
+/// deadline, so `scan --timeout 8` ends within a window's audit of it (the bound leaves 2.5 s
+/// for one window and the teardown on a loaded two-core machine; an audit with no deadline
+/// runs well past it), and the report says the audit was cut short
 /// (a debug build needs well over 10 s of CPU to audit these 15 MB of definitions) instead of
 /// passing silently on a partial audit. (The timeout leaves the listing room on a loaded
 /// machine; before, the audit ran after the listing with no deadline at all.)
@@ -536,7 +548,7 @@ fn audit_of_a_live_server_counts_against_its_timeout() {
     let out = String::from_utf8_lossy(&run.stdout);
     let head = &out[..out.len().min(3000)];
     assert!(
-        run.elapsed <= Duration::from_secs(9),
+        run.elapsed <= Duration::from_millis(10_500),
         "took {:?} with --timeout 8\n{head}",
         run.elapsed
     );
