@@ -62,11 +62,7 @@ pub fn run_install(args: &InstallArgs) -> anyhow::Result<Exit> {
     let bad_locks: RefCell<Vec<String>> = RefCell::new(Vec::new());
     let lock_for = |name: &str| -> Option<String> {
         match crate::lock::Lockfile::read_for(&lock_dir, name) {
-            Ok(Some(_)) => Some(
-                crate::lock::path_for(&lock_dir, name)
-                    .display()
-                    .to_string(),
-            ),
+            Ok(Some(_)) => Some(crate::lock::path_for(&lock_dir, name).display().to_string()),
             Ok(None) => None,
             Err(e) => {
                 bad_locks.borrow_mut().push(e.to_string());
@@ -117,7 +113,9 @@ fn refuse_symlink(config: &Path) -> anyhow::Result<()> {
 /// `CONFIG.mcpvet-backup-<UTC time>`; never over an existing file.
 fn write_backup(config: &Path, text: &str) -> anyhow::Result<String> {
     let base = format!("{}.mcpvet-backup", config.display());
-    let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
+    let stamp = jiff::Timestamp::now()
+        .strftime("%Y%m%dT%H%M%SZ")
+        .to_string();
     for candidate in [base.clone(), format!("{base}-{stamp}")] {
         match crate::model::fsio::write_new(Path::new(&candidate), text.as_bytes(), config) {
             Ok(()) => return Ok(candidate),

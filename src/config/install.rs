@@ -167,18 +167,12 @@ struct Change<'s> {
 }
 
 /// Rewrite `text` (the content of `path`) for `mode`. Pure: nothing is read or written.
-pub fn plan(
-    path: &Path,
-    text: &str,
-    mode: Mode,
-    opts: &Options<'_>,
-) -> Result<Plan, InstallError> {
+pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<Plan, InstallError> {
     let doc = super::parse_text(path, text)?;
-    let format =
-        super::detect(path, &doc.root).ok_or_else(|| ConfigError::UnknownFormat {
-            path: path.display().to_string(),
-            known: HostFormat::known_ids(),
-        })?;
+    let format = super::detect(path, &doc.root).ok_or_else(|| ConfigError::UnknownFormat {
+        path: path.display().to_string(),
+        known: HostFormat::known_ids(),
+    })?;
     let shown = path.display().to_string();
     if format == HostFormat::Registry {
         return Err(InstallError::Unsupported {
@@ -494,7 +488,12 @@ fn json_end(text: &str, start: usize) -> Result<usize, String> {
             Err("unterminated array or object".into())
         }
         Some(_) => {
-            while i < b.len() && !matches!(b[i], b',' | b']' | b'}' | b'/' | b' ' | b'\t' | b'\r' | b'\n') {
+            while i < b.len()
+                && !matches!(
+                    b[i],
+                    b',' | b']' | b'}' | b'/' | b' ' | b'\t' | b'\r' | b'\n'
+                )
+            {
                 i += 1;
             }
             Ok(i)
@@ -533,9 +532,7 @@ fn json_edit(
         let (obj, cmd) = command_member(root, change.spec)?;
         let cmd_start = off(cmd.value.pos)?;
         let cmd_end = json_end(text, cmd_start)?;
-        let args = obj
-            .member("args")
-            .filter(|m| m.value.items().is_some());
+        let args = obj.member("args").filter(|m| m.value.items().is_some());
         match &change.lock {
             Some(lock) => {
                 let mut items: Vec<String> =
@@ -607,7 +604,7 @@ fn json_edit(
                 } else {
                     let key_at = off(a.key_pos)?;
                     let between = text.get(cmd_end..key_at).unwrap_or("x");
-                    if a.key_pos.line == cmd.value.pos.line && between.trim() == "," {
+                    if a.key_pos.line == cmd.value.pos.line && between == ", " {
                         // Written by install after a command that had no `args`: remove it.
                         edits.push(Edit {
                             start: cmd_end,
@@ -714,11 +711,14 @@ fn yaml_edit(
     opts: &Options<'_>,
 ) -> Result<String, String> {
     if text.starts_with('\u{feff}') {
-        return Err("a YAML file with a byte-order mark is not rewritten; remove the mark and retry".into());
+        return Err(
+            "a YAML file with a byte-order mark is not rewritten; remove the mark and retry".into(),
+        );
     }
     let starts = line_starts(text);
     let off = |pos: Pos| -> Result<usize, String> {
-        offset(text, &starts, pos).ok_or_else(|| "a recorded position is outside the file".to_string())
+        offset(text, &starts, pos)
+            .ok_or_else(|| "a recorded position is outside the file".to_string())
     };
     let line_before = |at: usize| -> &str {
         let s = text[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -731,6 +731,15 @@ fn yaml_edit(
         let cmd_start = off(cmd.value.pos)?;
         let key_at = off(cmd.key_pos)?;
         let in_flow_map = line_before(key_at).contains('{');
+        if !in_flow_map && cmd.key_pos.line != cmd.value.pos.line {
+            let rest = text[key_at..].lines().next().unwrap_or_default();
+            let rest = rest.split_once(':').map_or("", |(_, r)| r.trim_start());
+            if rest.starts_with(['|', '>']) {
+                return Err(format!(
+                    "server `{name}`: its command is a YAML block scalar (`|` or `>`), which cannot be rewritten exactly; write it on one line and retry"
+                ));
+            }
+        }
         if in_flow_map || cmd.key_pos.line != cmd.value.pos.line {
             return Err(format!(
                 "server `{name}`: its entry is not written as `command: VALUE` on one line of a block mapping; rewrite it so and retry"
@@ -768,7 +777,10 @@ fn yaml_edit(
                 // `x: y`, `#`): there it is written double-quoted.
                 let plain = !raw_cmd.starts_with(['"', '\'']);
                 let in_flow = flow_args != Some(false);
-                match (&change.spec.transport, plain && in_flow && raw_cmd.contains([',', '[', ']', '{', '}', '#', ':'])) {
+                match (
+                    &change.spec.transport,
+                    plain && in_flow && raw_cmd.contains([',', '[', ']', '{', '}', '#', ':']),
+                ) {
                     (Transport::Stdio { command, .. }, true) => items.push(yaml_string(command)),
                     _ => items.push(raw_cmd.to_string()),
                 }
@@ -788,13 +800,15 @@ fn yaml_edit(
                     }
                     (Some(a), _) => {
                         let list = a.value.items().unwrap_or_default();
-                        let first = list.first().ok_or_else(|| {
-                            format!("server `{name}`: empty `args` block")
-                        })?;
+                        let first = list
+                            .first()
+                            .ok_or_else(|| format!("server `{name}`: empty `args` block"))?;
                         let first_at = off(first.pos)?;
                         let line_start = text[..first_at].rfind('\n').map_or(0, |i| i + 1);
                         let lead = &text[line_start..first_at];
-                        if !lead.trim_start().starts_with('-') || lead.trim_start().trim_start_matches('-').trim() != "" {
+                        if !lead.trim_start().starts_with('-')
+                            || lead.trim_start().trim_start_matches('-').trim() != ""
+                        {
                             return Err(format!(
                                 "server `{name}`: its `args` items are not one `- VALUE` per line; rewrite them so and retry"
                             ));
@@ -807,7 +821,9 @@ fn yaml_edit(
                         });
                     }
                     (None, _) => {
-                        let line_end = text[cmd_end..].find('\n').map_or(text.len(), |i| cmd_end + i);
+                        let line_end = text[cmd_end..]
+                            .find('\n')
+                            .map_or(text.len(), |i| cmd_end + i);
                         let indent = " ".repeat(cmd.key_pos.column as usize - 1);
                         edits.push(Edit {
                             start: line_end,
@@ -844,7 +860,9 @@ fn yaml_edit(
                         }),
                         None if a.key_pos.line == cmd.key_pos.line + 1 => {
                             // Written by install after a command without `args`: remove the line.
-                            let line_end = text[cmd_end..].find('\n').map_or(text.len(), |i| cmd_end + i);
+                            let line_end = text[cmd_end..]
+                                .find('\n')
+                                .map_or(text.len(), |i| cmd_end + i);
                             let args_line_end = text[line_end + 1..]
                                 .find('\n')
                                 .map_or(text.len(), |i| line_end + 1 + i);
@@ -925,7 +943,9 @@ fn json_like_flow_end(text: &str, start: usize) -> Result<usize, String> {
 
 fn toml_edit_doc(text: &str, changes: &[Change<'_>], opts: &Options<'_>) -> Result<String, String> {
     use toml_edit::{DocumentMut, Item, Value as TValue};
-    let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| e.to_string())?;
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| e.to_string())?;
     for change in changes {
         let name = crate::model::escape::line(&change.spec.name);
         let entry = doc
@@ -944,8 +964,10 @@ fn toml_edit_doc(text: &str, changes: &[Change<'_>], opts: &Options<'_>) -> Resu
                 let decor = command.decor().clone();
                 *command = TValue::from(opts.program.as_str());
                 *command.decor_mut() = decor;
-                let mut items: Vec<TValue> =
-                    guard_prefix(lock).iter().map(|s| TValue::from(s.as_str())).collect();
+                let mut items: Vec<TValue> = guard_prefix(lock)
+                    .iter()
+                    .map(|s| TValue::from(s.as_str()))
+                    .collect();
                 let mut orig = original;
                 orig.decor_mut().clear();
                 items.push(orig);
@@ -994,10 +1016,9 @@ fn toml_edit_doc(text: &str, changes: &[Change<'_>], opts: &Options<'_>) -> Resu
                     .and_then(Item::as_array_mut)
                     .ok_or_else(|| format!("server `{name}`: no `args` array"))?;
                 let first_decor = arr.get(0).map(|v| v.decor().clone());
-                let mut restored = arr
-                    .get(g.command_at)
-                    .cloned()
-                    .ok_or_else(|| format!("server `{name}`: the guard invocation's `args` do not match"))?;
+                let mut restored = arr.get(g.command_at).cloned().ok_or_else(|| {
+                    format!("server `{name}`: the guard invocation's `args` do not match")
+                })?;
                 for _ in 0..=g.command_at {
                     arr.remove(0);
                 }
@@ -1043,15 +1064,25 @@ mod tests {
 
     #[test]
     fn json_args_get_the_guard_in_front_and_uninstall_restores_the_bytes() {
-        let text = "{\n  // c\n  \"mcpServers\": {\n    \"a\": { \"command\": \"npx\", \"args\": [\"-y\", \"p@1\"], },\n    \"b\": {\n      \"command\": \"uvx\",\n      \"args\": [\n        \"x\"\n      ]\n    },\n    \"c\": {\"command\": \"c\"},\n    \"d\": {\"command\": \"d\", \"args\": []}\n  }\n}\n";
+        let text = "{\n  // c\n  \"mcpServers\": {\n    \"a\": { \"command\": \"npx\", \"args\": [\"-y\", \"p@1\"], },\n    \"b\": {\n      \"command\": \"uvx\",\n      \"args\": [\n        \"x\"\n      ]\n    },\n    \"c\": {\"command\": \"c\"},\n    \"d\": {\"command\": \"d\",\n      \"args\": []}\n  }\n}\n";
         let p = run("/x/mcp.json", text, Mode::Install);
         assert!(p.after.contains(r#""command": "mcpvet", "args": ["guard", "--lock", "/locks/a.lock.json", "--", "npx", "-y", "p@1"]"#), "{}", p.after);
-        assert!(p.after.contains("        \"--\",\n        \"uvx\",\n        \"x\"\n"), "{}", p.after);
+        assert!(
+            p.after
+                .contains("        \"--\",\n        \"uvx\",\n        \"x\"\n"),
+            "{}",
+            p.after
+        );
         let back = run("/x/mcp.json", &p.after, Mode::Uninstall);
         assert_eq!(back.after, text);
         let again = run("/x/mcp.json", &p.after, Mode::Install);
         assert_eq!(again.after, p.after);
-        assert!(again.outcomes.iter().all(|o| o.status == Status::AlreadyGuarded));
+        assert!(
+            again
+                .outcomes
+                .iter()
+                .all(|o| o.status == Status::AlreadyGuarded)
+        );
     }
 
     #[test]
@@ -1081,6 +1112,9 @@ mod tests {
 
     #[test]
     fn yaml_strings_escape_what_yaml_cannot_hold_raw() {
-        assert_eq!(yaml_string("a\"b\\c\n\u{1b}\u{7f}é"), "\"a\\\"b\\\\c\\n\\u001B\\u007Fé\"");
+        assert_eq!(
+            yaml_string("a\"b\\c\n\u{1b}\u{7f}é"),
+            "\"a\\\"b\\\\c\\n\\u001B\\u007Fé\""
+        );
     }
 }

@@ -375,7 +375,11 @@ mod tests {
         std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).expect("chmod");
         let backup = dir.path().join("c.json.bak");
         write_new(&backup, b"orig", &config).expect("backup");
-        let mode = std::fs::metadata(&backup).expect("meta").permissions().mode() & 0o777;
+        let mode = std::fs::metadata(&backup)
+            .expect("meta")
+            .permissions()
+            .mode()
+            & 0o777;
         assert_eq!(mode, 0o600);
         let e = write_new(&backup, b"other", &config).expect_err("exists");
         assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);

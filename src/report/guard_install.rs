@@ -44,9 +44,9 @@ pub fn render(plan: &Plan, config: &str, mode: Mode, applied: &Applied) -> Strin
                 format!("runs behind the guard (lock {})", escape::line(lock))
             }
             Status::AlreadyGuarded => "already behind the guard; left alone".into(),
-            Status::NotLocked => format!(
-                "not locked: run `mcpvet lock {shown}` to approve it, then install again"
-            ),
+            Status::NotLocked => {
+                format!("not locked: run `mcpvet lock {shown}` to approve it, then install again")
+            }
             Status::Restored => "original command restored".into(),
             Status::NotGuarded => "not behind the guard; left alone".into(),
             Status::Skipped(why) => format!("left alone: {}", escape::line(why)),

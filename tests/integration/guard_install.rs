@@ -93,9 +93,15 @@ fn every_fixture_config_gets_a_minimal_diff_and_uninstall_restores_its_bytes() {
         let installed = run(&path, &text, Mode::Install);
         let mut shown = mcpvet::report::guard_install::diff(&installed, rel);
         for o in &installed.outcomes {
-            shown.push_str(&format!("# {} (line {}): {:?}\n", o.server, o.line, o.status));
+            shown.push_str(&format!(
+                "# {} (line {}): {:?}\n",
+                o.server, o.line, o.status
+            ));
         }
-        insta::assert_snapshot!(format!("guard_install__{}", rel.replace(['/', '.'], "_")), shown);
+        insta::assert_snapshot!(
+            format!("guard_install__{}", rel.replace(['/', '.'], "_")),
+            shown
+        );
         assert_same_argv(&path, &text, &installed.after);
         let again = run(&path, &installed.after, Mode::Install);
         assert_eq!(again.after, installed.after, "{rel}: install is idempotent");
@@ -184,7 +190,10 @@ fn hostile_arguments_survive_in_every_syntax() {
         out.push('"');
         out
     };
-    let block: String = args.iter().map(|a| format!("      - {}\n", quoted(a))).collect();
+    let block: String = args
+        .iter()
+        .map(|a| format!("      - {}\n", quoted(a)))
+        .collect();
     let flow: Vec<String> = args.iter().map(|a| quoted(a)).collect();
     // A plain command with flow indicators moves into a flow list double-quoted: the same
     // argv, but uninstall writes it back quoted.
@@ -219,8 +228,14 @@ fn hostile_arguments_survive_in_every_syntax() {
 fn yaml_constructs_that_cannot_be_kept_are_refused_not_reformatted() {
     let path = PathBuf::from("/tmp/c/config.yaml");
     for (text, want) in [
-        ("mcpServers:\n  - name: a\n    command: >\n      npx\n", "block scalar"),
-        ("mcpServers:\n  - {name: a, command: npx}\n", "block mapping"),
+        (
+            "mcpServers:\n  - name: a\n    command: >\n      npx\n",
+            "block scalar",
+        ),
+        (
+            "mcpServers:\n  - {name: a, command: npx}\n",
+            "block mapping",
+        ),
         (
             "mcpServers:\n  - name: a\n    command: npx\n    args: [\"-y\",\n      \"p\"]\n",
             "several lines",
@@ -242,7 +257,6 @@ fn yaml_constructs_that_cannot_be_kept_are_refused_not_reformatted() {
 fn unlocked_and_remote_servers_are_listed_and_left_alone() {
     let path = fixture("claude-code/.mcp.json");
     let text = std::fs::read_to_string(&path).expect("fixture");
-    let only_ci = |name: &str| (name == "ci-insights").then(|| "/l/ci.lock.json".to_string());
     let none = |_: &str| None;
     let opts = Options {
         program: "mcpvet".into(),
@@ -253,7 +267,7 @@ fn unlocked_and_remote_servers_are_listed_and_left_alone() {
     assert!(p.outcomes.iter().all(|o| o.status == Status::NotLocked));
     let opts = Options {
         program: "mcpvet".into(),
-        lock_for: &only_ci,
+        lock_for: &every_server_locked,
     };
     let p = plan(&path, &text, Mode::Install, &opts).expect("plan");
     assert!(matches!(p.outcomes[0].status, Status::Guarded { .. }));
@@ -315,7 +329,10 @@ fn the_binary_dry_runs_applies_with_a_backup_and_uninstalls_to_the_same_bytes() 
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("+      \"command\": \""), "{out}");
     assert!(out.contains("\"guard\", \"--lock\""), "{out}");
-    assert!(out.contains("server `tracker` (line 7): not locked: run `mcpvet lock"), "{out}");
+    assert!(
+        out.contains("server `tracker` (line 8): not locked: run `mcpvet lock"),
+        "{out}"
+    );
     assert!(out.contains("--apply"), "{out}");
     assert_eq!(std::fs::read(&config).expect("read"), original);
 
@@ -352,7 +369,10 @@ fn the_binary_dry_runs_applies_with_a_backup_and_uninstalls_to_the_same_bytes() 
     assert_eq!(std::fs::read_to_string(&config).expect("read"), installed);
 
     // Uninstall: the original bytes; the existing backup is kept, a timestamped one is added.
-    let (code, out, err) = mcpvet(dir.path(), &["guard", "--uninstall", ".mcp.json", "--apply"]);
+    let (code, out, err) = mcpvet(
+        dir.path(),
+        &["guard", "--uninstall", ".mcp.json", "--apply"],
+    );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("original command restored"), "{out}");
     assert_eq!(std::fs::read(&config).expect("read"), original);
@@ -360,7 +380,11 @@ fn the_binary_dry_runs_applies_with_a_backup_and_uninstalls_to_the_same_bytes() 
     let stamped: Vec<_> = std::fs::read_dir(dir.path())
         .expect("dir")
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().starts_with(".mcp.json.mcpvet-backup-"))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(".mcp.json.mcpvet-backup-")
+        })
         .collect();
     assert_eq!(stamped.len(), 1);
     assert_eq!(
