@@ -79,6 +79,9 @@ pub struct Plan {
     pub before: String,
     pub after: String,
     pub outcomes: Vec<Outcome>,
+    /// Literal secrets of the file (env values and headers whose name and value say so):
+    /// whoever shows the text redacts them.
+    pub secrets: Vec<String>,
 }
 
 impl Plan {
@@ -219,7 +222,34 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
         before: text.to_string(),
         after,
         outcomes,
+        secrets: literal_secrets(&specs),
     })
+}
+
+/// Every literal secret of `specs`' environments and headers (a `Bearer`/`Basic` value also
+/// by its token alone, as Codex's `bearer_token` writes it), longest first.
+fn literal_secrets(specs: &[ServerSpec]) -> Vec<String> {
+    use crate::model::redact::secret_for_name;
+    let mut out = Vec::new();
+    for spec in specs {
+        let pairs: Vec<(&String, &String)> = match &spec.transport {
+            Transport::Stdio { env, .. } => env.iter().collect(),
+            Transport::Http { headers, .. } => headers.iter().collect(),
+        };
+        for (name, value) in pairs {
+            if secret_for_name(name, value) {
+                out.push(value.clone());
+                for scheme in ["Bearer ", "bearer ", "Basic ", "basic ", "Token ", "token "] {
+                    if let Some(token) = value.strip_prefix(scheme) {
+                        out.push(token.to_string());
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    out.dedup();
+    out
 }
 
 fn install_status<'s>(

@@ -17,13 +17,19 @@ pub enum Applied {
 }
 
 /// The diff between the config before and after, with `config` (shown) as the file name.
+/// The file's literal secrets (an env value or a header the diff shows as context) are
+/// redacted here; the rest of the redaction module's rules apply when it is written.
 pub fn diff(plan: &Plan, config: &str) -> String {
     let name = escape::line(config);
-    TextDiff::from_lines(&plan.before, &plan.after)
+    let mut text = TextDiff::from_lines(&plan.before, &plan.after)
         .unified_diff()
         .context_radius(3)
         .header(&name, &name)
-        .to_string()
+        .to_string();
+    for secret in plan.secrets.iter().filter(|s| s.chars().count() >= 4) {
+        text = text.replace(secret.as_str(), &crate::model::redact::redact_generic(secret));
+    }
+    text
 }
 
 /// The whole output: diff, one line per entry, and the next step.

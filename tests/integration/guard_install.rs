@@ -421,3 +421,15 @@ fn special_files_as_config_are_clear_errors() {
     let (code, _, err) = mcpvet(dir.path(), &["guard"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn literal_secrets_next_to_a_changed_entry_are_redacted_in_the_diff() {
+    let text = "[mcp_servers.r]\nurl = \"https://r.example.test/mcp\"\nbearer_token = \"q8Zt3LmV0pRw9Xy2Kd7N\"\n\n[mcp_servers.docs]\ncommand = \"npx\"\nargs = [\"-y\", \"d@1\"]\n\n[mcp_servers.docs.env]\nDOCS_API_KEY = \"kq83hdn2lsoe9xvt\"\n";
+    let path = PathBuf::from("/tmp/s/config.toml");
+    let p = run(&path, text, Mode::Install);
+    let shown = mcpvet::report::guard_install::diff(&p, "config.toml");
+    assert!(shown.contains("+command = \"mcpvet\""), "{shown}");
+    assert!(shown.contains("DOCS_API_KEY") && shown.contains("bearer_token"), "{shown}");
+    assert!(!shown.contains("kq83hdn2lsoe9xvt"), "{shown}");
+    assert!(!shown.contains("q8Zt3LmV0pRw9Xy2Kd7N"), "{shown}");
+}
