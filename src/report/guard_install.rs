@@ -27,7 +27,10 @@ pub fn diff(plan: &Plan, config: &str) -> String {
         .header(&name, &name)
         .to_string();
     for secret in plan.secrets.iter().filter(|s| s.chars().count() >= 4) {
-        text = text.replace(secret.as_str(), &crate::model::redact::redact_generic(secret));
+        text = text.replace(
+            secret.as_str(),
+            &crate::model::redact::redact_generic(secret),
+        );
     }
     text
 }

@@ -429,7 +429,10 @@ fn literal_secrets_next_to_a_changed_entry_are_redacted_in_the_diff() {
     let p = run(&path, text, Mode::Install);
     let shown = mcpvet::report::guard_install::diff(&p, "config.toml");
     assert!(shown.contains("+command = \"mcpvet\""), "{shown}");
-    assert!(shown.contains("DOCS_API_KEY") && shown.contains("bearer_token"), "{shown}");
+    assert!(
+        shown.contains("DOCS_API_KEY") && shown.contains("bearer_token"),
+        "{shown}"
+    );
     assert!(!shown.contains("kq83hdn2lsoe9xvt"), "{shown}");
     assert!(!shown.contains("q8Zt3LmV0pRw9Xy2Kd7N"), "{shown}");
 }
