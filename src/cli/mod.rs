@@ -13,6 +13,7 @@ use crate::report::style::ColorChoice;
 pub mod baseline;
 pub mod check;
 pub mod diff;
+pub mod guard_install;
 pub mod init;
 pub mod lock;
 pub mod pipeline;
@@ -53,6 +54,8 @@ pub enum Command {
     Baseline(baseline::BaselineArgs),
     /// Write a commented policy template (`mcpvet.toml`).
     Init(init::InitArgs),
+    /// Run servers behind the lock at run time; `--install CONFIG` puts a host's locked servers behind it.
+    Guard(guard_install::GuardArgs),
     /// Write a markdown trust review for a proposed server.
     Review(review::ReviewArgs),
     /// List the rules, or explain one.
@@ -115,7 +118,7 @@ impl Command {
             Command::Review(a) => with(&a.verbosity, ColorChoice::Auto),
             Command::Baseline(a) => with(&a.verbosity, ColorChoice::Auto),
             Command::Rules(a) => with(&Verbosity::default(), a.color.color),
-            Command::Init(_) | Command::Completions { .. } => Global::default(),
+            Command::Init(_) | Command::Guard(_) | Command::Completions { .. } => Global::default(),
         }
     }
 }
@@ -200,6 +203,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Check(a) => check::run(a, g),
         Command::Baseline(a) => baseline::run(a, g),
         Command::Init(a) => init::run(a, g),
+        Command::Guard(a) => guard_install::run(a, g),
         Command::Review(a) => review::run(a, g),
         Command::Rules(a) => rules::run(a, g),
         Command::Completions { shell } => {

@@ -12,6 +12,7 @@ use crate::model::spec::ServerSpec;
 mod claude;
 mod discover;
 pub mod entry;
+pub mod install;
 pub mod jsonc;
 pub mod toml_tree;
 pub mod tree;

@@ -266,6 +266,37 @@ fn write_regular(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Write `bytes` to a new file `path` that must not exist yet (a backup): atomically, never
+/// replacing a file (an existing `path` is an `AlreadyExists` error), with the permissions of
+/// the regular file `like` (a backup of a private config stays private; `0600` if `like`
+/// cannot be read).
+pub fn write_new(path: &Path, bytes: &[u8], like: &Path) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".mcpvet-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)?;
+    tmp.write_all(bytes)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(like)
+            .ok()
+            .filter(|m| m.is_file())
+            .map_or(0o600, |m| m.permissions().mode() & 0o7777);
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
+    #[cfg(not(unix))]
+    let _ = like;
+    tmp.as_file().sync_all()?;
+    tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,6 +363,27 @@ mod tests {
         let ok = dir.path().join("ok.json");
         std::fs::write(&ok, "{}").expect("write");
         assert_eq!(read_text(&ok, ReadKind::Config).expect("read"), "{}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn new_files_never_replace_and_keep_the_original_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = dir.path().join("c.json");
+        std::fs::write(&config, b"orig").expect("write");
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+        let backup = dir.path().join("c.json.bak");
+        write_new(&backup, b"orig", &config).expect("backup");
+        let mode = std::fs::metadata(&backup)
+            .expect("meta")
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_eq!(mode, 0o600);
+        let e = write_new(&backup, b"other", &config).expect_err("exists");
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(&backup).expect("read"), b"orig");
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::model::escape::{self, Stream};
 use crate::model::redact::redact_text;
 
 pub mod grid;
+pub mod guard_install;
 pub mod progress;
 pub mod review;
 pub mod rules;

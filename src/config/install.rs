@@ -1,0 +1,1154 @@
+//! Rewriting a host config so its locked servers run behind `mcpvet guard` (and back).
+//!
+//! [`plan`] reads a config's text and returns the rewritten text with one outcome per server;
+//! it never touches disk (the caller shows the diff, writes the backup and the new file). For
+//! every stdio entry whose server has a lock, the entry's command becomes
+//! `PROGRAM guard --lock LOCK -- COMMAND ARGS…`: the program is written where the command
+//! was, and `guard`, `--lock`, the lock path, `--` and the original command (its source text,
+//! byte for byte) are inserted in front of the existing `args` items, which stay exactly as
+//! written. `env`, `cwd` and every other key are not touched. [`Mode::Uninstall`] removes what
+//! was inserted: the original command is read back from the guard invocation after `--`.
+//!
+//! Formatting is kept: JSON/JSONC files are edited as text at the positions the reader
+//! recorded (comments, trailing commas, indentation and key order stay); Codex TOML goes
+//! through `toml_edit`, which keeps comments and layout; YAML is edited line by line, and a
+//! construct the editor cannot rewrite exactly (a block scalar, a multi-line flow sequence, a
+//! flow mapping) is refused, never reformatted. Every result is read back with mcpvet's own
+//! reader before it is returned: if any server would not run exactly the expected command, or
+//! any other server changed, the plan is an error and nothing is written.
+//!
+//! Remote (HTTP) entries are listed and left alone: the guard's `--url` form needs the
+//! headers carried to a stdio entry, which is not built yet.
+
+use std::path::Path;
+
+use super::tree::{Member, Node, Pos, Value};
+use super::{ConfigError, HostFormat};
+use crate::model::spec::{ServerSpec, Transport};
+
+/// The first argument of every guard invocation.
+pub const GUARD: &str = "guard";
+
+/// What [`plan`] does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Put every locked stdio server behind the guard.
+    Install,
+    /// Restore every guarded server's original command.
+    Uninstall,
+}
+
+/// What [`plan`] needs besides the text.
+pub struct Options<'a> {
+    /// The `mcpvet` the host will launch (an absolute path, or `mcpvet` to look it up on `PATH`).
+    pub program: String,
+    /// The lock path to write for a server, or `None` when the server is not locked.
+    pub lock_for: &'a dyn Fn(&str) -> Option<String>,
+}
+
+/// What happened to one server entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Install: the entry now runs behind the guard with this lock.
+    Guarded { lock: String },
+    /// Install: the entry already runs behind the guard; left alone.
+    AlreadyGuarded,
+    /// Install: no lockfile for this server; left alone.
+    NotLocked,
+    /// Uninstall: the original command is restored.
+    Restored,
+    /// Uninstall: the entry does not run behind the guard; left alone.
+    NotGuarded,
+    /// Left alone, for the reason given.
+    Skipped(String),
+}
+
+/// One server entry and what happened to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub server: String,
+    /// The line of the entry in the config.
+    pub line: u32,
+    pub status: Status,
+}
+
+/// The rewritten config: the text before and after, and one outcome per server entry.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub format: HostFormat,
+    pub before: String,
+    pub after: String,
+    pub outcomes: Vec<Outcome>,
+    /// Literal secrets of the file (env values and headers whose name and value say so):
+    /// whoever shows the text redacts them.
+    pub secrets: Vec<String>,
+}
+
+impl Plan {
+    /// Whether the rewrite changes the file.
+    pub fn changed(&self) -> bool {
+        self.before != self.after
+    }
+}
+
+/// Why a config cannot be rewritten.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("{path}: {message}")]
+    Unsupported { path: String, message: String },
+    #[error(
+        "{path}: the rewritten file would not mean what it should ({message}); nothing was changed — please report this with the file"
+    )]
+    Verify { path: String, message: String },
+}
+
+/// A guard invocation read from a spec: the lock and the original argv (after `--`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GuardedCommand {
+    /// Index in `args` of the original command (just after `--`).
+    pub command_at: usize,
+    pub command: String,
+    pub args: Vec<String>,
+}
+
+/// Is `command` mcpvet itself (by file name: `mcpvet`, `/usr/bin/mcpvet`, `mcpvet.exe`)?
+fn is_mcpvet(command: &str) -> bool {
+    let base = command.rsplit(['/', '\\']).next().unwrap_or(command);
+    base == "mcpvet" || base.eq_ignore_ascii_case("mcpvet.exe")
+}
+
+/// Whether a stdio spec already runs behind the guard (`mcpvet guard …`).
+pub fn is_guarded(spec: &ServerSpec) -> bool {
+    match &spec.transport {
+        Transport::Stdio { command, args, .. } => {
+            is_mcpvet(command) && args.first().map(String::as_str) == Some(GUARD)
+        }
+        Transport::Http { .. } => false,
+    }
+}
+
+/// The original command of a guarded stdio spec (`mcpvet guard … -- CMD ARGS…`), if it has one.
+pub fn guarded_command(spec: &ServerSpec) -> Option<GuardedCommand> {
+    if !is_guarded(spec) {
+        return None;
+    }
+    let Transport::Stdio { args, .. } = &spec.transport else {
+        return None;
+    };
+    let dashes = args.iter().position(|a| a == "--")?;
+    let command = args.get(dashes + 1)?.clone();
+    Some(GuardedCommand {
+        command_at: dashes + 1,
+        command,
+        args: args.get(dashes + 2..).unwrap_or_default().to_vec(),
+    })
+}
+
+/// The syntax a config file is written in, from its extension (as the reader decides).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Syntax {
+    Json,
+    Toml,
+    Yaml,
+}
+
+fn syntax(path: &Path) -> Syntax {
+    match super::extension(path).as_str() {
+        "toml" => Syntax::Toml,
+        "yaml" | "yml" => Syntax::Yaml,
+        _ => Syntax::Json,
+    }
+}
+
+/// One entry to rewrite: its spec and what its command and args must be afterwards.
+struct Change<'s> {
+    spec: &'s ServerSpec,
+    /// Install: the lock path; uninstall: `None`.
+    lock: Option<String>,
+}
+
+/// Rewrite `text` (the content of `path`) for `mode`. Pure: nothing is read or written.
+pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<Plan, InstallError> {
+    let doc = super::parse_text(path, text)?;
+    let format = super::detect(path, &doc.root).ok_or_else(|| ConfigError::UnknownFormat {
+        path: path.display().to_string(),
+        known: HostFormat::known_ids(),
+    })?;
+    let shown = path.display().to_string();
+    if format == HostFormat::Registry {
+        return Err(InstallError::Unsupported {
+            path: shown,
+            message: "a registry `server.json` describes a package, it is not a host config; install the server in a host, then run this on the host's config".into(),
+        });
+    }
+    let specs = super::parse_as(path, &doc, format)?;
+    let mut outcomes = Vec::new();
+    let mut changes = Vec::new();
+    for spec in &specs {
+        let line = spec.origin.as_ref().map_or(0, |o| o.line);
+        let status = match mode {
+            Mode::Install => install_status(spec, &doc.root, opts, &mut changes),
+            Mode::Uninstall => uninstall_status(spec, &mut changes),
+        };
+        outcomes.push(Outcome {
+            server: spec.name.clone(),
+            line,
+            status,
+        });
+    }
+    let after = if changes.is_empty() {
+        text.to_string()
+    } else {
+        let edited = match syntax(path) {
+            Syntax::Json => json_edit(text, &doc.root, &changes, opts),
+            Syntax::Yaml => yaml_edit(text, &doc.root, &changes, opts),
+            Syntax::Toml => toml_edit_doc(text, &changes, opts),
+        };
+        edited.map_err(|message| InstallError::Unsupported {
+            path: shown.clone(),
+            message,
+        })?
+    };
+    verify(path, format, &specs, &after, &changes, opts).map_err(|message| {
+        InstallError::Verify {
+            path: shown,
+            message,
+        }
+    })?;
+    Ok(Plan {
+        format,
+        before: text.to_string(),
+        after,
+        outcomes,
+        secrets: literal_secrets(&specs),
+    })
+}
+
+/// Every literal secret of `specs`' environments and headers (a `Bearer`/`Basic` value also
+/// by its token alone, as Codex's `bearer_token` writes it), longest first.
+fn literal_secrets(specs: &[ServerSpec]) -> Vec<String> {
+    use crate::model::redact::secret_for_name;
+    let mut out = Vec::new();
+    for spec in specs {
+        let pairs: Vec<(&String, &String)> = match &spec.transport {
+            Transport::Stdio { env, .. } => env.iter().collect(),
+            Transport::Http { headers, .. } => headers.iter().collect(),
+        };
+        for (name, value) in pairs {
+            if secret_for_name(name, value) {
+                out.push(value.clone());
+                for scheme in ["Bearer ", "bearer ", "Basic ", "basic ", "Token ", "token "] {
+                    if let Some(token) = value.strip_prefix(scheme) {
+                        out.push(token.to_string());
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    out.dedup();
+    out
+}
+
+fn install_status<'s>(
+    spec: &'s ServerSpec,
+    root: &Node,
+    opts: &Options<'_>,
+    changes: &mut Vec<Change<'s>>,
+) -> Status {
+    if is_guarded(spec) {
+        return Status::AlreadyGuarded;
+    }
+    let Some(lock) = (opts.lock_for)(&spec.name) else {
+        return Status::NotLocked;
+    };
+    if matches!(spec.transport, Transport::Http { .. }) {
+        return Status::Skipped(
+            "remote (HTTP) entry: `--install` rewrites stdio entries only so far; run `mcpvet guard --lock … --url …` by hand".into(),
+        );
+    }
+    if let Err(why) = command_member(root, spec) {
+        return Status::Skipped(why);
+    }
+    changes.push(Change {
+        spec,
+        lock: Some(lock.clone()),
+    });
+    Status::Guarded { lock }
+}
+
+fn uninstall_status<'s>(spec: &'s ServerSpec, changes: &mut Vec<Change<'s>>) -> Status {
+    if !is_guarded(spec) {
+        return Status::NotGuarded;
+    }
+    if guarded_command(spec).is_none() {
+        return Status::Skipped(
+            "the guard invocation has no `-- COMMAND` (a `--url` guard); restore it by hand".into(),
+        );
+    }
+    changes.push(Change { spec, lock: None });
+    Status::Restored
+}
+
+/// The command and args an entry must have after the change.
+fn expected(change: &Change<'_>, opts: &Options<'_>) -> Option<(String, Vec<String>)> {
+    let Transport::Stdio { command, args, .. } = &change.spec.transport else {
+        return None;
+    };
+    match &change.lock {
+        Some(lock) => {
+            let mut new_args = guard_prefix(lock);
+            new_args.push(command.clone());
+            new_args.extend(args.iter().cloned());
+            Some((opts.program.clone(), new_args))
+        }
+        None => {
+            let g = guarded_command(change.spec)?;
+            Some((g.command, g.args))
+        }
+    }
+}
+
+/// `guard --lock LOCK --`: what goes in front of the original command.
+fn guard_prefix(lock: &str) -> Vec<String> {
+    vec![GUARD.into(), "--lock".into(), lock.into(), "--".into()]
+}
+
+/// Read `after` back and check it: every changed server runs exactly the expected argv, and
+/// every server keeps its name, order, environment, working folder and (unless changed) its
+/// transport.
+fn verify(
+    path: &Path,
+    format: HostFormat,
+    before: &[ServerSpec],
+    after: &str,
+    changes: &[Change<'_>],
+    opts: &Options<'_>,
+) -> Result<(), String> {
+    let doc = super::parse_text(path, after).map_err(|e| e.to_string())?;
+    let specs = super::parse_as(path, &doc, format).map_err(|e| e.to_string())?;
+    if specs.len() != before.len() {
+        return Err(format!(
+            "{} servers before, {} after",
+            before.len(),
+            specs.len()
+        ));
+    }
+    for (old, new) in before.iter().zip(&specs) {
+        let name = crate::model::escape::line(&old.name);
+        if old.name != new.name {
+            return Err(format!("server `{name}` was renamed"));
+        }
+        let change = changes
+            .iter()
+            .find(|c| std::ptr::eq(c.spec, old))
+            .and_then(|c| expected(c, opts));
+        match (&old.transport, &new.transport, change) {
+            (
+                Transport::Stdio {
+                    env: e1, cwd: c1, ..
+                },
+                Transport::Stdio {
+                    command,
+                    args,
+                    env: e2,
+                    cwd: c2,
+                },
+                Some((want_command, want_args)),
+            ) => {
+                if *command != want_command || *args != want_args {
+                    return Err(format!(
+                        "server `{name}` would not run the expected command"
+                    ));
+                }
+                if e1 != e2 || c1 != c2 {
+                    return Err(format!(
+                        "server `{name}`: its environment or working folder changed"
+                    ));
+                }
+            }
+            (a, b, None) if a == b => {}
+            _ => return Err(format!("server `{name}` changed")),
+        }
+        if old.settings != new.settings {
+            return Err(format!("server `{name}`: its settings changed"));
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Positions and text
+
+/// Byte offsets of the start of every line of `text`.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+/// The byte offset of a 1-based line and character column.
+fn offset(text: &str, starts: &[usize], pos: Pos) -> Option<usize> {
+    let start = *starts.get((pos.line as usize).checked_sub(1)?)?;
+    let rest = text.get(start..)?;
+    let col = (pos.column as usize).checked_sub(1)?;
+    match rest.char_indices().nth(col) {
+        Some((i, _)) => Some(start + i),
+        None if rest.chars().count() == col => Some(text.len()),
+        None => None,
+    }
+}
+
+/// One text edit: replace `start..end` with `with`.
+struct Edit {
+    start: usize,
+    end: usize,
+    with: String,
+}
+
+fn apply(text: &str, mut edits: Vec<Edit>) -> Result<String, String> {
+    // One pass, in file order: linear in the size of the file whatever the number of edits.
+    edits.sort_by_key(|e| (e.start, e.end));
+    let mut out =
+        String::with_capacity(text.len() + edits.iter().map(|e| e.with.len()).sum::<usize>());
+    let mut at = 0;
+    for e in edits {
+        if e.start < at || e.start > e.end || e.end > text.len() {
+            return Err("overlapping edits (a key written twice?)".into());
+        }
+        out.push_str(text.get(at..e.start).ok_or("an edit splits a character")?);
+        out.push_str(&e.with);
+        at = e.end;
+    }
+    out.push_str(text.get(at..).ok_or("an edit splits a character")?);
+    Ok(out)
+}
+
+/// The object member whose value starts at `pos`, with the object holding it.
+fn member_at(node: &Node, pos: Pos) -> Option<(&Node, &Member)> {
+    match &node.value {
+        Value::Obj(members) => {
+            for m in members {
+                if m.value.pos == pos {
+                    return Some((node, m));
+                }
+                if let Some(found) = member_at(&m.value, pos) {
+                    return Some(found);
+                }
+            }
+            None
+        }
+        Value::Arr(items) => items.iter().find_map(|i| member_at(i, pos)),
+        _ => None,
+    }
+}
+
+/// The command member of an entry and the object it sits in.
+fn command_member<'n>(root: &'n Node, spec: &ServerSpec) -> Result<(&'n Node, &'n Member), String> {
+    let name = crate::model::escape::line(&spec.name);
+    let at = spec
+        .locations
+        .get("/command")
+        .ok_or_else(|| format!("server `{name}`: no command position"))?;
+    let pos = Pos {
+        line: at.line,
+        column: at.column,
+    };
+    let (obj, m) = member_at(root, pos)
+        .ok_or_else(|| format!("server `{name}`: cannot find its command in the file"))?;
+    if !matches!(m.key.as_str(), "command" | "path") || m.value.as_str().is_none() {
+        return Err(format!(
+            "server `{name}`: its command is not written as a `command` string (the host derives it); nothing to rewrite"
+        ));
+    }
+    Ok((obj, m))
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON / JSONC
+
+/// The byte offset just past the JSON(C) value that starts at `start`.
+fn json_end(text: &str, start: usize) -> Result<usize, String> {
+    let b = text.as_bytes();
+    let mut i = start;
+    let string_end = |mut i: usize| -> Result<usize, String> {
+        i += 1;
+        while i < b.len() {
+            match b[i] {
+                b'\\' => i += 2,
+                b'"' => return Ok(i + 1),
+                _ => i += 1,
+            }
+        }
+        Err("unterminated string".into())
+    };
+    match b.get(i) {
+        Some(b'"') => string_end(i),
+        Some(b'[' | b'{') => {
+            let mut depth = 0usize;
+            while i < b.len() {
+                match b[i] {
+                    b'"' => {
+                        i = string_end(i)?;
+                        continue;
+                    }
+                    b'/' if b.get(i + 1) == Some(&b'/') => {
+                        while i < b.len() && b[i] != b'\n' {
+                            i += 1;
+                        }
+                        continue;
+                    }
+                    b'/' if b.get(i + 1) == Some(&b'*') => {
+                        i += 2;
+                        while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                            i += 1;
+                        }
+                        i += 2;
+                        continue;
+                    }
+                    b'[' | b'{' => depth += 1,
+                    b']' | b'}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Ok(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            Err("unterminated array or object".into())
+        }
+        Some(_) => {
+            while i < b.len()
+                && !matches!(
+                    b[i],
+                    b',' | b']' | b'}' | b'/' | b' ' | b'\t' | b'\r' | b'\n'
+                )
+            {
+                i += 1;
+            }
+            Ok(i)
+        }
+        None => Err("unexpected end of file".into()),
+    }
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// The text between the start of `at`'s line and `at`, when it is only white space.
+fn indent_before(text: &str, at: usize) -> Option<&str> {
+    let line_start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
+    let lead = text.get(line_start..at)?;
+    lead.chars().all(|c| c == ' ' || c == '\t').then_some(lead)
+}
+
+fn json_edit(
+    text: &str,
+    root: &Node,
+    changes: &[Change<'_>],
+    opts: &Options<'_>,
+) -> Result<String, String> {
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let body = &text[bom..];
+    let starts = line_starts(body);
+    let off = |pos: Pos| -> Result<usize, String> {
+        offset(body, &starts, pos)
+            .map(|o| o + bom)
+            .ok_or_else(|| "a recorded position is outside the file".to_string())
+    };
+    let mut edits = Vec::new();
+    for change in changes {
+        let (obj, cmd) = command_member(root, change.spec)?;
+        let cmd_start = off(cmd.value.pos)?;
+        let cmd_end = json_end(text, cmd_start)?;
+        let args = obj.member("args").filter(|m| m.value.items().is_some());
+        match &change.lock {
+            Some(lock) => {
+                let mut items: Vec<String> =
+                    guard_prefix(lock).iter().map(|s| json_string(s)).collect();
+                items.push(text[cmd_start..cmd_end].to_string());
+                edits.push(Edit {
+                    start: cmd_start,
+                    end: cmd_end,
+                    with: json_string(&opts.program),
+                });
+                match args {
+                    Some(a) => {
+                        let list = a.value.items().unwrap_or_default();
+                        match list.first() {
+                            Some(first) => {
+                                let at = off(first.pos)?;
+                                let sep = if first.pos.line != a.value.pos.line {
+                                    format!(",\n{}", indent_before(text, at).unwrap_or(""))
+                                } else {
+                                    ", ".to_string()
+                                };
+                                let mut with = items.join(&sep);
+                                with.push_str(&sep);
+                                edits.push(Edit {
+                                    start: at,
+                                    end: at,
+                                    with,
+                                });
+                            }
+                            None => {
+                                let at = off(a.value.pos)? + 1;
+                                edits.push(Edit {
+                                    start: at,
+                                    end: at,
+                                    with: items.join(", "),
+                                });
+                            }
+                        }
+                    }
+                    None => edits.push(Edit {
+                        start: cmd_end,
+                        end: cmd_end,
+                        with: format!(", \"args\": [{}]", items.join(", ")),
+                    }),
+                }
+            }
+            None => {
+                let g = guarded_command(change.spec)
+                    .ok_or_else(|| "not a guard invocation".to_string())?;
+                let a = args.ok_or_else(|| "the guard invocation has no `args`".to_string())?;
+                let list = a.value.items().unwrap_or_default();
+                let (Some(first), Some(orig)) = (list.first(), list.get(g.command_at)) else {
+                    return Err("the guard invocation's `args` do not match".into());
+                };
+                let orig_start = off(orig.pos)?;
+                let orig_end = json_end(text, orig_start)?;
+                edits.push(Edit {
+                    start: cmd_start,
+                    end: cmd_end,
+                    with: text[orig_start..orig_end].to_string(),
+                });
+                let first_at = off(first.pos)?;
+                if let Some(next) = list.get(g.command_at + 1) {
+                    edits.push(Edit {
+                        start: first_at,
+                        end: off(next.pos)?,
+                        with: String::new(),
+                    });
+                } else {
+                    let key_at = off(a.key_pos)?;
+                    let between = text.get(cmd_end..key_at).unwrap_or("x");
+                    if a.key_pos.line == cmd.value.pos.line && between == ", " {
+                        // Written by install after a command that had no `args`: remove it.
+                        edits.push(Edit {
+                            start: cmd_end,
+                            end: json_end(text, off(a.value.pos)?)?,
+                            with: String::new(),
+                        });
+                    } else {
+                        edits.push(Edit {
+                            start: first_at,
+                            end: orig_end,
+                            with: String::new(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    apply(text, edits)
+}
+
+// ---------------------------------------------------------------------------------------------
+// YAML
+
+/// A YAML double-quoted scalar for `s`: every character outside YAML's printable set, and
+/// `"` and `\`, escaped.
+fn yaml_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c == '\u{85}'
+                || matches!(c as u32, 0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x10000..) =>
+            {
+                out.push(c);
+            }
+            c if (c as u32) <= 0xFFFF => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push_str(&format!("\\U{:08X}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The byte end of the one-line YAML scalar that starts at `start` (plain, single- or
+/// double-quoted), or an error for anything else.
+fn yaml_scalar_end(text: &str, start: usize, flow: bool) -> Result<usize, String> {
+    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let line = &text[start..line_end];
+    let b = line.as_bytes();
+    let end = match b.first() {
+        Some(b'"') => {
+            let mut i = 1;
+            loop {
+                match b.get(i) {
+                    Some(b'\\') => i += 2,
+                    Some(b'"') => break i + 1,
+                    Some(_) => i += 1,
+                    None => return Err("a double-quoted YAML string continues on the next line; put it on one line and retry".into()),
+                }
+            }
+        }
+        Some(b'\'') => {
+            let mut i = 1;
+            loop {
+                match b.get(i) {
+                    Some(b'\'') if b.get(i + 1) == Some(&b'\'') => i += 2,
+                    Some(b'\'') => break i + 1,
+                    Some(_) => i += 1,
+                    None => return Err("a single-quoted YAML string continues on the next line; put it on one line and retry".into()),
+                }
+            }
+        }
+        Some(b'|' | b'>') => {
+            return Err("a YAML block scalar (`|` or `>`) cannot be rewritten exactly; write the value on one line and retry".into());
+        }
+        Some(b'&' | b'*' | b'!') => {
+            return Err("YAML anchors, aliases and tags cannot be rewritten exactly; remove them from the entry and retry".into());
+        }
+        _ => {
+            let mut end = line.len();
+            if let Some(i) = line.find(" #") {
+                end = end.min(i);
+            }
+            if flow {
+                if let Some(i) = line.find([',', ']', '}']) {
+                    end = end.min(i);
+                }
+            }
+            line[..end].trim_end().len()
+        }
+    };
+    Ok(start + end)
+}
+
+fn yaml_edit(
+    text: &str,
+    root: &Node,
+    changes: &[Change<'_>],
+    opts: &Options<'_>,
+) -> Result<String, String> {
+    if text.starts_with('\u{feff}') {
+        return Err(
+            "a YAML file with a byte-order mark is not rewritten; remove the mark and retry".into(),
+        );
+    }
+    let starts = line_starts(text);
+    let off = |pos: Pos| -> Result<usize, String> {
+        offset(text, &starts, pos)
+            .ok_or_else(|| "a recorded position is outside the file".to_string())
+    };
+    let line_before = |at: usize| -> &str {
+        let s = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        &text[s..at]
+    };
+    let mut edits = Vec::new();
+    for change in changes {
+        let name = crate::model::escape::line(&change.spec.name);
+        let (obj, cmd) = command_member(root, change.spec)?;
+        let cmd_start = off(cmd.value.pos)?;
+        let key_at = off(cmd.key_pos)?;
+        let in_flow_map = line_before(key_at).contains('{');
+        if !in_flow_map && cmd.key_pos.line != cmd.value.pos.line {
+            let rest = text[key_at..].lines().next().unwrap_or_default();
+            let rest = rest.split_once(':').map_or("", |(_, r)| r.trim_start());
+            if rest.starts_with(['|', '>']) {
+                return Err(format!(
+                    "server `{name}`: its command is a YAML block scalar (`|` or `>`), which cannot be rewritten exactly; write it on one line and retry"
+                ));
+            }
+        }
+        if in_flow_map || cmd.key_pos.line != cmd.value.pos.line {
+            return Err(format!(
+                "server `{name}`: its entry is not written as `command: VALUE` on one line of a block mapping; rewrite it so and retry"
+            ));
+        }
+        let cmd_end = yaml_scalar_end(text, cmd_start, false)?;
+        let args = obj.member("args").filter(|m| m.value.items().is_some());
+        let flow_args = match args {
+            Some(a) => {
+                let at = off(a.value.pos)?;
+                let flow = text[at..].starts_with('[');
+                if flow {
+                    let close = json_like_flow_end(text, at)?;
+                    if text[at..close].contains('\n') {
+                        return Err(format!(
+                            "server `{name}`: its `args` flow sequence spans several lines; write it on one line or as a block list and retry"
+                        ));
+                    }
+                }
+                Some(flow)
+            }
+            None => None,
+        };
+        match &change.lock {
+            Some(lock) => {
+                edits.push(Edit {
+                    start: cmd_start,
+                    end: cmd_end,
+                    with: yaml_string(&opts.program),
+                });
+                let raw_cmd = &text[cmd_start..cmd_end];
+                let mut items: Vec<String> =
+                    guard_prefix(lock).iter().map(|s| yaml_string(s)).collect();
+                // A plain scalar from block context may not be one in a flow list (`a,b`,
+                // `x: y`, `#`): there it is written double-quoted.
+                let plain = !raw_cmd.starts_with(['"', '\'']);
+                let in_flow = flow_args != Some(false);
+                match (
+                    &change.spec.transport,
+                    plain && in_flow && raw_cmd.contains([',', '[', ']', '{', '}', '#', ':']),
+                ) {
+                    (Transport::Stdio { command, .. }, true) => items.push(yaml_string(command)),
+                    _ => items.push(raw_cmd.to_string()),
+                }
+                match (args, flow_args) {
+                    (Some(a), Some(true)) => {
+                        let at = off(a.value.pos)?;
+                        let empty = a.value.items().unwrap_or_default().is_empty();
+                        let mut with = items.join(", ");
+                        if !empty {
+                            with.push_str(", ");
+                        }
+                        edits.push(Edit {
+                            start: at + 1,
+                            end: at + 1,
+                            with,
+                        });
+                    }
+                    (Some(a), _) => {
+                        let list = a.value.items().unwrap_or_default();
+                        let first = list
+                            .first()
+                            .ok_or_else(|| format!("server `{name}`: empty `args` block"))?;
+                        let first_at = off(first.pos)?;
+                        let line_start = text[..first_at].rfind('\n').map_or(0, |i| i + 1);
+                        let lead = &text[line_start..first_at];
+                        if !lead.trim_start().starts_with('-')
+                            || lead.trim_start().trim_start_matches('-').trim() != ""
+                        {
+                            return Err(format!(
+                                "server `{name}`: its `args` items are not one `- VALUE` per line; rewrite them so and retry"
+                            ));
+                        }
+                        let with: String = items.iter().map(|i| format!("{lead}{i}\n")).collect();
+                        edits.push(Edit {
+                            start: line_start,
+                            end: line_start,
+                            with,
+                        });
+                    }
+                    (None, _) => {
+                        let line_end = text[cmd_end..]
+                            .find('\n')
+                            .map_or(text.len(), |i| cmd_end + i);
+                        let indent = " ".repeat(cmd.key_pos.column as usize - 1);
+                        edits.push(Edit {
+                            start: line_end,
+                            end: line_end,
+                            with: format!("\n{indent}args: [{}]", items.join(", ")),
+                        });
+                    }
+                }
+            }
+            None => {
+                let g = guarded_command(change.spec)
+                    .ok_or_else(|| "not a guard invocation".to_string())?;
+                let a = args.ok_or_else(|| "the guard invocation has no `args`".to_string())?;
+                let flow = flow_args == Some(true);
+                let list = a.value.items().unwrap_or_default();
+                let (Some(first), Some(orig)) = (list.first(), list.get(g.command_at)) else {
+                    return Err("the guard invocation's `args` do not match".into());
+                };
+                let orig_start = off(orig.pos)?;
+                let orig_end = yaml_scalar_end(text, orig_start, flow)?;
+                edits.push(Edit {
+                    start: cmd_start,
+                    end: cmd_end,
+                    with: text[orig_start..orig_end].to_string(),
+                });
+                let first_at = off(first.pos)?;
+                let next = list.get(g.command_at + 1);
+                if flow {
+                    match next {
+                        Some(n) => edits.push(Edit {
+                            start: first_at,
+                            end: off(n.pos)?,
+                            with: String::new(),
+                        }),
+                        None if a.key_pos.line == cmd.key_pos.line + 1 => {
+                            // Written by install after a command without `args`: remove the line.
+                            let line_end = text[cmd_end..]
+                                .find('\n')
+                                .map_or(text.len(), |i| cmd_end + i);
+                            let args_line_end = text[line_end + 1..]
+                                .find('\n')
+                                .map_or(text.len(), |i| line_end + 1 + i);
+                            edits.push(Edit {
+                                start: line_end,
+                                end: args_line_end,
+                                with: String::new(),
+                            });
+                        }
+                        None => edits.push(Edit {
+                            start: first_at,
+                            end: orig_end,
+                            with: String::new(),
+                        }),
+                    }
+                } else {
+                    let Some(n) = next else {
+                        return Err(format!(
+                            "server `{name}`: the guard invocation has no arguments after the command in a block list; restore it by hand"
+                        ));
+                    };
+                    let from = text[..first_at].rfind('\n').map_or(0, |i| i + 1);
+                    let n_at = off(n.pos)?;
+                    let to = text[..n_at].rfind('\n').map_or(0, |i| i + 1);
+                    edits.push(Edit {
+                        start: from,
+                        end: to,
+                        with: String::new(),
+                    });
+                }
+            }
+        }
+    }
+    apply(text, edits)
+}
+
+/// The end of a flow sequence starting at `start` (`[`), skipping quoted strings.
+fn json_like_flow_end(text: &str, start: usize) -> Result<usize, String> {
+    let b = text.as_bytes();
+    let mut i = start;
+    let mut depth = 0usize;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'\'' => {
+                i += 1;
+                while i < b.len() && !(b[i] == b'\'' && b.get(i + 1) != Some(&b'\'')) {
+                    if b[i] == b'\'' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Ok(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Err("unterminated flow sequence".into())
+}
+
+// ---------------------------------------------------------------------------------------------
+// TOML (Codex)
+
+fn toml_edit_doc(text: &str, changes: &[Change<'_>], opts: &Options<'_>) -> Result<String, String> {
+    use toml_edit::{DocumentMut, Item, Value as TValue};
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| e.to_string())?;
+    for change in changes {
+        let name = crate::model::escape::line(&change.spec.name);
+        let entry = doc
+            .get_mut("mcp_servers")
+            .and_then(Item::as_table_like_mut)
+            .and_then(|t| t.get_mut(&change.spec.name))
+            .and_then(Item::as_table_like_mut)
+            .ok_or_else(|| format!("server `{name}`: cannot find `mcp_servers.{name}`"))?;
+        let command = entry
+            .get_mut("command")
+            .and_then(Item::as_value_mut)
+            .ok_or_else(|| format!("server `{name}`: no `command` string"))?;
+        let original = command.clone();
+        match &change.lock {
+            Some(lock) => {
+                let decor = command.decor().clone();
+                *command = TValue::from(opts.program.as_str());
+                *command.decor_mut() = decor;
+                let mut items: Vec<TValue> = guard_prefix(lock)
+                    .iter()
+                    .map(|s| TValue::from(s.as_str()))
+                    .collect();
+                let mut orig = original;
+                orig.decor_mut().clear();
+                items.push(orig);
+                match entry.get_mut("args").and_then(Item::as_array_mut) {
+                    Some(arr) => {
+                        let first_decor = arr.get(0).map(|v| v.decor().clone());
+                        let multiline = first_decor
+                            .as_ref()
+                            .and_then(|d| d.prefix())
+                            .and_then(|p| p.as_str())
+                            .is_some_and(|p| p.contains('\n'));
+                        let n = items.len();
+                        let had = !arr.is_empty();
+                        for (i, item) in items.into_iter().enumerate() {
+                            arr.insert(i, item);
+                        }
+                        for i in 0..n + usize::from(had) {
+                            if let Some(v) = arr.get_mut(i) {
+                                let d = v.decor_mut();
+                                match (&first_decor, i == 0 || multiline) {
+                                    (Some(fd), true) => *d = fd.clone(),
+                                    (None, true) => d.clear(),
+                                    (_, false) => {
+                                        d.set_prefix(" ");
+                                        d.set_suffix("");
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    None => {
+                        let mut arr = toml_edit::Array::new();
+                        for item in items {
+                            arr.push(item);
+                        }
+                        arr.fmt();
+                        entry.insert("args", Item::Value(TValue::Array(arr)));
+                    }
+                }
+            }
+            None => {
+                let g = guarded_command(change.spec)
+                    .ok_or_else(|| "not a guard invocation".to_string())?;
+                let arr = entry
+                    .get_mut("args")
+                    .and_then(Item::as_array_mut)
+                    .ok_or_else(|| format!("server `{name}`: no `args` array"))?;
+                let first_decor = arr.get(0).map(|v| v.decor().clone());
+                let mut restored = arr.get(g.command_at).cloned().ok_or_else(|| {
+                    format!("server `{name}`: the guard invocation's `args` do not match")
+                })?;
+                for _ in 0..=g.command_at {
+                    arr.remove(0);
+                }
+                if let (Some(fd), Some(v)) = (first_decor, arr.get_mut(0)) {
+                    *v.decor_mut() = fd;
+                }
+                let empty = arr.is_empty();
+                let command = entry
+                    .get_mut("command")
+                    .and_then(Item::as_value_mut)
+                    .ok_or_else(|| format!("server `{name}`: no `command` string"))?;
+                *restored.decor_mut() = command.decor().clone();
+                *command = restored;
+                if empty {
+                    entry.remove("args");
+                }
+            }
+        }
+    }
+    Ok(doc.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn opts(lock_for: &dyn Fn(&str) -> Option<String>) -> Options<'_> {
+        Options {
+            program: "mcpvet".into(),
+            lock_for,
+        }
+    }
+
+    fn locked(name: &str) -> Option<String> {
+        Some(format!("/locks/{name}.lock.json"))
+    }
+
+    fn run(path: &str, text: &str, mode: Mode) -> Plan {
+        let lock_for = locked;
+        plan(&PathBuf::from(path), text, mode, &opts(&lock_for)).expect("plan")
+    }
+
+    #[test]
+    fn json_args_get_the_guard_in_front_and_uninstall_restores_the_bytes() {
+        let text = "{\n  // c\n  \"mcpServers\": {\n    \"a\": { \"command\": \"npx\", \"args\": [\"-y\", \"p@1\"], },\n    \"b\": {\n      \"command\": \"uvx\",\n      \"args\": [\n        \"x\"\n      ]\n    },\n    \"c\": {\"command\": \"c\"},\n    \"d\": {\"command\": \"d\",\n      \"args\": []}\n  }\n}\n";
+        let p = run("/x/mcp.json", text, Mode::Install);
+        assert!(p.after.contains(r#""command": "mcpvet", "args": ["guard", "--lock", "/locks/a.lock.json", "--", "npx", "-y", "p@1"]"#), "{}", p.after);
+        assert!(
+            p.after
+                .contains("        \"--\",\n        \"uvx\",\n        \"x\"\n"),
+            "{}",
+            p.after
+        );
+        let back = run("/x/mcp.json", &p.after, Mode::Uninstall);
+        assert_eq!(back.after, text);
+        let again = run("/x/mcp.json", &p.after, Mode::Install);
+        assert_eq!(again.after, p.after);
+        assert!(
+            again
+                .outcomes
+                .iter()
+                .all(|o| o.status == Status::AlreadyGuarded)
+        );
+    }
+
+    #[test]
+    fn servers_without_a_lock_are_left_alone() {
+        let text = "{\"mcpServers\": {\"a\": {\"command\": \"npx\"}}}";
+        let none = |_: &str| None;
+        let p = plan(&PathBuf::from("m.json"), text, Mode::Install, &opts(&none)).expect("plan");
+        assert_eq!(p.after, text);
+        assert_eq!(p.outcomes[0].status, Status::NotLocked);
+    }
+
+    #[test]
+    fn yaml_round_trips() {
+        let text = "mcpServers:\n  - name: a\n    command: npx # the runner\n    args:\n      - \"-y\"\n      - p@1\n  - name: b\n    command: 'uvx'\n    args: [\"x\"]\n  - name: c\n    command: c\n";
+        let p = run("/x/config.yaml", text, Mode::Install);
+        let back = run("/x/config.yaml", &p.after, Mode::Uninstall);
+        assert_eq!(back.after, text, "{}", p.after);
+    }
+
+    #[test]
+    fn toml_round_trips() {
+        let text = "# top\n[mcp_servers.a]\ncommand = \"npx\" # runner\nargs = [\"-y\", 'p@1']\n\n[mcp_servers.b]\ncommand = \"uvx\"\nargs = [\n  \"x\",\n]\n\n[mcp_servers.c]\ncommand = \"c\"\n";
+        let p = run("/x/config.toml", text, Mode::Install);
+        let back = run("/x/config.toml", &p.after, Mode::Uninstall);
+        assert_eq!(back.after, text, "{}", p.after);
+    }
+
+    #[test]
+    fn yaml_strings_escape_what_yaml_cannot_hold_raw() {
+        assert_eq!(
+            yaml_string("a\"b\\c\n\u{1b}\u{7f}é"),
+            "\"a\\\"b\\\\c\\n\\u001B\\u007Fé\""
+        );
+    }
+}
