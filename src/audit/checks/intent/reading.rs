@@ -107,9 +107,11 @@ pub(super) static ROLE_TOOL: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// "messages are expected to carry …").
 pub(super) fn requirement(folded: &str) -> bool {
     static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"\b(should|must|is expected to|are expected to|has to|have to|needs? to)\b").ok()
+        Regex::new(r"\b(should|must|is expected to|are expected to|has to|have to|needs? to|doit|doivent|devra|devront|deve|devem|deverá|debe|deben|deberá|muss|müssen|soll|sollen|wird erwartet|werden erwartet|должен|должна|должно|должны|следует)\b").ok()
     });
-    RE.as_ref().is_some_and(|r| r.is_match(folded))
+    // Chinese, Japanese and Korean put the requirement in a particle or an ending.
+    const CJK: &[&str] = &["应该", "都应", "应当", "必须", "须要", "べき", "なければならない", "ことになっています", "해야", "하여야"];
+    RE.as_ref().is_some_and(|r| r.is_match(folded)) || CJK.iter().any(|w| folded.contains(w))
 }
 
 /// Words for "tool" in the other languages, each with the words before it that make it
@@ -122,6 +124,8 @@ const TOOL_WORDS: &[(&str, &[&str])] = &[
     ("ferramenta", &["esta ", "essa "]),
     ("outil", &["cet ", "le présent "]),
     ("werkzeug", &["dieses ", "diesem ", "dieser "]),
+    // German compounds written with a hyphen: "mit dem Datei-Tool", "das Git-Tool".
+    ("-tool", &[]),
     ("инструмент", &["этот ", "этого ", "этим ", "данный ", "данного "]),
 ];
 
@@ -367,7 +371,9 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
         let placed = [" as ", " into ", " in ", " to "]
             .iter()
             .any(|w| before.ends_with(w) || before.ends_with(&format!("{}the ", w)));
-        quoted || labelled || placed
+        // "meta: insert …": the parameter as the label the clause opens with.
+        let label = before.trim().is_empty() && after.starts_with(':');
+        quoted || labelled || placed || label
     })
 }
 impl Reading<'_> {
