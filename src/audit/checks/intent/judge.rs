@@ -253,7 +253,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 || (ordered && other)
                 // Destruction handed to another tool named by its role ("the storage tool
                 // should empty the bucket", "使用文件工具删除…所有文件").
-                || (role && (broad || super::reading::requirement(r.folded)))
+                || (role && (broad || trigger || super::reading::requirement(r.folded)))
+                // … or to another tool named in so many words, as a step after this one
+                // ("조회 후 github_delete_repository로 … 삭제").
+                || (trigger && named_other && !r.about_itself())
         };
     if destroys {
         emit(

@@ -334,6 +334,17 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
     out
 }
 
+/// Stems of words for approval and confirmation, in the lexicons' languages.
+const APPROVAL: &[&str] = &[
+    "confirm", "approv", "consent", "permission", "authoriz", "authoris", "prompt", "agreed",
+    "allow", "confirmación", "confirmacion", "confirmação", "confirmacao", "aprob", "aprova",
+    "autoriza", "permiso", "permiss", "validation", "approuv", "autoris", "consenti", "accepté",
+    "bestätig", "bestaetig", "rückfrage", "rueckfrage", "genehmig", "freigabe", "freigegeben",
+    "zustimm", "zugestimmt", "erlaubnis", "eingewilligt", "подтвержд", "соглас", "разреш",
+    "одобр", "确认", "確認", "审批", "審批", "批准", "同意", "授权", "授權", "审核", "承認", "許可",
+    "了承", "확인", "승인", "허락", "허가", "동의",
+];
+
 /// Could the clause forbid a call in words the lexicons leave out (see
 /// [`Reading::without_negated`])? A cheap test before the clause is read at all.
 pub(super) fn may_forbid(folded: &str) -> bool {
@@ -451,9 +462,18 @@ impl Reading<'_> {
     /// A `skip-confirm` term that is itself negated ("never run *without asking*") is a
     /// safeguard, not an attack.
     pub(super) fn skip_confirm(&self) -> bool {
+        use Concept::*;
+        // "Do not ask the user" alone may be about asking for information the server already
+        // has ("the token is read from the config; do not ask the user for it"): in a clause
+        // without a word for approval it counts where the clause also acts (sends, pays, runs,
+        // deletes, calls) or hides.
+        let acts = [ActSend, ActDelete, ActRun, ActCall, ActModify, Conceal, Effect]
+            .iter()
+            .any(|c| self.has(*c));
+        let approval = APPROVAL.iter().any(|a| self.folded.contains(a));
         self.hits
             .iter()
-            .any(|h| h.concept == Concept::SkipConfirm && !self.negated_without(h))
+            .any(|h| h.concept == SkipConfirm && !self.negated_without(h) && (acts || approval))
     }
 
     /// The skipped confirmation is itself worded as an order ("never ask the user", "do not
@@ -466,7 +486,9 @@ impl Reading<'_> {
                     [
                         "never", "do not", "don't", "skip", "bypass", "no need", "without", "no ",
                         "nunca", "no le", "sin ", "ne ", "nicht", "kein", "sem ", "não", "не ",
-                        "不要", "无需", "不必", "しないで", "不要", "묻지", "없이",
+                        "不要", "无需", "不必", "しないで", "不要", "묻지", "없이", "not ", "jamais",
+                        "aucune", "sans ", "ohne ", "без ", "不需要", "不用", "无须", "なしで",
+                        "なしに", "せず", "필요 없", "생략", "entfällt",
                     ]
                     .iter()
                     .any(|o| w.starts_with(o) || w.contains(o))
