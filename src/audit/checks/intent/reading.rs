@@ -25,6 +25,11 @@ pub(super) fn strip_lead(folded: &str) -> &str {
     loop {
         let before = s;
         s = s.trim_start_matches(['-', '*', '>', '#', '•', ' ', '(', '[', '"', '\'', '`']);
+        // A numbered list item ("1. ", "2) ", "3: ").
+        let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if (1..=2).contains(&digits) && s[digits..].starts_with(['.', ')', ':']) {
+            s = &s[digits + 1..];
+        }
         if let Some(rest) = s.strip_prefix('<') {
             // A short label tag (`<important>`, `</system>`), not `<paste the key here>`.
             if let Some(i) = rest.find('>') {
@@ -83,9 +88,10 @@ fn imperative_en(folded: &str) -> bool {
 
 pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // A URL, an e-mail address, an international phone number, a wallet address, an IBAN
-    // (upper case, as written), a markdown image.
+    // (upper case, as written), a markdown image, a card number, a bank account written in
+    // digit groups, a git remote.
     Regex::new(
-        r"(?i:\bhttps?://\S+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b",
+        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b",
     )
     .ok()
 });
