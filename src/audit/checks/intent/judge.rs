@@ -159,9 +159,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // Credential words in general ("password", "API key") count when the model is told to
     // read them or, in so many words, to move them; key files and stores count when moved.
     let secret_object = r.names_store() || takes || (told && moves);
+    // Another tool named as the way out ("send them with `send_telegram_message`") is a sink.
+    let tool_sink = named_other && r.has(ActSend) && takes;
     if data_secret
         && (takes || moves || into_param || (told && named_sink))
-        && (ordered || trigger || named_sink || into_param)
+        && (ordered || trigger || named_sink || into_param || tool_sink)
         && secret_object
         && (takes || named_sink || other || into_param)
         && (named_sink || !asks_user)
