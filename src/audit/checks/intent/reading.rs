@@ -505,6 +505,16 @@ impl Reading<'_> {
     /// "Never run *without asking*", "确认なしに実行しないでください", "sin confirmación …
     /// no la elimines": a skipped-confirmation phrase under a negation is a safeguard.
     pub(super) fn negated_without(&self, h: &ConceptHit) -> bool {
+        // A negation word that belongs to an earlier skipped-confirmation phrase right before
+        // this one ("подтверждение не требуется: согласие получено") negates nothing here.
+        let after_skip = self.hits.iter().any(|o| {
+            o.concept == Concept::SkipConfirm
+                && o.end <= h.start
+                && self.folded.get(o.end..h.start).is_some_and(|gap| gap.chars().count() <= 14)
+        });
+        if after_skip {
+            return false;
+        }
         if negated_at(self.folded, h.start, h.end) {
             return true;
         }
@@ -534,7 +544,16 @@ impl Reading<'_> {
 
     /// The clause asks for the user's approval (a safeguard, not an attack).
     pub(super) fn safeguard(&self) -> bool {
-        self.has(Concept::AskUser)
+        // An approval word inside a phrase that says approval is not needed ("согласие …
+        // получено", "consent … already given") is no safeguard.
+        let inside_skip = |a: &ConceptHit| {
+            self.hits.iter().any(|s| {
+                s.concept == Concept::SkipConfirm && s.start <= a.start && a.end <= s.end
+            })
+        };
+        self.hits
+            .iter()
+            .any(|h| h.concept == Concept::AskUser && !inside_skip(h))
             || self
                 .hits
                 .iter()
