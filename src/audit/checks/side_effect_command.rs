@@ -200,6 +200,12 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         if negated(norm, start) {
             continue;
         }
+        // A pattern already found a decisive command here: it says more precisely what it is.
+        if hits.iter().any(|h| {
+            h.field == fi && h.rule == rule_id::EMBEDDED_COMMAND && h.weight >= 4
+        }) {
+            continue;
+        }
         // What the tool does by design: a command runner may name any command; a tool that
         // deletes may name its own deleting command.
         let fx = *effects[field.item].get_or_insert_with(|| purpose(tool, destroys));

@@ -96,7 +96,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // A parameter's text that talks about another tool is an order in itself (parameters
     // describe values, not other tools); so is one that also hides itself.
     let pressed = ordered || trigger || x.in_param || r.has(Conceal) || skip;
-    if !whole && other && pressed && acts {
+    // "Do not pass the value to other tools" is a safeguard: other tools in general, named
+    // only as where data must not go, with nothing moved in the clause.
+    let guards_others = r.forbids_move && !moves && !named_other;
+    if !whole && other && pressed && acts && !guards_others {
         let what = if targets.is_empty() {
             "orders the model how to use other tools".to_owned()
         } else {

@@ -246,6 +246,12 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
     out
 }
 
+/// Names of well-known files written without a path (`id_rsa`, `known_hosts`): data, not tools.
+pub(super) const WELL_KNOWN_FILES: &[&str] = &[
+    "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "known_hosts", "authorized_keys", "ssh_config",
+    "sshd_config", "git_credentials",
+];
+
 /// Words that negate the action after them ("never read", "不要复制", "nicht senden").
 const NEGATION_BEFORE: &[&str] = &[
     " not ", "n't ", "never ", " no ", "nicht ", "niemals ", "keine ", "jamais ", " ne ", "nunca ",
@@ -368,6 +374,9 @@ pub(super) struct Reading<'a> {
     /// A call the clause forbids ("never use …", "dürfen nicht aufgerufen werden"): set by
     /// [`Reading::without_negated`].
     pub forbids_call: bool,
+    /// Moving data the clause forbids ("do not pass it to other tools", "渡さないで"): set by
+    /// [`Reading::without_negated`].
+    pub forbids_move: bool,
 }
 
 /// Does `folded` name parameter `p` as a place to put something: quoted (`` `note` ``,
@@ -400,6 +409,7 @@ impl Reading<'_> {
         use Concept::*;
         let folded = self.folded;
         let mut forbids = false;
+        let mut forbids_move = false;
         self.hits.retain(|h| {
             let negatable = matches!(
                 h.concept,
@@ -410,6 +420,7 @@ impl Reading<'_> {
             }
             let negated = negated_at(folded, h.start, h.end);
             forbids |= negated && h.concept == ActCall;
+            forbids_move |= negated && matches!(h.concept, ActSend | ActModify);
             !negated
         });
         // "never use X", "do not call X", "avoid X": English says it with a verb the call
@@ -420,6 +431,7 @@ impl Reading<'_> {
         });
         forbids |= AVOID.as_ref().is_some_and(|r| r.is_match(folded));
         self.forbids_call = forbids;
+        self.forbids_move = forbids_move;
         self
     }
 
