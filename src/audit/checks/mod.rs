@@ -52,6 +52,7 @@ register_checks![
     name_marketing,
     readonly_mismatch,
     shell_execution,
+    side_effect_command,
     network_schema_ref,
     secret_parameter,
     open_input_schema,

@@ -96,7 +96,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // A parameter's text that talks about another tool is an order in itself (parameters
     // describe values, not other tools); so is one that also hides itself.
     let pressed = ordered || trigger || x.in_param || r.has(Conceal) || skip;
-    if !whole && other && pressed && acts {
+    // "Do not pass the value to other tools" is a safeguard: other tools in general, named
+    // only as where data must not go, with nothing moved in the clause.
+    let guards_others = r.forbids_move && !moves && !named_other;
+    if !whole && other && pressed && acts && !guards_others {
         let what = if targets.is_empty() {
             "orders the model how to use other tools".to_owned()
         } else {
@@ -159,9 +162,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // Credential words in general ("password", "API key") count when the model is told to
     // read them or, in so many words, to move them; key files and stores count when moved.
     let secret_object = r.names_store() || takes || (told && moves);
+    // Another tool named as the way out ("send them with `send_telegram_message`") is a sink.
+    let tool_sink = named_other && r.has(ActSend) && takes;
     if data_secret
         && (takes || moves || into_param || (told && named_sink))
-        && (ordered || trigger || named_sink || into_param)
+        && (ordered || trigger || named_sink || into_param || tool_sink)
         && secret_object
         && (takes || named_sink || other || into_param)
         && (named_sink || !asks_user)
@@ -253,7 +258,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 || (ordered && other)
                 // Destruction handed to another tool named by its role ("the storage tool
                 // should empty the bucket", "使用文件工具删除…所有文件").
-                || (role && (broad || super::reading::requirement(r.folded)))
+                || (role && (broad || trigger || super::reading::requirement(r.folded)))
+                // … or to another tool named in so many words, as a step after this one
+                // ("조회 후 github_delete_repository로 … 삭제").
+                || (trigger && named_other && !r.about_itself())
         };
     if destroys {
         emit(

@@ -25,6 +25,11 @@ pub(super) fn strip_lead(folded: &str) -> &str {
     loop {
         let before = s;
         s = s.trim_start_matches(['-', '*', '>', '#', '•', ' ', '(', '[', '"', '\'', '`']);
+        // A numbered list item ("1. ", "2) ", "3: ").
+        let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if (1..=2).contains(&digits) && s[digits..].starts_with(['.', ')', ':']) {
+            s = &s[digits + 1..];
+        }
         if let Some(rest) = s.strip_prefix('<') {
             // A short label tag (`<important>`, `</system>`), not `<paste the key here>`.
             if let Some(i) = rest.find('>') {
@@ -83,9 +88,10 @@ fn imperative_en(folded: &str) -> bool {
 
 pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // A URL, an e-mail address, an international phone number, a wallet address, an IBAN
-    // (upper case, as written), a markdown image.
+    // (upper case, as written), a markdown image, a card number, a bank account written in
+    // digit groups, a git remote.
     Regex::new(
-        r"(?i:\bhttps?://\S+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b",
+        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b",
     )
     .ok()
 });
@@ -107,9 +113,11 @@ pub(super) static ROLE_TOOL: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// "messages are expected to carry …").
 pub(super) fn requirement(folded: &str) -> bool {
     static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"\b(should|must|is expected to|are expected to|has to|have to|needs? to)\b").ok()
+        Regex::new(r"\b(should|must|is expected to|are expected to|has to|have to|needs? to|doit|doivent|devra|devront|deve|devem|deverá|debe|deben|deberá|muss|müssen|soll|sollen|wird erwartet|werden erwartet|должен|должна|должно|должны|следует)\b").ok()
     });
-    RE.as_ref().is_some_and(|r| r.is_match(folded))
+    // Chinese, Japanese and Korean put the requirement in a particle or an ending.
+    const CJK: &[&str] = &["应该", "都应", "应当", "必须", "须要", "べき", "なければならない", "ことになっています", "해야", "하여야"];
+    RE.as_ref().is_some_and(|r| r.is_match(folded)) || CJK.iter().any(|w| folded.contains(w))
 }
 
 /// Words for "tool" in the other languages, each with the words before it that make it
@@ -122,6 +130,8 @@ const TOOL_WORDS: &[(&str, &[&str])] = &[
     ("ferramenta", &["esta ", "essa "]),
     ("outil", &["cet ", "le présent "]),
     ("werkzeug", &["dieses ", "diesem ", "dieser "]),
+    // German compounds written with a hyphen: "mit dem Datei-Tool", "das Git-Tool".
+    ("-tool", &[]),
     ("инструмент", &["этот ", "этого ", "этим ", "данный ", "данного "]),
 ];
 
@@ -236,6 +246,12 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
     out
 }
 
+/// Names of well-known files written without a path (`id_rsa`, `known_hosts`): data, not tools.
+pub(super) const WELL_KNOWN_FILES: &[&str] = &[
+    "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "known_hosts", "authorized_keys", "ssh_config",
+    "sshd_config", "git_credentials",
+];
+
 /// Words that negate the action after them ("never read", "不要复制", "nicht senden").
 const NEGATION_BEFORE: &[&str] = &[
     " not ", "n't ", "never ", " no ", "nicht ", "niemals ", "keine ", "jamais ", " ne ", "nunca ",
@@ -330,6 +346,17 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
     out
 }
 
+/// Stems of words for approval and confirmation, in the lexicons' languages.
+const APPROVAL: &[&str] = &[
+    "confirm", "approv", "consent", "permission", "authoriz", "authoris", "prompt", "agreed",
+    "allow", "confirmación", "confirmacion", "confirmação", "confirmacao", "aprob", "aprova",
+    "autoriza", "permiso", "permiss", "validation", "approuv", "autoris", "consenti", "accepté",
+    "bestätig", "bestaetig", "rückfrage", "rueckfrage", "genehmig", "freigabe", "freigegeben",
+    "zustimm", "zugestimmt", "erlaubnis", "eingewilligt", "подтвержд", "соглас", "разреш",
+    "одобр", "确认", "確認", "审批", "審批", "批准", "同意", "授权", "授權", "审核", "承認", "許可",
+    "了承", "확인", "승인", "허락", "허가", "동의",
+];
+
 /// Could the clause forbid a call in words the lexicons leave out (see
 /// [`Reading::without_negated`])? A cheap test before the clause is read at all.
 pub(super) fn may_forbid(folded: &str) -> bool {
@@ -347,6 +374,9 @@ pub(super) struct Reading<'a> {
     /// A call the clause forbids ("never use …", "dürfen nicht aufgerufen werden"): set by
     /// [`Reading::without_negated`].
     pub forbids_call: bool,
+    /// Moving data the clause forbids ("do not pass it to other tools", "渡さないで"): set by
+    /// [`Reading::without_negated`].
+    pub forbids_move: bool,
 }
 
 /// Does `folded` name parameter `p` as a place to put something: quoted (`` `note` ``,
@@ -367,7 +397,9 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
         let placed = [" as ", " into ", " in ", " to "]
             .iter()
             .any(|w| before.ends_with(w) || before.ends_with(&format!("{}the ", w)));
-        quoted || labelled || placed
+        // "meta: insert …": the parameter as the label the clause opens with.
+        let label = before.trim().is_empty() && after.starts_with(':');
+        quoted || labelled || placed || label
     })
 }
 impl Reading<'_> {
@@ -377,6 +409,7 @@ impl Reading<'_> {
         use Concept::*;
         let folded = self.folded;
         let mut forbids = false;
+        let mut forbids_move = false;
         self.hits.retain(|h| {
             let negatable = matches!(
                 h.concept,
@@ -387,6 +420,7 @@ impl Reading<'_> {
             }
             let negated = negated_at(folded, h.start, h.end);
             forbids |= negated && h.concept == ActCall;
+            forbids_move |= negated && matches!(h.concept, ActSend | ActModify);
             !negated
         });
         // "never use X", "do not call X", "avoid X": English says it with a verb the call
@@ -397,6 +431,7 @@ impl Reading<'_> {
         });
         forbids |= AVOID.as_ref().is_some_and(|r| r.is_match(folded));
         self.forbids_call = forbids;
+        self.forbids_move = forbids_move;
         self
     }
 
@@ -445,9 +480,18 @@ impl Reading<'_> {
     /// A `skip-confirm` term that is itself negated ("never run *without asking*") is a
     /// safeguard, not an attack.
     pub(super) fn skip_confirm(&self) -> bool {
+        use Concept::*;
+        // "Do not ask the user" alone may be about asking for information the server already
+        // has ("the token is read from the config; do not ask the user for it"): in a clause
+        // without a word for approval it counts where the clause also acts (sends, pays, runs,
+        // deletes, calls) or hides.
+        let acts = [ActSend, ActDelete, ActRun, ActCall, ActModify, Conceal, Effect]
+            .iter()
+            .any(|c| self.has(*c));
+        let approval = APPROVAL.iter().any(|a| self.folded.contains(a));
         self.hits
             .iter()
-            .any(|h| h.concept == Concept::SkipConfirm && !self.negated_without(h))
+            .any(|h| h.concept == SkipConfirm && !self.negated_without(h) && (acts || approval))
     }
 
     /// The skipped confirmation is itself worded as an order ("never ask the user", "do not
@@ -460,7 +504,9 @@ impl Reading<'_> {
                     [
                         "never", "do not", "don't", "skip", "bypass", "no need", "without", "no ",
                         "nunca", "no le", "sin ", "ne ", "nicht", "kein", "sem ", "não", "не ",
-                        "不要", "无需", "不必", "しないで", "不要", "묻지", "없이",
+                        "不要", "无需", "不必", "しないで", "不要", "묻지", "없이", "not ", "jamais",
+                        "aucune", "sans ", "ohne ", "без ", "不需要", "不用", "无须", "なしで",
+                        "なしに", "せず", "필요 없", "생략", "entfällt",
                     ]
                     .iter()
                     .any(|o| w.starts_with(o) || w.contains(o))
@@ -471,6 +517,16 @@ impl Reading<'_> {
     /// "Never run *without asking*", "确认なしに実行しないでください", "sin confirmación …
     /// no la elimines": a skipped-confirmation phrase under a negation is a safeguard.
     pub(super) fn negated_without(&self, h: &ConceptHit) -> bool {
+        // A negation word that belongs to an earlier skipped-confirmation phrase right before
+        // this one ("подтверждение не требуется: согласие получено") negates nothing here.
+        let after_skip = self.hits.iter().any(|o| {
+            o.concept == Concept::SkipConfirm
+                && o.end <= h.start
+                && self.folded.get(o.end..h.start).is_some_and(|gap| gap.chars().count() <= 14)
+        });
+        if after_skip {
+            return false;
+        }
         if negated_at(self.folded, h.start, h.end) {
             return true;
         }
@@ -500,7 +556,16 @@ impl Reading<'_> {
 
     /// The clause asks for the user's approval (a safeguard, not an attack).
     pub(super) fn safeguard(&self) -> bool {
-        self.has(Concept::AskUser)
+        // An approval word inside a phrase that says approval is not needed ("согласие …
+        // получено", "consent … already given") is no safeguard.
+        let inside_skip = |a: &ConceptHit| {
+            self.hits.iter().any(|s| {
+                s.concept == Concept::SkipConfirm && s.start <= a.start && a.end <= s.end
+            })
+        };
+        self.hits
+            .iter()
+            .any(|h| h.concept == Concept::AskUser && !inside_skip(h))
             || self
                 .hits
                 .iter()
