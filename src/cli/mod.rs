@@ -13,6 +13,7 @@ use crate::report::style::ColorChoice;
 pub mod baseline;
 pub mod check;
 pub mod diff;
+pub mod guard;
 pub mod init;
 pub mod lock;
 pub mod pipeline;
@@ -55,6 +56,8 @@ pub enum Command {
     Init(init::InitArgs),
     /// Write a markdown trust review for a proposed server.
     Review(review::ReviewArgs),
+    /// Run one server behind its approved lock: the host launches the guard instead.
+    Guard(guard::GuardArgs),
     /// List the rules, or explain one.
     Rules(rules::RulesArgs),
     /// Print shell completions.
@@ -115,7 +118,9 @@ impl Command {
             Command::Review(a) => with(&a.verbosity, ColorChoice::Auto),
             Command::Baseline(a) => with(&a.verbosity, ColorChoice::Auto),
             Command::Rules(a) => with(&Verbosity::default(), a.color.color),
-            Command::Init(_) | Command::Completions { .. } => Global::default(),
+            Command::Init(_) | Command::Guard(_) | Command::Completions { .. } => {
+                Global::default()
+            }
         }
     }
 }
@@ -201,6 +206,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Baseline(a) => baseline::run(a, g),
         Command::Init(a) => init::run(a, g),
         Command::Review(a) => review::run(a, g),
+        Command::Guard(a) => guard::run(a, g),
         Command::Rules(a) => rules::run(a, g),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
