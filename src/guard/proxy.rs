@@ -609,10 +609,6 @@ impl<'a> Proxy<'a> {
             );
             return refuse(self, out, "denied", text);
         }
-        if let Some(why) = self.rate_limited(&tool, rule.as_ref().and_then(|r| r.calls_per_minute))
-        {
-            return refuse(self, out, "rate-limited", why);
-        }
         let check = match self.view.schema(&tool) {
             Some(Ok(schema)) => schema.check(&args).map_err(|e| {
                 format!("Invalid arguments for tool {shown}: {e}. mcpvet guard checked them against the approved input schema; the call was not made.")
@@ -625,6 +621,10 @@ impl<'a> Proxy<'a> {
         };
         if let Err(text) = check {
             return refuse(self, out, "invalid-arguments", text);
+        }
+        if let Some(why) = self.rate_limited(&tool, rule.as_ref().and_then(|r| r.calls_per_minute))
+        {
+            return refuse(self, out, "rate-limited", why);
         }
         if let Some(r) = rule.as_ref().filter(|r| r.action == ToolAction::Confirm) {
             let elicitation = self.host_era != Some(Era::Modern)
