@@ -547,3 +547,31 @@ fn garbage_huge_lines_and_grandchildren_end_cleanly() {
     }
     assert!(alive(&pids).is_empty(), "no grandchild left: {:?}", alive(&pids));
 }
+
+/// A modern host in front of a legacy server: `server/discover` is answered from the
+/// server's `initialize` (which the guard runs once), and the host's requests follow it.
+#[test]
+fn a_modern_host_talks_to_a_legacy_server() {
+    let dir = tmp();
+    let lock = hostile_lock(dir.path());
+    let pids = dir.path().join("pids");
+    let mut g = guard_hostile(dir.path(), &lock, "record", &pids, "10");
+    g.send(&request(1, "server/discover", &format!(r#"{{"_meta":{META}}}"#)));
+    let d = g.recv_json();
+    assert_eq!(d["result"]["supportedVersions"], json!(["2026-07-28"]), "{d}");
+    assert_eq!(
+        d["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "hostile-record"
+    );
+    g.send(&request(2, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
+    let list = g.recv_json();
+    assert_eq!(list["result"]["tools"][0]["name"], "count", "{list}");
+    g.send(&call(3, "count", r#"{"n":2}"#));
+    assert_eq!(g.recv_json()["result"]["content"][0]["text"], "counted");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    let seen = std::fs::read_to_string(pids.with_extension("log")).expect("server log");
+    let first: Value = serde_json::from_str(seen.lines().next().unwrap_or("{}")).expect("JSON");
+    assert_eq!(first["method"], "initialize", "{seen}");
+    assert_eq!(first["params"]["clientInfo"]["name"], "t", "the host's identity: {seen}");
+}
