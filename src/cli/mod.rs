@@ -118,9 +118,7 @@ impl Command {
             Command::Review(a) => with(&a.verbosity, ColorChoice::Auto),
             Command::Baseline(a) => with(&a.verbosity, ColorChoice::Auto),
             Command::Rules(a) => with(&Verbosity::default(), a.color.color),
-            Command::Init(_) | Command::Guard(_) | Command::Completions { .. } => {
-                Global::default()
-            }
+            Command::Init(_) | Command::Guard(_) | Command::Completions { .. } => Global::default(),
         }
     }
 }

@@ -238,8 +238,14 @@ mod tests {
             true,
         );
         let d = t["description"].as_str().expect("text");
-        assert!(d.contains("mcpvet diff") && d.contains("mcpvet lock"), "{d}");
-        assert!(d.contains("changed since it was approved: tool evil"), "{d}");
+        assert!(
+            d.contains("mcpvet diff") && d.contains("mcpvet lock"),
+            "{d}"
+        );
+        assert!(
+            d.contains("changed since it was approved: tool evil"),
+            "{d}"
+        );
         assert!(!d.contains('\u{1b}'), "{d}");
         assert!(d.contains("instructions changed"), "{d}");
         assert_eq!(t["name"], STAND_IN);

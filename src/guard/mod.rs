@@ -117,16 +117,32 @@ where
     let up = upstream::Upstream::new(conn, era, opts.timeout).map_err(GuardError)?;
     let end = proxy.run(up, host_in, host_out).await;
     if let GuardEnd::ServerEnded(_) = &end {
-        let tail = stderr.lock().map(|b| b.to_string_lossy()).unwrap_or_default();
-        for l in tail.lines().rev().take(5).collect::<Vec<_>>().into_iter().rev() {
-            diag(&format!("server stderr │ {}", crate::model::escape::line(l)));
+        let tail = stderr
+            .lock()
+            .map(|b| b.to_string_lossy())
+            .unwrap_or_default();
+        for l in tail
+            .lines()
+            .rev()
+            .take(5)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
+            diag(&format!(
+                "server stderr │ {}",
+                crate::model::escape::line(l)
+            ));
         }
     }
     Ok(end)
 }
 
 /// [`serve`] on the process's own stdin and stdout, on a runtime of its own.
-pub fn run_stdio(opts: &GuardOptions, diag: &(dyn Fn(&str) + Sync)) -> Result<GuardEnd, GuardError> {
+pub fn run_stdio(
+    opts: &GuardOptions,
+    diag: &(dyn Fn(&str) + Sync),
+) -> Result<GuardEnd, GuardError> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -297,7 +297,11 @@ impl<'a> Proxy<'a> {
         let msg: Value = match serde_json::from_slice(&line) {
             Ok(v) => v,
             Err(_) => {
-                out.push(line_of(&error_response(&Value::Null, -32700, "Parse error")));
+                out.push(line_of(&error_response(
+                    &Value::Null,
+                    -32700,
+                    "Parse error",
+                )));
                 return;
             }
         };
@@ -431,7 +435,11 @@ impl<'a> Proxy<'a> {
                     "params": {"_meta": self.modern_meta()}});
                 self.pending.insert(
                     key(&own),
-                    self.pending_for(Some(id), method, Purpose::InitializeFromDiscover { requested }),
+                    self.pending_for(
+                        Some(id),
+                        method,
+                        Purpose::InitializeFromDiscover { requested },
+                    ),
                 );
                 up.push(line_of(&req));
                 return;
@@ -547,7 +555,9 @@ impl<'a> Proxy<'a> {
             }
         }
         for id in std::mem::take(&mut self.discover_waiters) {
-            out.push(line_of(&json!({"jsonrpc": "2.0", "id": id, "result": result})));
+            out.push(line_of(
+                &json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            ));
         }
     }
 
@@ -562,7 +572,11 @@ impl<'a> Proxy<'a> {
         out: &mut Vec<Vec<u8>>,
         up: &mut Vec<Vec<u8>>,
     ) {
-        let Some(tool) = params.get("name").and_then(Value::as_str).map(str::to_owned) else {
+        let Some(tool) = params
+            .get("name")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+        else {
             out.push(line_of(&error_response(
                 &id,
                 -32602,
@@ -570,10 +584,11 @@ impl<'a> Proxy<'a> {
             )));
             return;
         };
-        let args = params.get("arguments").cloned().unwrap_or_else(|| json!({}));
-        let digest = args
-            .as_object()
-            .map(crate::kit::policy::arguments_digest);
+        let args = params
+            .get("arguments")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let digest = args.as_object().map(crate::kit::policy::arguments_digest);
         let shown = crate::model::escape::line(&crate::model::escape::clip(&tool, 80));
         let refuse = |this: &mut Self, out: &mut Vec<Vec<u8>>, decision: &str, text: String| {
             out.push(line_of(&tool_error(&id, &text)));
@@ -581,8 +596,11 @@ impl<'a> Proxy<'a> {
             this.record(rec);
         };
         if tool == STAND_IN {
-            let text = stand_in_tool(self.server_name(), &self.withheld, self.instructions_withheld)
-                ["description"]
+            let text = stand_in_tool(
+                self.server_name(),
+                &self.withheld,
+                self.instructions_withheld,
+            )["description"]
                 .as_str()
                 .unwrap_or_default()
                 .to_owned();
@@ -627,8 +645,8 @@ impl<'a> Proxy<'a> {
             return refuse(self, out, "rate-limited", why);
         }
         if let Some(r) = rule.as_ref().filter(|r| r.action == ToolAction::Confirm) {
-            let elicitation = self.host_era != Some(Era::Modern)
-                && self.host_caps.get("elicitation").is_some();
+            let elicitation =
+                self.host_era != Some(Era::Modern) && self.host_caps.get("elicitation").is_some();
             if !elicitation {
                 let text = format!(
                     "mcpvet guard refused the call: the team policy asks the user to confirm each call of {shown} ({}), and this host cannot ask (it did not declare the elicitation capability).",
@@ -642,9 +660,11 @@ impl<'a> Proxy<'a> {
                 crate::model::escape::line(self.server_name()),
                 r.reason.as_deref().unwrap_or("no reason given")
             );
-            out.push(line_of(&json!({"jsonrpc": "2.0", "id": own, "method": "elicitation/create",
+            out.push(line_of(
+                &json!({"jsonrpc": "2.0", "id": own, "method": "elicitation/create",
                 "params": {"message": message,
-                    "requestedSchema": {"type": "object", "properties": {}}}})));
+                    "requestedSchema": {"type": "object", "properties": {}}}}),
+            ));
             self.confirming.insert(
                 key(&own),
                 Confirming {
@@ -797,7 +817,10 @@ impl<'a> Proxy<'a> {
             Purpose::Recheck { seen } => {
                 if let Some(r) = result {
                     self.judge_list(ItemKind::Tool, r);
-                    if let Some(c) = r.get("nextCursor").filter(|_| seen < self.opts.caps.max_pages) {
+                    if let Some(c) = r
+                        .get("nextCursor")
+                        .filter(|_| seen < self.opts.caps.max_pages)
+                    {
                         let own = self.own_id();
                         let mut params = json!({"cursor": c});
                         if self.server_era == Era::Modern {
@@ -806,7 +829,11 @@ impl<'a> Proxy<'a> {
                         up.push(line_of(&json!({"jsonrpc": "2.0", "id": own, "method": "tools/list", "params": params})));
                         self.pending.insert(
                             key(&own),
-                            self.pending_for(None, "tools/list", Purpose::Recheck { seen: seen + 1 }),
+                            self.pending_for(
+                                None,
+                                "tools/list",
+                                Purpose::Recheck { seen: seen + 1 },
+                            ),
                         );
                     }
                 }
@@ -814,7 +841,9 @@ impl<'a> Proxy<'a> {
             Purpose::InitializeLegacy => {
                 self.legacy_init = LegacyInit::Done;
                 self.init_result = result.cloned();
-                up.push(line_of(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"})));
+                up.push(line_of(
+                    &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                ));
                 up.append(&mut self.queued);
                 if result.is_none() {
                     for id in std::mem::take(&mut self.discover_waiters) {
@@ -858,10 +887,14 @@ impl<'a> Proxy<'a> {
                         self.instructions_withheld = true;
                     }
                 }
-                out.push(line_of(&json!({"jsonrpc": "2.0", "id": host_id, "result": r})));
+                out.push(line_of(
+                    &json!({"jsonrpc": "2.0", "id": host_id, "result": r}),
+                ));
             }
             Purpose::Forward => {
-                let Some(host_id) = p.host_id.clone() else { return };
+                let Some(host_id) = p.host_id.clone() else {
+                    return;
+                };
                 let Some(result) = result else {
                     // A JSON-RPC error passes as the server sent it.
                     if let Some(tool) = &p.tool {
@@ -887,12 +920,17 @@ impl<'a> Proxy<'a> {
                             if let Some(o) = r.as_object_mut() {
                                 o.remove("instructions");
                             }
-                            out.push(line_of(&json!({"jsonrpc": "2.0", "id": host_id, "result": r})));
+                            out.push(line_of(
+                                &json!({"jsonrpc": "2.0", "id": host_id, "result": r}),
+                            ));
                         } else {
                             out.push(line);
                         }
                     }
-                    "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
+                    "tools/list"
+                    | "prompts/list"
+                    | "resources/list"
+                    | "resources/templates/list" => {
                         let kind = match p.method.as_str() {
                             "tools/list" => ItemKind::Tool,
                             "prompts/list" => ItemKind::Prompt,
@@ -902,7 +940,9 @@ impl<'a> Proxy<'a> {
                         match self.filter_list(kind, result, !p.cursor) {
                             None => out.push(line),
                             Some(r) => {
-                                out.push(line_of(&json!({"jsonrpc": "2.0", "id": host_id, "result": r})));
+                                out.push(line_of(
+                                    &json!({"jsonrpc": "2.0", "id": host_id, "result": r}),
+                                ));
                             }
                         }
                     }
@@ -924,7 +964,8 @@ impl<'a> Proxy<'a> {
             match self.view.check_item(kind, item) {
                 Ok(()) => {
                     if kind == ItemKind::Tool {
-                        self.withheld_tools.remove(&crate::lock::lockfile::item_key(kind, item));
+                        self.withheld_tools
+                            .remove(&crate::lock::lockfile::item_key(kind, item));
                     }
                     keep.push(true);
                 }
@@ -949,7 +990,8 @@ impl<'a> Proxy<'a> {
         let keep = self.judge_list(kind, result);
         let all_kept = keep.iter().all(|k| *k);
         let stand_in = kind == ItemKind::Tool
-            && (!all_kept || (first_page && (!self.withheld.is_empty() || self.instructions_withheld)));
+            && (!all_kept
+                || (first_page && (!self.withheld.is_empty() || self.instructions_withheld)));
         if all_kept && !stand_in {
             return None;
         }
@@ -989,7 +1031,11 @@ impl<'a> Proxy<'a> {
                 if let Some(t) = b.get("text").and_then(Value::as_str) {
                     texts.push(t);
                 }
-                if let Some(t) = b.get("resource").and_then(|r| r.get("text")).and_then(Value::as_str) {
+                if let Some(t) = b
+                    .get("resource")
+                    .and_then(|r| r.get("text"))
+                    .and_then(Value::as_str)
+                {
                     texts.push(t);
                 }
             }
@@ -1062,7 +1108,9 @@ impl<'a> Proxy<'a> {
             .map(|(k, _)| k.clone())
             .collect();
         for k in expired {
-            let Some(p) = self.pending.remove(&k) else { continue };
+            let Some(p) = self.pending.remove(&k) else {
+                continue;
+            };
             let why = format!(
                 "mcpvet guard: the server did not answer {} within {} (--timeout)",
                 p.method,

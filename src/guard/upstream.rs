@@ -104,11 +104,11 @@ impl Upstream {
     pub async fn next(&mut self) -> Result<Vec<u8>, CallError> {
         match self {
             Upstream::Stdio(c) => c.next_line(far()).await,
-            Upstream::Http(h) => h
-                .rx
-                .recv()
-                .await
-                .ok_or_else(|| CallError::Closed("the HTTP connection ended".into())),
+            Upstream::Http(h) => {
+                h.rx.recv()
+                    .await
+                    .ok_or_else(|| CallError::Closed("the HTTP connection ended".into()))
+            }
         }
     }
 
