@@ -72,6 +72,18 @@ impl GuardOptions {
     }
 }
 
+/// The era the locked server speaks: the lock's, else modern when it locked 2026-07-28.
+pub fn server_era(lock: &Lockfile) -> crate::model::snapshot::Era {
+    use crate::model::snapshot::Era;
+    lock.era.unwrap_or(
+        if lock.protocol_version.as_deref() == Some(crate::mcp::jsonrpc::MODERN_VERSION) {
+            Era::Modern
+        } else {
+            Era::Legacy
+        },
+    )
+}
+
 /// Why the guard stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GuardEnd {
@@ -112,7 +124,7 @@ where
     for n in &opened.notes {
         diag(n);
     }
-    let era = opts.lock.era.unwrap_or(crate::model::snapshot::Era::Modern);
+    let era = server_era(&opts.lock);
     let crate::mcp::probe::Opened { conn, stderr, .. } = opened;
     let up = upstream::Upstream::new(conn, era, opts.timeout).map_err(GuardError)?;
     let end = proxy.run(up, host_in, host_out).await;

@@ -135,13 +135,7 @@ impl<'a> Proxy<'a> {
                     .unwrap_or_default()
             )
         })?;
-        let server_era = opts.lock.era.unwrap_or(
-            if opts.lock.protocol_version.as_deref() == Some(MODERN_VERSION) {
-                Era::Modern
-            } else {
-                Era::Legacy
-            },
-        );
+        let server_era = super::server_era(&opts.lock);
         Ok(Proxy {
             opts,
             view: LockView::new(opts.lock.clone()),

@@ -641,3 +641,45 @@ fn a_modern_host_talks_to_a_legacy_server() {
         "the host's identity: {seen}"
     );
 }
+
+/// A remote Streamable HTTP server (ci-insights `--http`) presented to the host as stdio:
+/// lists and calls pass, a bad argument is refused before any POST.
+#[test]
+fn an_http_server_is_guarded_over_stdio() {
+    let dir = tmp();
+    let server = Proc::start(
+        env!("CARGO_BIN_EXE_ci-insights"),
+        &["--http", "127.0.0.1:0"],
+        dir.path(),
+    );
+    let url = server
+        .err
+        .recv_timeout(Duration::from_secs(20))
+        .ok()
+        .and_then(|l| {
+            l.strip_prefix("ci-insights listening on ")
+                .map(str::to_owned)
+        })
+        .expect("bound");
+    let mut g = Proc::guard(&["guard", "--lock", &ci_lock(), "--url", &url], dir.path());
+    g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
+    let list = g.recv_json();
+    assert_eq!(
+        list["result"]["tools"].as_array().map(Vec::len),
+        Some(2),
+        "{list}"
+    );
+    g.send(&call(
+        2,
+        "get_build_status",
+        r#"{"pipeline":"api","build":412}"#,
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 2);
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    g.send(&call(3, "get_build_status", r#"{"pipeline":"api"}"#));
+    let r = g.recv_json();
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+}
