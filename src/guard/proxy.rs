@@ -234,7 +234,7 @@ impl<'a> Proxy<'a> {
                 ev = host_rx.recv() => match ev {
                     Some(ReadEvent::Line(line)) => {
                         if !line.iter().all(u8::is_ascii_whitespace) {
-                            self.from_host(line, &mut out, &mut to_server);
+                            self.on_host_line(line, &mut out, &mut to_server);
                         }
                     }
                     Some(ReadEvent::TooLong) => {
@@ -245,7 +245,7 @@ impl<'a> Proxy<'a> {
                 },
                 line = up.next() => match line {
                     Ok(line) => {
-                        if let Err(why) = self.from_server(line, &mut out, &mut to_server) {
+                        if let Err(why) = self.on_server_line(line, &mut out, &mut to_server) {
                             self.fail_all(&why, &mut out);
                             let _ = write_all(&mut host_out, &out).await;
                             break GuardEnd::ServerEnded(why);
@@ -287,7 +287,7 @@ impl<'a> Proxy<'a> {
 
     // ---- host → server ------------------------------------------------------------------
 
-    fn from_host(&mut self, line: Vec<u8>, out: &mut Vec<Vec<u8>>, up: &mut Vec<Vec<u8>>) {
+    fn on_host_line(&mut self, line: Vec<u8>, out: &mut Vec<Vec<u8>>, up: &mut Vec<Vec<u8>>) {
         let msg: Value = match serde_json::from_slice(&line) {
             Ok(v) => v,
             Err(_) => {
@@ -336,10 +336,10 @@ impl<'a> Proxy<'a> {
         if method == "notifications/initialized" && self.server_era == Era::Modern {
             return;
         }
-        self.to_server_or_queue(line, up);
+        self.send_or_queue(line, up);
     }
 
-    fn to_server_or_queue(&mut self, line: Vec<u8>, up: &mut Vec<Vec<u8>>) {
+    fn send_or_queue(&mut self, line: Vec<u8>, up: &mut Vec<Vec<u8>>) {
         if self.legacy_init == LegacyInit::InFlight {
             self.queued.push(line);
         } else {
@@ -464,7 +464,7 @@ impl<'a> Proxy<'a> {
         if self.host_era == Some(Era::Modern) && self.server_era == Era::Legacy {
             self.start_legacy_init(up);
         }
-        self.to_server_or_queue(line, up);
+        self.send_or_queue(line, up);
     }
 
     fn pending_for(&self, host_id: Option<Value>, method: &str, purpose: Purpose) -> Pending {
@@ -695,7 +695,7 @@ impl<'a> Proxy<'a> {
         if self.host_era == Some(Era::Modern) && self.server_era == Era::Legacy {
             self.start_legacy_init(up);
         }
-        self.to_server_or_queue(line, up);
+        self.send_or_queue(line, up);
     }
 
     /// `Some(reason)` when a call now would exceed the tool's or the server's rate.
@@ -732,7 +732,7 @@ impl<'a> Proxy<'a> {
 
     // ---- server → host ------------------------------------------------------------------
 
-    fn from_server(
+    fn on_server_line(
         &mut self,
         line: Vec<u8>,
         out: &mut Vec<Vec<u8>>,
@@ -742,7 +742,7 @@ impl<'a> Proxy<'a> {
             Ok(v @ Value::Object(_)) => v,
             Ok(Value::Array(items)) => {
                 for item in items {
-                    self.from_server(line_of(&item), out, up)?;
+                    self.on_server_line(line_of(&item), out, up)?;
                 }
                 return Ok(());
             }
@@ -967,10 +967,8 @@ impl<'a> Proxy<'a> {
                     if kind == ItemKind::Tool && w.why == Why::Changed {
                         self.withheld_tools.insert(w.name.clone());
                     }
-                    if !self.withheld.contains(&w) {
-                        if self.withheld.len() < 1000 {
-                            self.withheld.push(w);
-                        }
+                    if !self.withheld.contains(&w) && self.withheld.len() < 1000 {
+                        self.withheld.push(w);
                     }
                     keep.push(false);
                 }
