@@ -683,3 +683,44 @@ fn an_http_server_is_guarded_over_stdio() {
     let (code, err) = g.finish();
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// A rug pull during the session: the server changes its tool and says so with
+/// `notifications/tools/list_changed`; the guard forwards the notification, re-checks, and the
+/// next call of the changed tool is refused without reaching the server.
+#[test]
+fn list_changed_rechecks_and_a_rug_pulled_tool_is_withheld() {
+    let dir = tmp();
+    let lock = hostile_lock(dir.path());
+    let pids = dir.path().join("pids");
+    let mut g = guard_hostile(dir.path(), &lock, "rug_pull", &pids, "10");
+    legacy_handshake(&mut g);
+    g.send(&request(
+        2,
+        "tools/call",
+        r#"{"name":"count","arguments":{"n":1}}"#,
+    ));
+    assert_eq!(g.recv_json()["result"]["content"][0]["text"], "counted");
+    let note = g.recv_json();
+    assert_eq!(note["method"], "notifications/tools/list_changed", "{note}");
+    // The guard's own re-check runs; give it a moment, then call again.
+    std::thread::sleep(Duration::from_millis(500));
+    g.send(&request(
+        3,
+        "tools/call",
+        r#"{"name":"count","arguments":{"n":1}}"#,
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert!(
+        r.to_string().contains("changed since it was approved"),
+        "{r}"
+    );
+    g.send(&request(4, "tools/list", "{}"));
+    let list = g.recv_json();
+    assert_eq!(
+        list["result"]["tools"][0]["name"], "mcpvet_guard_withheld",
+        "{list}"
+    );
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+}
