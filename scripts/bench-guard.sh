@@ -36,7 +36,7 @@ META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
 
 def start(argv):
     return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, bufsize=0)
+                            stderr=subprocess.DEVNULL)
 
 def rtt(p, msg):
     line = (json.dumps(msg) + "\n").encode()
@@ -78,6 +78,7 @@ def big(argv, sizes, is_guard):
                        "clientInfo": {"name": "bench", "version": "1"}}}
     rtt(p, init)
     p.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    p.stdin.flush()
     times = {}
     for n in sizes:
         best = None
