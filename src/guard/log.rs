@@ -22,7 +22,7 @@ pub struct CallRecord {
     pub decision: String,
     #[serde(rename = "durationMs")]
     pub duration_ms: u64,
-    /// Bytes of the result line sent to the host (0 when none).
+    /// Bytes of the answer line sent to the host (a refusal's too; 0 for a JSON-RPC error).
     #[serde(rename = "resultBytes")]
     pub result_bytes: usize,
     /// Rule ids the output profile named in the result.

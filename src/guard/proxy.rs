@@ -585,8 +585,10 @@ impl<'a> Proxy<'a> {
         let digest = args.as_object().map(crate::kit::policy::arguments_digest);
         let shown = crate::model::escape::line(&crate::model::escape::clip(&tool, 80));
         let refuse = |this: &mut Self, out: &mut Vec<Vec<u8>>, decision: &str, text: String| {
-            out.push(line_of(&tool_error(&id, &text)));
-            let rec = this.call_record(&tool, digest.clone(), decision, started, 0, vec![]);
+            let refusal = line_of(&tool_error(&id, &text));
+            let bytes = refusal.len();
+            out.push(refusal);
+            let rec = this.call_record(&tool, digest.clone(), decision, started, bytes, vec![]);
             this.record(rec);
         };
         if tool == STAND_IN {
