@@ -20,6 +20,7 @@ pub mod catalog;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod guard;
 pub mod kit;
 pub mod launch_audit;
 pub mod lock;

@@ -16,6 +16,7 @@ pub mod checks;
 pub mod clause;
 pub mod engine;
 pub mod lexicon;
+pub mod output;
 pub mod pattern;
 pub mod text;
 pub mod walk;

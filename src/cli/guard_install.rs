@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use clap::Args;
 
-use super::Global;
 use crate::config::install::{self, Mode, Options};
 use crate::error::Exit;
 use crate::report::guard_install::{Applied, render};
@@ -33,17 +32,6 @@ pub struct InstallArgs {
     /// Folder of the lockfiles (`NAME.lock.json`), as written by `mcpvet lock`.
     #[arg(long, value_name = "DIR", default_value = "lockfiles")]
     pub lock_dir: PathBuf,
-}
-
-/// Arguments of `mcpvet guard` on this branch: only install and uninstall.
-#[derive(Debug, Args)]
-pub struct GuardArgs {
-    #[command(flatten)]
-    pub install: InstallArgs,
-}
-
-pub fn run(args: GuardArgs, _g: Global) -> anyhow::Result<Exit> {
-    run_install(&args.install)
 }
 
 /// Run `--install` or `--uninstall`.

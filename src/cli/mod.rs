@@ -13,6 +13,7 @@ use crate::report::style::ColorChoice;
 pub mod baseline;
 pub mod check;
 pub mod diff;
+pub mod guard;
 pub mod guard_install;
 pub mod init;
 pub mod lock;
@@ -54,10 +55,11 @@ pub enum Command {
     Baseline(baseline::BaselineArgs),
     /// Write a commented policy template (`mcpvet.toml`).
     Init(init::InitArgs),
-    /// Run servers behind the lock at run time; `--install CONFIG` puts a host's locked servers behind it.
-    Guard(guard_install::GuardArgs),
     /// Write a markdown trust review for a proposed server.
     Review(review::ReviewArgs),
+    /// Run one server behind its approved lock (the host launches the guard instead);
+    /// `--install CONFIG` puts a host config's locked servers behind it.
+    Guard(guard::GuardArgs),
     /// List the rules, or explain one.
     Rules(rules::RulesArgs),
     /// Print shell completions.
@@ -203,8 +205,8 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Check(a) => check::run(a, g),
         Command::Baseline(a) => baseline::run(a, g),
         Command::Init(a) => init::run(a, g),
-        Command::Guard(a) => guard_install::run(a, g),
         Command::Review(a) => review::run(a, g),
+        Command::Guard(a) => guard::run(a, g),
         Command::Rules(a) => rules::run(a, g),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();

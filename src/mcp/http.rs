@@ -189,10 +189,28 @@ impl HttpConn {
         deadline: Instant,
     ) -> Result<reqwest::Response, CallError> {
         let remaining = deadline.saturating_duration_since(Instant::now());
+        let mut headers = self.request_headers(method, era);
+        // 2026-07-28: `Mcp-Name` names the tool, prompt or resource of the request (the
+        // guard forwards these; the probe itself never sends them).
+        let name_field = match method {
+            "tools/call" | "prompts/get" => Some("name"),
+            "resources/read" => Some("uri"),
+            _ => None,
+        };
+        if let (Era::Modern, Some(field)) = (era, name_field) {
+            if let Some(v) = body
+                .get("params")
+                .and_then(|p| p.get(field))
+                .and_then(Value::as_str)
+                .and_then(|n| HeaderValue::from_str(n).ok())
+            {
+                headers.insert("mcp-name", v);
+            }
+        }
         let send = self
             .client
             .post(self.url.clone())
-            .headers(self.request_headers(method, era))
+            .headers(headers)
             .body(body.to_string())
             .timeout(remaining)
             .send();

@@ -172,16 +172,67 @@ fn with_stderr(message: String, buf: &StderrBuf) -> String {
     }
 }
 
+/// A server started (stdio) or connected (HTTP) for a long-lived session without the
+/// handshake: the guard speaks to it through [`Conn`]. Dropping it kills a stdio server's
+/// process group and removes its scratch HOME.
+pub struct Opened {
+    pub conn: Conn,
+    /// The server's stderr, last bytes.
+    pub stderr: StderrBuf,
+    /// What the preparation noted (sandbox, withheld variables).
+    pub notes: Vec<String>,
+    /// The scratch HOME and TMPDIR, removed on drop (after the connection).
+    _scratch: Option<tempfile::TempDir>,
+}
+
+/// Start or connect to one server exactly as the probe does (clean environment, the
+/// bubblewrap sandbox when `opts.sandbox`, resolved headers), without any handshake.
+pub async fn open(spec: &ServerSpec, opts: &ProbeOptions) -> Result<Opened, ProbeFailure> {
+    let deadline = Instant::now() + opts.timeout;
+    let mut session = Session::new();
+    let stderr: StderrBuf = Arc::new(Mutex::new(RingBuffer::new(opts.caps.max_stderr_bytes)));
+    let mut launcher = prepare(spec, opts, deadline, &mut session, stderr.clone()).await?;
+    let conn = launcher
+        .start()
+        .await
+        .map_err(|m| ProbeFailure::new(&spec.name, m))?;
+    Ok(Opened {
+        conn,
+        stderr,
+        notes: session.notes,
+        _scratch: launcher.scratch.take(),
+    })
+}
+
 /// Probe one server (async). Every exit path kills what was launched.
 pub async fn probe_async(
     spec: &ServerSpec,
     opts: &ProbeOptions,
 ) -> Result<ServerSnapshot, ProbeFailure> {
-    let fail = |m: String| ProbeFailure::new(&spec.name, m);
     // One deadline for the whole probe of this server: sandbox check, launches, listing.
     let deadline = Instant::now() + opts.timeout;
     let mut session = Session::new();
     let stderr: StderrBuf = Arc::new(Mutex::new(RingBuffer::new(opts.caps.max_stderr_bytes)));
+    let fail = |m: String| ProbeFailure::new(&spec.name, m);
+    let mut launcher = prepare(spec, opts, deadline, &mut session, stderr.clone()).await?;
+    let result = tokio::time::timeout_at(
+        deadline,
+        handshake::run(&mut launcher, opts, &mut session, deadline),
+    )
+    .await;
+    drop(launcher);
+    probe_outcome(spec, opts, result, session, &stderr, deadline).map_err(fail)
+}
+
+/// Everything before the first launch: environment, arguments, the sandbox check, headers.
+async fn prepare<'a>(
+    spec: &'a ServerSpec,
+    opts: &'a ProbeOptions,
+    deadline: Instant,
+    session: &mut Session,
+    stderr: StderrBuf,
+) -> Result<Launcher<'a>, ProbeFailure> {
+    let fail = |m: String| ProbeFailure::new(&spec.name, m);
     let mut bwrap = None;
     let mut net = false;
     let mut env = LaunchEnv::default();
@@ -260,10 +311,10 @@ pub async fn probe_async(
             session.note(n);
         }
     }
-    let mut launcher = Launcher {
+    Ok(Launcher {
         spec,
         opts,
-        stderr: stderr.clone(),
+        stderr,
         env,
         bwrap,
         net,
@@ -271,12 +322,19 @@ pub async fn probe_async(
         args: launch_args,
         starts: 0,
         scratch: None,
-    };
-    let result = tokio::time::timeout_at(
-        deadline,
-        handshake::run(&mut launcher, opts, &mut session, deadline),
-    )
-    .await;
+    })
+}
+
+/// The snapshot of a finished handshake, or why there is none.
+fn probe_outcome(
+    spec: &ServerSpec,
+    opts: &ProbeOptions,
+    result: Result<Result<ServerSnapshot, RpcError>, tokio::time::error::Elapsed>,
+    session: Session,
+    stderr: &StderrBuf,
+    deadline: Instant,
+) -> Result<ServerSnapshot, String> {
+    let fail = |m: String| m;
     let mut snap = match result {
         Err(_) => {
             return Err(fail(with_stderr(
@@ -284,18 +342,18 @@ pub async fn probe_async(
                     "timed out after {} (the --timeout limit)",
                     human_duration(opts.timeout)
                 ),
-                &stderr,
+                stderr,
             )));
         }
         Ok(Err(e)) => {
             tracing::debug!(server = ?spec.name, error = ?e, "the probe failed");
-            return Err(fail(with_stderr(e.to_string(), &stderr)));
+            return Err(fail(with_stderr(e.to_string(), stderr)));
         }
         Ok(Ok(s)) => s,
     };
     snap.server = spec.name.clone();
     // With -v: what the server wrote on stderr (its last lines, each escaped and marked).
-    for line in stderr_tail(&stderr).lines() {
+    for line in stderr_tail(stderr).lines() {
         tracing::debug!(server = ?spec.name, "server stderr {}", line.trim_start());
     }
     snap.probe = Some(ProbeInfo {

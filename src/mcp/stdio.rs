@@ -17,9 +17,9 @@ use super::limits::{Limits, RingBuffer, human_bytes};
 use super::process::{LaunchPlan, ProcessGuard};
 use super::{CallError, Session};
 
-/// What the stdout reader task reports.
+/// What a line reader ([`read_lines`]) reports.
 #[derive(Debug)]
-enum ReadEvent {
+pub enum ReadEvent {
     Line(Vec<u8>),
     TooLong,
     TotalExceeded,
@@ -311,6 +311,71 @@ impl StdioConn {
         }
     }
 
+    /// The next non-blank stdout line before `deadline`, as the server wrote it (the guard
+    /// forwards lines byte for byte). The caps of [`Limits`] apply; end of stream, a dead
+    /// process and a breached cap are errors, after which the connection is closed.
+    pub async fn next_line(&mut self, deadline: Instant) -> Result<Vec<u8>, CallError> {
+        if self.closed {
+            return Err(CallError::Closed(self.exit_detail()));
+        }
+        loop {
+            let event = match self.next_event(deadline).await {
+                Err(CallError::Silent) => return Err(CallError::Silent),
+                Err(e) => {
+                    self.closed = true;
+                    return Err(e);
+                }
+                Ok(ev) => ev,
+            };
+            let failure = match event {
+                Some(ReadEvent::Line(b)) if b.iter().all(u8::is_ascii_whitespace) => continue,
+                Some(ReadEvent::Line(b)) => return Ok(b),
+                None | Some(ReadEvent::Eof) => {
+                    let _ =
+                        tokio::time::timeout(Duration::from_millis(50), self.child.wait()).await;
+                    CallError::Closed(self.exit_detail())
+                }
+                Some(ReadEvent::TooLong) => CallError::Limit(format!(
+                    "a message on stdout is longer than the per-message cap of {}",
+                    human_bytes(self.limits.max_message_bytes)
+                )),
+                Some(ReadEvent::TotalExceeded) => CallError::Limit(format!(
+                    "the server wrote more than the total cap of {} to stdout",
+                    human_bytes(self.limits.max_total_bytes)
+                )),
+                Some(ReadEvent::Failed(e)) => {
+                    CallError::Closed(format!("reading stdout failed: {e}"))
+                }
+            };
+            self.closed = true;
+            return Err(failure);
+        }
+    }
+
+    /// Write one message line (a newline is added) before `deadline`.
+    pub async fn write_line(&mut self, line: &[u8], deadline: Instant) -> Result<(), CallError> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(CallError::Closed("stdin is closed".into()));
+        };
+        let write = async {
+            stdin.write_all(line).await?;
+            stdin.write_all(b"\n").await?;
+            stdin.flush().await
+        };
+        match tokio::time::timeout_at(deadline, write).await {
+            Err(_) => Err(CallError::Silent),
+            Ok(Err(e)) => Err(CallError::Closed(format!(
+                "the server stopped reading its stdin ({e})"
+            ))),
+            Ok(Ok(())) => Ok(()),
+        }
+    }
+
+    /// The server's process id (the leader of its process group).
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
     /// Kill the process group, reap the child and stop the reader tasks.
     pub async fn close(mut self) {
         self.guard.kill_all();
@@ -333,7 +398,7 @@ impl Drop for StdioConn {
 
 /// Read newline-delimited messages without ever holding more than `max_line` bytes of one
 /// line; stop at the first breach.
-async fn read_lines<R: tokio::io::AsyncRead + Unpin>(
+pub async fn read_lines<R: tokio::io::AsyncRead + Unpin>(
     out: R,
     tx: mpsc::Sender<ReadEvent>,
     max_line: usize,

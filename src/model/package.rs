@@ -109,7 +109,8 @@ pub fn program_name(command: &str) -> String {
     base
 }
 
-/// The effective program and its arguments, unwrapping `cmd /c X …` and `env A=B X …`.
+/// The effective program and its arguments, unwrapping `cmd /c X …`, `env A=B X …` and
+/// `mcpvet guard … -- X …` (the guard runs X: a guarded launch is judged as X's launch).
 /// Returns (program, arguments, index of the first argument in `spec.args`).
 pub fn effective(command: &str, args: &[String]) -> (String, Vec<String>, usize) {
     let mut program = program_name(command);
@@ -122,6 +123,13 @@ pub fn effective(command: &str, args: &[String]) -> (String, Vec<String>, usize)
         {
             program = program_name(&rest[1]);
             offset += 2;
+        } else if program == "mcpvet"
+            && rest.first().is_some_and(|a| a == "guard")
+            && let Some(dash) = rest.iter().position(|a| a == "--")
+            && dash + 1 < rest.len()
+        {
+            program = program_name(&rest[dash + 1]);
+            offset += dash + 2;
         } else if program == "env" {
             let skip = rest
                 .iter()
@@ -834,6 +842,21 @@ mod tests {
         assert_eq!(one("pwsh", &["-Command", "npx", "-y", "evil"]).name, "evil");
         assert_eq!(one("npx", &["-c", "uvx evil"]).ecosystem, Ecosystem::Pypi);
         assert_eq!(one("env", &["A=1", "sh", "-c", "npx evil"]).arg, Some(3));
+        // A launch behind `mcpvet guard` is the guarded command's launch.
+        let g = one(
+            "mcpvet",
+            &[
+                "guard",
+                "--lock",
+                "l.json",
+                "--",
+                "npx",
+                "-y",
+                "evil@latest",
+            ],
+        );
+        assert_eq!((g.name.as_str(), g.arg), ("evil", Some(6)));
+        assert!(unpinned_why(&g).is_some());
         assert!(packages(&stdio("bash", &["./start.sh", "npx evil"])).is_empty());
         assert_eq!(
             packages(&stdio("npx", &["-y", "a@1.0.0", "-c", "npx b"])).len(),

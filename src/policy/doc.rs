@@ -86,5 +86,9 @@ mod tests {
         );
         assert!(p.allows_sandbox_network("fetch"));
         assert!(!p.allows_sandbox_network("other"));
+        assert_eq!(
+            p.guard["ci-insights"].tools["deploy_service"].action,
+            crate::policy::ToolAction::Confirm
+        );
     }
 }

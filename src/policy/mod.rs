@@ -131,6 +131,53 @@ pub struct Policy {
     pub ignore: Vec<Ignore>,
     /// Servers allowed network access inside the probe's sandbox.
     pub sandbox_network: Vec<NetworkGrant>,
+    /// Run-time rules for `mcpvet guard`, per server name (`[guard.NAME]`).
+    pub guard: std::collections::BTreeMap<String, GuardServer>,
+}
+
+/// What `mcpvet guard` does with a tool result whose text tries to steer the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OutputAction {
+    /// Pass it with a `_meta` marker and a warning block in front (the default).
+    #[default]
+    Mark,
+    /// Replace it with an error result naming what it tried.
+    Block,
+}
+
+/// What `mcpvet guard` does with a call of one tool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ToolAction {
+    /// Forward it (after the lock and schema checks).
+    #[default]
+    Allow,
+    /// Refuse it with a tool error naming the reason.
+    Deny,
+    /// Ask the user first (an elicitation when the host supports it, else refuse).
+    Confirm,
+}
+
+/// `[guard.NAME.tools.TOOL]`: one tool's run-time rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GuardTool {
+    pub action: ToolAction,
+    /// Most calls of this tool in any 60-second window.
+    pub calls_per_minute: Option<u32>,
+    pub reason: Option<String>,
+    pub origin: Origin,
+}
+
+/// `[guard.NAME]`: the run-time rules for one server.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GuardServer {
+    /// What to do with a result whose text tries to steer the model.
+    pub output: OutputAction,
+    /// Environment variables of the user's environment the server may receive.
+    pub pass_env: Vec<String>,
+    /// Most calls of all tools together in any 60-second window.
+    pub calls_per_minute: Option<u32>,
+    /// Per-tool rules by tool name.
+    pub tools: std::collections::BTreeMap<String, GuardTool>,
 }
 
 impl Policy {

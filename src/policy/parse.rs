@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{CredentialScope, Entry, FILE_NAME, Grant, Ignore, NetworkGrant, Policy, Remap};
+use super::{
+    CredentialScope, Entry, FILE_NAME, Grant, GuardServer, GuardTool, Ignore, NetworkGrant,
+    OutputAction, Policy, Remap, ToolAction,
+};
 use crate::config::tree::Pos;
 use crate::model::finding::Severity;
 
@@ -48,6 +51,27 @@ struct RawPolicy {
     ignore: Vec<Spanned<RawIgnore>>,
     #[serde(default)]
     sandbox_network: Vec<Spanned<RawSandboxNetwork>>,
+    #[serde(default)]
+    guard: std::collections::BTreeMap<String, Spanned<RawGuard>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawGuard {
+    output: Option<Spanned<String>>,
+    #[serde(default)]
+    pass_env: Vec<Spanned<String>>,
+    calls_per_minute: Option<Spanned<i64>>,
+    #[serde(default)]
+    tools: std::collections::BTreeMap<String, Spanned<RawGuardTool>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawGuardTool {
+    action: Option<Spanned<String>>,
+    calls_per_minute: Option<Spanned<i64>>,
+    reason: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -111,6 +135,7 @@ impl Policy {
             remap: Vec::new(),
             ignore: Vec::new(),
             sandbox_network: Vec::new(),
+            guard: std::collections::BTreeMap::new(),
         }
     }
 
@@ -302,6 +327,95 @@ impl Policy {
                     })
                 })
                 .collect::<Result<_, PolicyError>>()?,
+            guard: {
+                let rate = |r: &Option<Spanned<i64>>, what: &str| match r {
+                    None => Ok(None),
+                    Some(n) => u32::try_from(*n.get_ref())
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .map(Some)
+                        .ok_or_else(|| {
+                            err(
+                                n.span(),
+                                format!("{what}: `calls-per-minute` must be a whole number from 1 up"),
+                            )
+                        }),
+                };
+                let mut out = std::collections::BTreeMap::new();
+                for (name, g) in &raw.guard {
+                    let g_span = g.span();
+                    let g = g.get_ref();
+                    let what = format!("[guard.{name}]");
+                    let output = match g.output.as_ref().map(|o| (o.get_ref().as_str(), o.span())) {
+                        None | Some(("mark", _)) => OutputAction::Mark,
+                        Some(("block", _)) => OutputAction::Block,
+                        Some((other, span)) => {
+                            return Err(err(
+                                span,
+                                format!("{what}: unknown output action `{other}` (expected mark or block)"),
+                            ));
+                        }
+                    };
+                    let mut tools = std::collections::BTreeMap::new();
+                    for (tool, t) in &g.tools {
+                        let t_span = t.span();
+                        let t = t.get_ref();
+                        let what = format!("[guard.{name}.tools.{tool}]");
+                        let action = match t.action.as_ref().map(|a| (a.get_ref().as_str(), a.span())) {
+                            None | Some(("allow", _)) => ToolAction::Allow,
+                            Some(("deny", _)) => ToolAction::Deny,
+                            Some(("confirm", _)) => ToolAction::Confirm,
+                            Some((other, span)) => {
+                                return Err(err(
+                                    span,
+                                    format!("{what}: unknown action `{other}` (expected allow, deny or confirm)"),
+                                ));
+                            }
+                        };
+                        let reason = match &t.reason {
+                            Some(r) => Some(reason(r, &what)?),
+                            None if action != ToolAction::Allow => {
+                                return Err(err(
+                                    t_span,
+                                    format!("{what}: a `deny` or `confirm` action needs a `reason` (it is shown to the user)"),
+                                ));
+                            }
+                            None => None,
+                        };
+                        tools.insert(
+                            tool.clone(),
+                            GuardTool {
+                                action,
+                                calls_per_minute: rate(&t.calls_per_minute, &what)?,
+                                reason,
+                                origin: origin(t_span.clone()),
+                            },
+                        );
+                    }
+                    let mut pass_env = Vec::new();
+                    for v in &g.pass_env {
+                        let n = v.get_ref();
+                        if n.is_empty() || !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                            return Err(err(
+                                v.span(),
+                                format!("{what}: `pass-env` holds variable names such as GITHUB_TOKEN, not `{}`", crate::model::escape::line(n)),
+                            ));
+                        }
+                        pass_env.push(n.clone());
+                    }
+                    let _ = g_span;
+                    out.insert(
+                        name.clone(),
+                        GuardServer {
+                            output,
+                            pass_env,
+                            calls_per_minute: rate(&g.calls_per_minute, &what)?,
+                            tools,
+                        },
+                    );
+                }
+                out
+            },
         })
     }
 
@@ -350,6 +464,32 @@ mod tests {
         assert!(e.to_string().contains("scope"), "{e}");
         let e = parse("[[deny]]\nreason = \"r\"\n").expect_err("no matcher");
         assert!(e.to_string().contains("at least one"), "{e}");
+    }
+
+    #[test]
+    fn guard_sections_give_per_tool_actions_rates_output_and_env() {
+        let p = parse(
+            "[guard.ci]\noutput = \"block\"\npass-env = [\"CI_TOKEN\"]\ncalls-per-minute = 100\n\n[guard.ci.tools.deploy]\naction = \"confirm\"\ncalls-per-minute = 2\nreason = \"deploys\"\n\n[guard.ci.tools.wipe]\naction = \"deny\"\nreason = \"never\"\n",
+        )
+        .expect("valid");
+        let g = &p.guard["ci"];
+        assert_eq!(g.output, OutputAction::Block);
+        assert_eq!(g.pass_env, vec!["CI_TOKEN"]);
+        assert_eq!(g.calls_per_minute, Some(100));
+        assert_eq!(g.tools["deploy"].action, ToolAction::Confirm);
+        assert_eq!(g.tools["deploy"].calls_per_minute, Some(2));
+        assert_eq!(g.tools["wipe"].action, ToolAction::Deny);
+        assert_eq!(g.tools["wipe"].origin.line, 11);
+        let e = parse("[guard.ci]\noutput = \"hide\"\n").expect_err("bad output");
+        assert!(e.to_string().starts_with("mcpvet.toml:2:10:"), "{e}");
+        let e = parse("[guard.ci.tools.x]\naction = \"deny\"\n").expect_err("no reason");
+        assert!(e.to_string().contains("needs a `reason`"), "{e}");
+        let e = parse("[guard.ci]\ncalls-per-minute = 0\n").expect_err("zero");
+        assert!(e.to_string().contains("calls-per-minute"), "{e}");
+        let e = parse("[guard.ci]\npass-env = [\"A=B\"]\n").expect_err("not a name");
+        assert!(e.to_string().contains("pass-env"), "{e}");
+        let e = parse("[guard.ci]\nconfirm = true\n").expect_err("unknown key");
+        assert!(e.to_string().starts_with("mcpvet.toml:2:1:"), "{e}");
     }
 
     #[test]

@@ -20,6 +20,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("kit", 3),
     ("baseline", 3),
     ("pipeline", 4),
+    ("guard", 4),
     ("report", 5),
     ("cli", 6),
 ];

@@ -6,6 +6,7 @@ mod baseline;
 mod ci;
 mod cli;
 mod config;
+mod guard;
 mod guard_install;
 mod handshake;
 mod hostile_config;

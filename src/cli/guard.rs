@@ -1,0 +1,143 @@
+//! `mcpvet guard`: run one server behind the approved lock. The host launches
+//! `mcpvet guard --lock lockfiles/NAME.lock.json -- CMD ARGS…` (or `--url URL`) instead of the
+//! server and speaks MCP to it over stdio; see `docs/guard.md`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+
+use super::Global;
+use crate::error::Exit;
+use crate::guard::{GuardEnd, GuardOptions};
+use crate::lock::Lockfile;
+use crate::model::host::Host;
+use crate::model::spec::{ServerSpec, Transport};
+use crate::policy::Policy;
+
+/// Arguments of `mcpvet guard`.
+#[derive(Debug, Args)]
+pub struct GuardArgs {
+    /// The approved lockfile of the server (`lockfiles/NAME.lock.json`).
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present_any = ["install", "uninstall"],
+        conflicts_with_all = ["install", "uninstall"]
+    )]
+    pub lock: Option<PathBuf>,
+    /// A remote Streamable HTTP server, presented to the host as stdio.
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    pub url: Option<String>,
+    /// A header for `--url` (`Name: value`; repeatable).
+    #[arg(long, value_name = "HEADER", requires = "url")]
+    pub header: Vec<String>,
+    /// Seconds the server may take to answer one request (and to start).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Run the stdio server inside bubblewrap (no network, the user's home hidden).
+    #[arg(long)]
+    pub sandbox: bool,
+    /// Append one JSON line per tool call to this file (never argument or result values).
+    #[arg(long, value_name = "FILE")]
+    pub audit_log: Option<PathBuf>,
+    /// The team policy (default: `mcpvet.toml` of the repository, if any); its
+    /// `[guard.NAME]` section applies, NAME being the lock's server name.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// A variable of your environment the server may receive (repeatable; adds to the
+    /// policy's `pass-env`).
+    #[arg(long, value_name = "NAME")]
+    pub pass_env: Vec<String>,
+    /// The server command and its arguments.
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
+    /// Install or uninstall the guard in a host config.
+    #[command(flatten)]
+    pub install: super::guard_install::InstallArgs,
+}
+
+pub fn run(args: GuardArgs, _g: Global) -> anyhow::Result<Exit> {
+    let Some(lock_path) = args.lock.as_deref() else {
+        if args.url.is_some() || !args.command.is_empty() {
+            anyhow::bail!(
+                "--install/--uninstall rewrite a host config and run no server: drop `--url` and the command after `--`"
+            );
+        }
+        return super::guard_install::run_install(&args.install);
+    };
+    let lock = Lockfile::read(lock_path)
+        .with_context(|| format!("cannot use the lockfile {}", lock_path.display()))?;
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        anyhow::bail!("--timeout must be a positive number of seconds");
+    }
+    let transport = match (&args.url, args.command.split_first()) {
+        (Some(url), _) => {
+            let mut headers = BTreeMap::new();
+            for h in &args.header {
+                let (k, v) = h
+                    .split_once(':')
+                    .with_context(|| format!("--header {h:?} is not `Name: value`"))?;
+                headers.insert(k.trim().to_owned(), v.trim().to_owned());
+            }
+            Transport::Http {
+                url: url.clone(),
+                headers,
+            }
+        }
+        (None, Some((command, rest))) => Transport::Stdio {
+            command: command.clone(),
+            args: rest.to_vec(),
+            env: BTreeMap::new(),
+            cwd: None,
+        },
+        (None, None) => anyhow::bail!(
+            "name the server to guard: `mcpvet guard --lock FILE -- CMD ARGS…` or `--url URL`"
+        ),
+    };
+    let policy = match &args.policy {
+        Some(p) => Some(Policy::load(p)?),
+        None => {
+            let here = std::env::current_dir().context("cannot read the current directory")?;
+            Policy::find(&here).map(|p| Policy::load(&p)).transpose()?
+        }
+    };
+    let rules = policy
+        .as_ref()
+        .and_then(|p| p.guard.get(&lock.server).cloned())
+        .unwrap_or_default();
+    let mut pass_env = rules.pass_env.clone();
+    pass_env.extend(args.pass_env.iter().cloned());
+    let opts = GuardOptions {
+        spec: ServerSpec {
+            name: lock.server.clone(),
+            host: Host::CommandLine,
+            origin: None,
+            locations: BTreeMap::new(),
+            transport,
+            settings: BTreeMap::new(),
+            duplicate_keys: Vec::new(),
+        },
+        lock,
+        timeout: Duration::from_secs_f64(args.timeout),
+        sandbox: args.sandbox,
+        pass_env,
+        policy: rules,
+        audit_log: args.audit_log.clone(),
+        caps: GuardOptions::default_caps(),
+    };
+    let diag = |m: &str| crate::report::eprint_line(&format!("mcpvet guard: {m}"));
+    match crate::guard::run_stdio(&opts, &diag)? {
+        GuardEnd::HostClosed => Ok(Exit::Clean),
+        GuardEnd::ServerEnded(why) => {
+            diag(&format!(
+                "the server {} ended: {}",
+                crate::model::escape::line(&opts.lock.server),
+                crate::model::escape::line(&why)
+            ));
+            Ok(Exit::ProbeFailed)
+        }
+    }
+}
