@@ -84,7 +84,7 @@ pub fn tool_server(config: &ServerConfig) -> Result<ToolServer, KitError> {
         })
         .with_rules(contract_rules())
         .with_server_info_meta(config.server_info.clone())
-        .with_argument_check(|schema, arguments| validate_arguments(schema, arguments));
+        .with_argument_check(validate_arguments);
     let builds = Arc::new(config.builds.clone());
     let flaky = Arc::new(config.flaky_tests.clone());
     for definition in &config.tools {

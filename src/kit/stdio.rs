@@ -96,13 +96,16 @@ pub fn serve_lines<R: BufRead, W: Write>(
     )
 }
 
+/// Writes one message line at once (given to a streaming handler).
+pub type Emit<'e> = &'e mut dyn FnMut(&Value);
+
 /// [`serve_lines`] where `handle` also gets an emitter that writes a message line at once
 /// (a notification such as `notifications/progress`, sent before the response).
 pub fn serve_lines_streaming<R: BufRead, W: Write>(
     mut input: R,
     mut output: W,
     label: &str,
-    handle: &mut dyn FnMut(&Value, &mut dyn FnMut(&Value)) -> Option<Value>,
+    handle: &mut dyn FnMut(&Value, Emit<'_>) -> Option<Value>,
     diagnostic: &mut dyn FnMut(&str),
 ) -> std::io::Result<StdioStats> {
     let mut stats = StdioStats::default();
