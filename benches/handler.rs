@@ -1,13 +1,17 @@
-//! Throughput of the pure handler for `tools/call` (run: `cargo bench --bench handler`).
+//! Throughput of ci-insights for `tools/call` (run: `cargo bench --bench handler`).
 //!
 //! Not a timed test: it measures and prints requests/second for a few representative calls
-//! (a success, a schema failure and a business failure) over the contract configuration, and
-//! through the stdio transport (the kit's line loop).
+//! (a success, a schema failure and a business failure) through ci-insights' kit server, built
+//! once from the shipped configuration (`baseline::tool_server`, then `handle_blocking`: what
+//! its stdio transport runs per line), through `handle_mcp_request` (the contract's pure
+//! function, which builds the kit server from the configuration on every call), and through
+//! the stdio transport.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use mcpvet::baseline::{ServerConfig, handle_mcp_request, serve_stdio};
+use mcpvet::baseline::{ServerConfig, handle_mcp_request, serve_stdio, tool_server};
+use mcpvet::kit::ToolServer;
 use serde_json::{Value, json};
 
 fn call(name: &str, arguments: Value) -> Value {
@@ -27,17 +31,17 @@ fn call(name: &str, arguments: Value) -> Value {
     })
 }
 
-/// Run `handle_mcp_request` repeatedly for at least `budget`; returns requests/second.
-fn measure(message: &Value, server: &ServerConfig, budget: Duration) -> f64 {
+/// Run `handle` repeatedly for at least `budget`; returns requests/second.
+fn measure(message: &Value, budget: Duration, handle: &dyn Fn(&Value) -> Option<Value>) -> f64 {
     // Warm up.
     for _ in 0..1_000 {
-        black_box(handle_mcp_request(black_box(message), server));
+        black_box(handle(black_box(message)));
     }
     let start = Instant::now();
     let mut done: u64 = 0;
     while start.elapsed() < budget {
         for _ in 0..1_000 {
-            black_box(handle_mcp_request(black_box(message), server));
+            black_box(handle(black_box(message)));
         }
         done += 1_000;
     }
@@ -87,9 +91,21 @@ fn main() {
             call("get_build_status", json!({"pipeline": "api", "build": 999})),
         ),
     ];
-    let mut report = String::from("ci-insights handler throughput (single thread)\n");
+    let Ok(kit) = tool_server(&server) else {
+        let _ = mcpvet::report::write_stdout(b"the shipped configuration did not register\n");
+        return;
+    };
+    let kit: &ToolServer = &kit;
+    let mut report = String::from(
+        "ci-insights on the kit, built once (ToolServer::handle_blocking), single thread\n",
+    );
     for (label, message) in &cases {
-        let rps = measure(message, &server, budget);
+        let rps = measure(message, budget, &|m| kit.handle_blocking(m));
+        report.push_str(&format!("{label:<48} {rps:>12.0} requests/s\n"));
+    }
+    report.push_str("handle_mcp_request (builds the kit server per call), single thread\n");
+    for (label, message) in &cases[..1] {
+        let rps = measure(message, budget, &|m| handle_mcp_request(m, &server));
         report.push_str(&format!("{label:<48} {rps:>12.0} requests/s\n"));
     }
     let lines = if quick { 20_000 } else { 200_000 };

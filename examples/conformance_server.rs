@@ -16,7 +16,8 @@ use std::sync::Arc;
 use anyhow::{Context as _, bail};
 use mcpvet::kit::http::{HttpOptions, serve_http};
 use mcpvet::kit::{
-    Prompt, PromptArgument, Resource, ResourceTemplate, Tool, ToolError, ToolOutput, ToolServer,
+    CallContext, InputRequired, Interaction, Prompt, PromptArgument, Resource, ResourceTemplate,
+    Tool, ToolError, ToolOutput, ToolServer,
 };
 use serde_json::{Value, json};
 
@@ -33,6 +34,225 @@ fn text_tool(name: &str, description: &str, text: &'static str) -> Tool {
     Tool::sync(name, description, no_args(), move |_| {
         Ok(ToolOutput::text(text))
     })
+}
+
+/// The `content` of an accepted elicitation answer under `key`, if the retry carries one.
+fn accepted<'a>(context: &'a CallContext, key: &str) -> Option<&'a serde_json::Map<String, Value>> {
+    let answer = context.input_responses()?.get(key)?;
+    if answer.get("action").and_then(Value::as_str) != Some("accept") {
+        return None;
+    }
+    answer.get("content")?.as_object()
+}
+
+/// A string field of an accepted elicitation answer.
+fn answered(context: &CallContext, key: &str, field: &str) -> Option<String> {
+    accepted(context, key)?
+        .get(field)?
+        .as_str()
+        .map(str::to_string)
+}
+
+fn string_schema(field: &str) -> Value {
+    json!({"type": "object", "properties": {field: {"type": "string"}}, "required": [field]})
+}
+
+fn ask_name() -> InputRequired {
+    InputRequired::new().elicit("user_name", "What is your name?", string_schema("name"))
+}
+
+fn done(text: String) -> Result<Interaction<ToolOutput>, ToolError> {
+    Ok(Interaction::Complete(ToolOutput::text(text)))
+}
+
+fn ask(input: InputRequired) -> Result<Interaction<ToolOutput>, ToolError> {
+    Ok(Interaction::InputRequired(input))
+}
+
+/// The suite's MRTR (`input_required`) fixture tools.
+fn mrtr_tools() -> Vec<Tool> {
+    vec![
+        Tool::interactive(
+            "test_input_required_result_elicitation",
+            "Asks for the user's name, then greets them",
+            no_args(),
+            |_, context| async move {
+                match answered(&context, "user_name", "name") {
+                    Some(name) => done(format!("Hello, {name}!")),
+                    None => ask(ask_name()),
+                }
+            },
+        ),
+        Tool::interactive(
+            "test_input_required_result_sampling",
+            "Asks the client's model a question, then returns its answer",
+            no_args(),
+            |_, context| async move {
+                let answer = context
+                    .input_responses()
+                    .and_then(|r| r.get("capital_question"))
+                    .and_then(|r| r.pointer("/content/text"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                match answer {
+                    Some(text) => done(format!("The model answered: {text}")),
+                    None => ask(InputRequired::new().sample(
+                        "capital_question",
+                        json!([{"role": "user", "content": {"type": "text",
+                            "text": "What is the capital of France?"}}]),
+                        100,
+                    )),
+                }
+            },
+        ),
+        Tool::interactive(
+            "test_input_required_result_list_roots",
+            "Asks for the client's roots, then lists them",
+            no_args(),
+            |_, context| async move {
+                let roots = context
+                    .input_responses()
+                    .and_then(|r| r.get("client_roots"))
+                    .and_then(|r| r.get("roots"))
+                    .and_then(Value::as_array);
+                match roots {
+                    Some(roots) => {
+                        let uris: Vec<&str> = roots
+                            .iter()
+                            .filter_map(|r| r.get("uri").and_then(Value::as_str))
+                            .collect();
+                        done(format!("Client roots: {}", uris.join(", ")))
+                    }
+                    None => ask(InputRequired::new().list_roots("client_roots")),
+                }
+            },
+        ),
+        Tool::interactive(
+            "test_input_required_result_request_state",
+            "Asks for a confirmation and checks its own state on the retry",
+            no_args(),
+            |_, context| async move {
+                let state_ok = context.request_state() == Some(&json!({"awaiting": "confirm"}));
+                let confirmed = accepted(&context, "confirm")
+                    .and_then(|c| c.get("ok"))
+                    .and_then(Value::as_bool);
+                match (state_ok, confirmed) {
+                    (true, Some(ok)) => done(format!("state-ok: confirmed={ok}")),
+                    _ => ask(InputRequired::new()
+                        .elicit(
+                            "confirm",
+                            "Please confirm",
+                            json!({"type": "object",
+                            "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}),
+                        )
+                        .state(json!({"awaiting": "confirm"}))),
+                }
+            },
+        ),
+        Tool::interactive(
+            "test_input_required_result_multiple_inputs",
+            "Asks for a name, a generated greeting and the roots at once",
+            no_args(),
+            |_, context| async move {
+                let responses = context.input_responses();
+                let has = |key: &str| responses.is_some_and(|r| r.contains_key(key));
+                let state_ok = context.request_state() == Some(&json!({"awaiting": "all"}));
+                if state_ok && has("user_name") && has("greeting") && has("client_roots") {
+                    let name = answered(&context, "user_name", "name").unwrap_or_default();
+                    return done(format!("All three inputs received (name: {name})"));
+                }
+                ask(ask_name()
+                    .sample(
+                        "greeting",
+                        json!([{"role": "user", "content": {"type": "text",
+                            "text": "Generate a greeting"}}]),
+                        50,
+                    )
+                    .list_roots("client_roots")
+                    .state(json!({"awaiting": "all"})))
+            },
+        ),
+        Tool::interactive(
+            "test_input_required_result_multi_round",
+            "Asks for a name, then a colour, carrying the name in its state",
+            no_args(),
+            |_, context| async move {
+                let round = context
+                    .request_state()
+                    .and_then(|s| s.get("round"))
+                    .and_then(Value::as_u64);
+                match round {
+                    Some(1) => match answered(&context, "step1", "name") {
+                        Some(name) => ask(InputRequired::new()
+                            .elicit(
+                                "step2",
+                                "Step 2: What is your favorite color?",
+                                string_schema("color"),
+                            )
+                            .state(json!({"round": 2, "name": name}))),
+                        None => ask(InputRequired::new()
+                            .elicit("step1", "Step 1: What is your name?", string_schema("name"))
+                            .state(json!({"round": 1}))),
+                    },
+                    Some(2) => {
+                        let name = context
+                            .request_state()
+                            .and_then(|s| s.get("name"))
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string();
+                        match answered(&context, "step2", "color") {
+                            Some(color) => done(format!("{name} likes {color}")),
+                            None => ask(InputRequired::new()
+                                .elicit(
+                                    "step2",
+                                    "Step 2: What is your favorite color?",
+                                    string_schema("color"),
+                                )
+                                .state(json!({"round": 2, "name": name}))),
+                        }
+                    }
+                    _ => ask(InputRequired::new()
+                        .elicit("step1", "Step 1: What is your name?", string_schema("name"))
+                        .state(json!({"round": 1}))),
+                }
+            },
+        ),
+        Tool::interactive(
+            "test_input_required_result_tampered_state",
+            "Carries HMAC-sealed state; a tampered one is refused with -32602",
+            no_args(),
+            |_, context| async move {
+                match (context.request_state(), accepted(&context, "confirm")) {
+                    (Some(_), Some(_)) => done("state verified".to_string()),
+                    _ => ask(InputRequired::new()
+                        .elicit(
+                            "confirm",
+                            "Please confirm",
+                            json!({"type": "object",
+                            "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}),
+                        )
+                        .state(json!({"issued": "round-1"}))),
+                }
+            },
+        ),
+        Tool::interactive(
+            "test_input_required_result_capabilities",
+            "Asks by elicitation and by sampling; the kit keeps what the client declared",
+            no_args(),
+            |_, context| async move {
+                if context.input_responses().is_some_and(|r| !r.is_empty()) {
+                    return done("inputs received".to_string());
+                }
+                ask(ask_name().sample(
+                    "capital_question",
+                    json!([{"role": "user", "content": {"type": "text",
+                        "text": "What is the capital of France?"}}]),
+                    100,
+                ))
+            },
+        ),
+    ]
 }
 
 fn fixture_server() -> anyhow::Result<ToolServer> {
@@ -135,15 +355,45 @@ fn fixture_server() -> anyhow::Result<ToolServer> {
             "Would log; sends no log notification unless asked for a log level",
             "logging test complete",
         ),
+        Tool::with_context(
+            "test_tool_with_progress",
+            "Reports progress 0, 50 and 100 of 100 (when asked with a progress token)",
+            no_args(),
+            |_, context| async move {
+                for (step, progress) in [0.0, 50.0, 100.0].into_iter().enumerate() {
+                    if step > 0 {
+                        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    }
+                    context.progress(progress, Some(100.0), None);
+                }
+                Ok(ToolOutput::text("Progress test complete"))
+            },
+        ),
         text_tool(
             "test_streaming_elicitation",
             "Answers with one result and never sends requests on the response stream",
             "streaming test complete",
         ),
     ];
-    for tool in tools {
+    for tool in tools.into_iter().chain(mrtr_tools()) {
         server.add_tool(tool)?;
     }
+    server.add_prompt(Prompt::interactive(
+        "test_input_required_result_prompt",
+        "A prompt that asks for its context first (MRTR on prompts/get)",
+        Vec::new(),
+        |_, context| async move {
+            match answered(&context, "user_context", "context") {
+                Some(text) => Ok(Interaction::Complete(vec![json!({"role": "user",
+                    "content": {"type": "text", "text": format!("Use this context: {text}")}})])),
+                None => Ok(Interaction::InputRequired(InputRequired::new().elicit(
+                    "user_context",
+                    "What context should the prompt use?",
+                    string_schema("context"),
+                ))),
+            }
+        },
+    ))?;
 
     server.add_resource(
         Resource::text(

@@ -157,6 +157,9 @@ impl ServerConfig {
                 ));
             }
         }
+        // What the kit refuses to register (a duplicate name, a non-object input schema, an
+        // unusable x-mcp-header) is refused here, naming the file.
+        super::handler::tool_server(self).map_err(|why| bad("tools".into(), &why.to_string()))?;
         Ok(())
     }
 }

@@ -1,212 +1,148 @@
-//! The pure request handler: one parsed JSON-RPC message plus the server configuration in,
-//! at most one response out, exactly per the seed contract's ten ordered checks.
+//! ci-insights as a kit configuration: [`tool_server`] turns a [`ServerConfig`] into a
+//! [`ToolServer`] (its tools, data and contract quirks as registry and options; no dispatch of
+//! its own), and [`handle_mcp_request`] is the seed contract's pure function over it.
 //!
-//! [`classify`] runs the structural checks 1–4 (envelope, notification, id, `_meta`) and
-//! [`respond`] runs checks 5–10 on a request that passed them; [`handle_mcp_request`] is the
-//! two in sequence. The split lets the HTTP transport validate its mirrored headers against a
-//! body that is known to be well formed, before the version check (see `http.rs`). Nothing here
-//! mutates the request or the server: results are built from fresh values.
+//! The contract's differences from the kit's defaults, each a kit option:
+//!
+//! | contract | kit option |
+//! |---|---|
+//! | a malformed message is not a notification (step 1 before 2) | `RequestRules::strict_envelope` |
+//! | `_meta` whole, `Missing required _meta fields` (step 4) | `MetaCheck::Whole` |
+//! | version (step 5) before the method (step 6) | `MethodCheck::AfterVersion` |
+//! | `Invalid params` for a bad name or arguments, `null` included (step 7) | `CallParams::Strict` |
+//! | one page, a cursor ignored | `Cursors::Ignore` |
+//! | the contract's validator and texts (step 9) | `ToolServer::with_argument_check` ([`super::validate`]) |
+//! | `ttlMs`/`cacheScope` of discovery and listing from the configuration | `CacheHints` |
+//! | `_meta` serverInfo only when configured | `ToolServer::with_server_info_meta` |
+//! | tool definitions listed exactly as configured | `Tool::from_definition` |
+//!
+//! The tools' handlers normalise whole floats (`2.0` → `2`) on a copy before they run; nothing
+//! here mutates the request or the configuration.
+
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::config::ServerConfig;
+use super::config::{Build, FlakyTest, ServerConfig};
 use super::validate::{display_value, normalize_integers, validate_arguments};
+use crate::kit::rules::{CallParams, Cursors, MetaCheck, MethodCheck, RequestRules};
+use crate::kit::{
+    CacheHint, CacheHints, KitError, Tool, ToolError, ToolOutput, ToolServer,
+    server::CacheScope as KitScope,
+};
 
 pub use crate::kit::rpc::{
-    HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, META_CLIENT_CAPABILITIES,
+    HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, META_CLIENT_CAPABILITIES,
     META_PROTOCOL_VERSION, META_SERVER_INFO, METHOD_NOT_FOUND, PARSE_ERROR, UNSUPPORTED_VERSION,
     error_response, is_valid_id,
 };
 
-/// A request that passed checks 1–4: a valid id, a non-empty method and well-formed `_meta`.
-#[derive(Debug, Clone, Copy)]
-pub struct Request<'a> {
-    /// The request id, exactly as sent (a string or an integer).
-    pub id: &'a Value,
-    /// The method name.
-    pub method: &'a str,
-    /// `params` (an object).
-    pub params: &'a Map<String, Value>,
-    /// `params._meta[io.modelcontextprotocol/protocolVersion]`.
-    pub protocol_version: &'a str,
+/// The seed contract's request rules (see the module docs).
+pub fn contract_rules() -> RequestRules {
+    RequestRules {
+        strict_envelope: true,
+        method_check: MethodCheck::AfterVersion,
+        meta_check: MetaCheck::Whole {
+            message: "Missing required _meta fields".into(),
+        },
+        call_params: CallParams::Strict {
+            message: "Invalid params".into(),
+        },
+        cursors: Cursors::Ignore,
+    }
 }
 
-/// The outcome of checks 1–4.
-#[derive(Debug, Clone)]
-pub enum Classified<'a> {
-    /// A well-formed notification (no `id` member): nothing may be sent.
-    Notification,
-    /// The message failed check 1, 3 or 4; this is the complete error response.
-    Rejected(Value),
-    /// A request that passed checks 1–4.
-    Request(Request<'a>),
+/// Build ci-insights on the kit from `config`. Fails only when a tool definition cannot be
+/// registered (two tools with one name, an input schema that is not `"type": "object"`, an
+/// unusable `x-mcp-header`).
+pub fn tool_server(config: &ServerConfig) -> Result<ToolServer, KitError> {
+    let hint = CacheHint::new(
+        config.cache_ttl_ms,
+        match config.cache_scope {
+            super::config::CacheScope::Public => KitScope::Public,
+            super::config::CacheScope::Private => KitScope::Private,
+        },
+    );
+    let name = config
+        .server_info
+        .as_ref()
+        .and_then(|info| info.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or(super::config::SERVER_NAME);
+    let version = config
+        .server_info
+        .as_ref()
+        .and_then(|info| info.get("version"))
+        .and_then(Value::as_str)
+        .unwrap_or(env!("CARGO_PKG_VERSION"));
+    let mut server = ToolServer::new(name, version)
+        .with_supported_versions(config.supported_versions.clone())
+        .with_cache_hints(CacheHints {
+            discover: hint,
+            tools_list: hint,
+            ..CacheHints::default()
+        })
+        .with_rules(contract_rules())
+        .with_server_info_meta(config.server_info.clone())
+        .with_argument_check(validate_arguments);
+    let builds = Arc::new(config.builds.clone());
+    let flaky = Arc::new(config.flaky_tests.clone());
+    for definition in &config.tools {
+        let definition = definition.as_object().cloned().unwrap_or_default();
+        let tool_name = definition
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let builds = Arc::clone(&builds);
+        let flaky = Arc::clone(&flaky);
+        server.add_tool(Tool::from_definition(definition, move |arguments| {
+            let outcome = run_tool(&tool_name, &normalize_integers(&arguments), &builds, &flaky);
+            std::future::ready(outcome.map(ToolOutput::structured).map_err(ToolError))
+        }))?;
+    }
+    Ok(server)
 }
 
 /// Handle one already-parsed message: `None` for a notification, otherwise the response.
+///
+/// Builds the kit server from `server` on every call (the contract's signature keeps the
+/// configuration a plain value); a transport or a loop builds it once with [`tool_server`]. A
+/// configuration the kit refuses answers `-32603` naming the problem.
 pub fn handle_mcp_request(message: &Value, server: &ServerConfig) -> Option<Value> {
-    match classify(message) {
-        Classified::Notification => None,
-        Classified::Rejected(response) => Some(response),
-        Classified::Request(request) => Some(respond(&request, server)),
+    match tool_server(server) {
+        Ok(kit) => kit.handle_blocking(message),
+        Err(why) => {
+            let id = message.get("id")?;
+            let id = if is_valid_id(id) { id } else { &Value::Null };
+            Some(error_response(
+                id,
+                INTERNAL_ERROR,
+                &format!("ci-insights configuration is unusable: {why}"),
+            ))
+        }
     }
 }
 
-/// Checks 1–4 of the contract, in order.
-pub fn classify(message: &Value) -> Classified<'_> {
-    // Step 1: an object with jsonrpc "2.0" and a non-empty string method.
-    let Some(obj) = message.as_object() else {
-        return Classified::Rejected(error_response(
-            &Value::Null,
-            INVALID_REQUEST,
-            "Invalid Request",
-        ));
-    };
-    let method = obj.get("method").and_then(Value::as_str).unwrap_or("");
-    if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") || method.is_empty() {
-        let id = obj
-            .get("id")
-            .filter(|id| is_valid_id(id))
-            .unwrap_or(&Value::Null);
-        return Classified::Rejected(error_response(id, INVALID_REQUEST, "Invalid Request"));
-    }
-    // Step 2: no id member means a notification.
-    let Some(id) = obj.get("id") else {
-        return Classified::Notification;
-    };
-    // Step 3: the id is a string or an integer.
-    if !is_valid_id(id) {
-        return Classified::Rejected(error_response(
-            &Value::Null,
-            INVALID_REQUEST,
-            "Invalid Request",
-        ));
-    }
-    // Step 4: params._meta holds a string protocol version and object client capabilities.
-    let meta = obj
-        .get("params")
-        .and_then(Value::as_object)
-        .and_then(|params| Some((params, params.get("_meta")?.as_object()?)));
-    let fields = meta.and_then(|(params, meta)| {
-        let version = meta.get(META_PROTOCOL_VERSION)?.as_str()?;
-        meta.get(META_CLIENT_CAPABILITIES)?.as_object()?;
-        Some((params, version))
-    });
-    let Some((params, protocol_version)) = fields else {
-        return Classified::Rejected(error_response(
-            id,
-            INVALID_PARAMS,
-            "Missing required _meta fields",
-        ));
-    };
-    Classified::Request(Request {
-        id,
-        method,
-        params,
-        protocol_version,
-    })
-}
-
-/// Checks 5–10 for a request that passed [`classify`]; always a response.
-pub fn respond(request: &Request<'_>, server: &ServerConfig) -> Value {
-    let id = request.id;
-    // Step 5: a supported protocol version.
-    if !server
-        .supported_versions
-        .iter()
-        .any(|v| v == request.protocol_version)
-    {
-        return json!({
-            "jsonrpc": "2.0",
-            "id": id.clone(),
-            "error": {
-                "code": UNSUPPORTED_VERSION,
-                "message": "Unsupported protocol version",
-                "data": {
-                    "supported": server.supported_versions.clone(),
-                    "requested": request.protocol_version,
-                }
-            }
-        });
-    }
-    // Step 6: a known method; discover and list answer here.
-    match request.method {
-        "server/discover" => result_response(id, discover_result(server), server),
-        "tools/list" => result_response(id, list_result(server), server),
-        "tools/call" => call_tool(request, server),
-        _ => error_response(id, METHOD_NOT_FOUND, "Method not found"),
-    }
-}
-
-fn discover_result(server: &ServerConfig) -> Map<String, Value> {
-    let mut result = Map::new();
-    result.insert("resultType".into(), json!("complete"));
-    result.insert(
-        "supportedVersions".into(),
-        json!(server.supported_versions.clone()),
-    );
-    result.insert("capabilities".into(), json!({ "tools": {} }));
-    result.insert("ttlMs".into(), json!(server.cache_ttl_ms));
-    result.insert("cacheScope".into(), json!(server.cache_scope.as_str()));
-    result
-}
-
-fn list_result(server: &ServerConfig) -> Map<String, Value> {
-    let mut result = Map::new();
-    result.insert("resultType".into(), json!("complete"));
-    result.insert("tools".into(), Value::Array(server.tools.clone()));
-    result.insert("ttlMs".into(), json!(server.cache_ttl_ms));
-    result.insert("cacheScope".into(), json!(server.cache_scope.as_str()));
-    result
-}
-
-fn call_tool(request: &Request<'_>, server: &ServerConfig) -> Value {
-    let id = request.id;
-    let params = request.params;
-    // Step 7: a string name, and object arguments whenever the member is present.
-    let name = params.get("name").and_then(Value::as_str);
-    let arguments = match params.get("arguments") {
-        None => Some(None),
-        Some(Value::Object(args)) => Some(Some(args)),
-        Some(_) => None,
-    };
-    let (Some(name), Some(arguments)) = (name, arguments) else {
-        return error_response(id, INVALID_PARAMS, "Invalid params");
-    };
-    // Step 8: a tool declared with exactly that name.
-    let Some(tool) = server
-        .tools
-        .iter()
-        .find(|t| t.get("name").and_then(Value::as_str) == Some(name))
-    else {
-        return error_response(id, INVALID_PARAMS, &format!("Unknown tool: {name}"));
-    };
-    // Step 9: the arguments pass the tool's inputSchema.
-    let empty = Map::new();
-    let arguments = arguments.unwrap_or(&empty);
-    let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
-    if let Err(message) = validate_arguments(schema, arguments) {
-        return result_response(id, tool_failure(&message), server);
-    }
-    // Step 10: the tool runs on a normalized copy (2.0 → 2).
-    let arguments = normalize_integers(arguments);
-    let outcome = match name {
-        "get_build_status" => get_build_status(&arguments, server),
-        "list_flaky_tests" => list_flaky_tests(&arguments, server),
+fn run_tool(
+    name: &str,
+    arguments: &Map<String, Value>,
+    builds: &[Build],
+    flaky: &[FlakyTest],
+) -> Result<Value, String> {
+    match name {
+        "get_build_status" => get_build_status(arguments, builds),
+        "list_flaky_tests" => Ok(list_flaky_tests(arguments, flaky)),
         other => Err(format!(
             "Tool {other} is declared but ci-insights has no implementation for it"
         )),
-    };
-    let result = match outcome {
-        Ok(structured) => tool_success(structured),
-        Err(message) => tool_failure(&message),
-    };
-    result_response(id, result, server)
+    }
 }
 
-fn get_build_status(args: &Map<String, Value>, server: &ServerConfig) -> Result<Value, String> {
+fn get_build_status(args: &Map<String, Value>, builds: &[Build]) -> Result<Value, String> {
     let pipeline = args.get("pipeline").unwrap_or(&Value::Null);
     let build = args.get("build").unwrap_or(&Value::Null);
-    let found = server.builds.iter().find(|row| {
+    let found = builds.iter().find(|row| {
         pipeline.as_str() == Some(row.pipeline.as_str()) && build.as_i64() == Some(row.build)
     });
     match found {
@@ -224,7 +160,7 @@ fn get_build_status(args: &Map<String, Value>, server: &ServerConfig) -> Result<
     }
 }
 
-fn list_flaky_tests(args: &Map<String, Value>, server: &ServerConfig) -> Result<Value, String> {
+fn list_flaky_tests(args: &Map<String, Value>, flaky: &[FlakyTest]) -> Value {
     let pipeline = args.get("pipeline").cloned().unwrap_or(Value::Null);
     let limit = match args.get("limit") {
         None => 3,
@@ -234,42 +170,13 @@ fn list_flaky_tests(args: &Map<String, Value>, server: &ServerConfig) -> Result<
             .or_else(|| v.as_i64().map(|_| 0))
             .unwrap_or(3),
     };
-    let tests: Vec<Value> = server
-        .flaky_tests
+    let tests: Vec<Value> = flaky
         .iter()
         .filter(|row| pipeline.as_str() == Some(row.pipeline.as_str()))
         .take(limit)
         .map(|row| json!({ "test": row.test, "failures": row.failures }))
         .collect();
-    Ok(json!({ "pipeline": pipeline, "tests": tests }))
-}
-
-fn tool_success(structured: Value) -> Map<String, Value> {
-    let text = serde_json::to_string(&structured).unwrap_or_default();
-    let mut result = Map::new();
-    result.insert("resultType".into(), json!("complete"));
-    result.insert("content".into(), json!([{ "type": "text", "text": text }]));
-    result.insert("structuredContent".into(), structured);
-    result.insert("isError".into(), json!(false));
-    result
-}
-
-fn tool_failure(message: &str) -> Map<String, Value> {
-    let mut result = Map::new();
-    result.insert("resultType".into(), json!("complete"));
-    result.insert(
-        "content".into(),
-        json!([{ "type": "text", "text": message }]),
-    );
-    result.insert("isError".into(), json!(true));
-    result
-}
-
-fn result_response(id: &Value, mut result: Map<String, Value>, server: &ServerConfig) -> Value {
-    if let Some(info) = &server.server_info {
-        result.insert("_meta".into(), json!({ META_SERVER_INFO: info.clone() }));
-    }
-    json!({ "jsonrpc": "2.0", "id": id.clone(), "result": Value::Object(result) })
+    json!({ "pipeline": pipeline, "tests": tests })
 }
 
 #[cfg(test)]
@@ -305,22 +212,29 @@ mod tests {
     }
 
     #[test]
-    fn classify_reports_notification_and_rejections() {
-        assert!(matches!(
-            classify(&json!({"jsonrpc": "2.0", "method": "x"})),
-            Classified::Notification
-        ));
-        assert!(matches!(classify(&json!([])), Classified::Rejected(_)));
-        assert!(matches!(
-            classify(
-                &json!({"jsonrpc": "2.0", "id": 1, "method": "x", "params": {"_meta": meta()}})
-            ),
-            Classified::Request(Request {
-                method: "x",
-                protocol_version: "2026-07-28",
-                ..
-            })
-        ));
+    fn notification_and_rejections() {
+        let server = ServerConfig::contract();
+        assert_eq!(
+            handle_mcp_request(&json!({"jsonrpc": "2.0", "method": "x"}), &server),
+            None
+        );
+        // A malformed message is not a notification, even without an id.
+        assert_eq!(
+            handle_mcp_request(&json!({"method": "x"}), &server),
+            Some(error_response(
+                &Value::Null,
+                INVALID_REQUEST,
+                "Invalid Request"
+            ))
+        );
+        assert_eq!(
+            handle_mcp_request(&json!([]), &server),
+            Some(error_response(
+                &Value::Null,
+                INVALID_REQUEST,
+                "Invalid Request"
+            ))
+        );
     }
 
     #[test]
@@ -351,5 +265,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(got["result"]["structuredContent"]["tests"], json!([]));
+    }
+
+    #[test]
+    fn a_configuration_the_kit_refuses_answers_internal_error() {
+        let mut server = ServerConfig::contract();
+        server.tools.push(server.tools[0].clone());
+        let got = handle_mcp_request(&call(json!(9), "x", json!({})), &server).unwrap();
+        assert_eq!(got["error"]["code"], json!(INTERNAL_ERROR));
+        assert_eq!(got["id"], json!(9));
+        assert!(
+            got["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("registered twice")
+        );
+        assert_eq!(
+            handle_mcp_request(&json!({"jsonrpc": "2.0", "method": "x"}), &server),
+            None
+        );
     }
 }

@@ -1,56 +1,30 @@
 //! ci-insights over Streamable HTTP: the kit's transport ([`crate::kit::http`], every gate
-//! documented there) with ci-insights' handler behind it.
+//! documented there) with ci-insights' kit server ([`super::handler::tool_server`]) behind it.
 //!
-//! After the transport's gates, a POST goes through the contract's structural checks 1–4
-//! (`classify`: an invalid envelope, invalid id or missing `_meta` fields answer 400 with
-//! `-32600`/`-32602`; a notification answers 202), then the mirrored headers
-//! ([`crate::kit::http::check_headers`], `-32020` with the request's id), then checks 5–10
-//! (`respond`), so a header/body version mismatch is `-32020` while a matching but unsupported
-//! version is `-32022` (400).
+//! After the transport's gates, a POST goes through the contract's structural checks 1–4 (an
+//! invalid envelope, invalid id or missing `_meta` fields answer 400 with `-32600`/`-32602`; a
+//! notification answers 202), then the mirrored headers
+//! ([`crate::kit::http::check_headers`], `-32020` with the request's id), then checks 5–10,
+//! so a header/body version mismatch is `-32020` while a matching but unsupported version is
+//! `-32022` (400): the kit's `MetaCheck::Whole` order.
 
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::http::HeaderMap;
-use serde_json::Value;
-
 use super::config::ServerConfig;
-use super::handler::{Classified, HEADER_MISMATCH, classify, error_response, respond};
-use crate::kit::http::{HttpServer as KitHttpServer, HttpService, check_headers};
-use crate::kit::server::BoxFuture;
+use super::handler::tool_server;
+use crate::kit::http::HttpServer as KitHttpServer;
 
 pub use crate::kit::http::{ENDPOINT_PATH, HttpOptions, ServeError, status_for};
 
 /// The name the transport's refusal messages use.
 const LABEL: &str = "ci-insights";
 
-/// ci-insights' answer to one POSTed message.
-struct CiInsights(ServerConfig);
-
-impl HttpService for CiInsights {
-    fn answer<'a>(
-        &'a self,
-        message: &'a Value,
-        headers: &'a HeaderMap,
-    ) -> BoxFuture<'a, Option<Value>> {
-        let answer = match classify(message) {
-            Classified::Notification => None,
-            Classified::Rejected(response) => Some(response),
-            Classified::Request(request) => Some(
-                match check_headers(
-                    headers,
-                    request.method,
-                    request.params,
-                    request.protocol_version,
-                ) {
-                    Err(why) => error_response(request.id, HEADER_MISMATCH, &why),
-                    Ok(()) => respond(&request, &self.0),
-                },
-            ),
-        };
-        Box::pin(std::future::ready(answer))
-    }
+fn service(server: &ServerConfig) -> Result<Arc<crate::kit::ToolServer>, ServeError> {
+    tool_server(server)
+        .map(Arc::new)
+        .map_err(|why| ServeError::Unusable(why.to_string()))
 }
 
 /// A bound (not yet serving) ci-insights HTTP server.
@@ -58,13 +32,13 @@ pub struct HttpServer(KitHttpServer);
 
 impl HttpServer {
     /// Bind `addr` (port 0 picks a free port). Refuses non-loopback addresses unless
-    /// `options.allow_remote` is set.
+    /// `options.allow_remote` is set, and a configuration the kit cannot register.
     pub async fn bind(
         addr: SocketAddr,
         server: ServerConfig,
         options: HttpOptions,
     ) -> Result<Self, ServeError> {
-        KitHttpServer::bind(addr, Arc::new(CiInsights(server)), options, LABEL)
+        KitHttpServer::bind(addr, service(&server)?, options, LABEL)
             .await
             .map(HttpServer)
     }
@@ -96,5 +70,5 @@ pub async fn serve_http(
     options: HttpOptions,
     on_bound: impl FnOnce(&str),
 ) -> Result<(), ServeError> {
-    crate::kit::http::serve_http(addr, Arc::new(CiInsights(server)), options, LABEL, on_bound).await
+    crate::kit::http::serve_http(addr, service(&server)?, options, LABEL, on_bound).await
 }

@@ -1,7 +1,8 @@
 //! ci-insights: the read-only MCP server (2026-07-28) the project ships as a clean baseline.
 //!
 //! - [`config`]: [`ServerConfig`] (the contract's tables, the shipped identity, file loaders).
-//! - [`handler`]: the pure [`handle_mcp_request`] (the seed contract's ten ordered checks).
+//! - [`handler`]: ci-insights as a kit configuration ([`tool_server`]: its tools, data and
+//!   contract quirks as registry and options) and the pure [`handle_mcp_request`] over it.
 //! - [`validate`]: the contract's JSON Schema subset and the integer rule.
 //! - [`stdio`]: newline-delimited JSON over any reader/writer pair (synchronous).
 //! - [`http`]: Streamable HTTP on axum (asynchronous, tokio), endpoint `/mcp` (and `/`).
@@ -16,6 +17,6 @@ pub mod validate;
 pub use config::{
     Build, CacheScope, ConfigError, DataFile, FlakyTest, PROTOCOL_VERSION, ServerConfig,
 };
-pub use handler::{Classified, Request, classify, handle_mcp_request, respond};
+pub use handler::{contract_rules, handle_mcp_request, tool_server};
 pub use http::{HttpOptions, HttpServer, ServeError, serve_http};
 pub use stdio::{StdioStats, serve_stdio};

@@ -1,12 +1,13 @@
-//! The stdio transport of ci-insights (synchronous): one JSON message per line in, one per
-//! line out, on the kit's line loop ([`crate::kit::stdio::serve_lines`]): `-32700` on bad
-//! lines, blank lines skipped, over-long lines (more than [`MAX_LINE_BYTES`]) discarded as they
-//! stream with `-32600`, diagnostics (labelled `ci-insights:`) to the caller's callback only.
+//! The stdio transport of ci-insights: one JSON message per line in, one per line out, the
+//! kit's ([`crate::kit::stdio::serve_tool_server`]) serving ci-insights' kit server built once
+//! ([`super::handler::tool_server`]): `-32700` on bad lines, blank lines skipped, over-long
+//! lines (more than [`MAX_LINE_BYTES`]) discarded as they stream with `-32600`, diagnostics
+//! (labelled `ci-insights:`) to the caller's callback only.
 
 use std::io::{BufRead, Write};
 
 use super::config::ServerConfig;
-use super::handler::handle_mcp_request;
+use super::handler::tool_server;
 
 pub use crate::kit::stdio::{MAX_LINE_BYTES, StdioStats};
 
@@ -14,18 +15,21 @@ pub use crate::kit::stdio::{MAX_LINE_BYTES, StdioStats};
 ///
 /// `diagnostic` receives one human-readable line per unparsable input line. Returns an I/O
 /// error only when reading or writing fails; a closed output (broken pipe) ends serving
-/// normally.
+/// normally. A configuration the kit cannot register is an error of kind `InvalidInput`
+/// before anything is read.
 pub fn serve_stdio<R: BufRead, W: Write>(
     input: R,
     output: W,
     server: &ServerConfig,
     diagnostic: &mut dyn FnMut(&str),
 ) -> std::io::Result<StdioStats> {
+    let kit = tool_server(server)
+        .map_err(|why| std::io::Error::new(std::io::ErrorKind::InvalidInput, why.to_string()))?;
     crate::kit::stdio::serve_lines(
         input,
         output,
         "ci-insights",
-        &mut |message| handle_mcp_request(message, server),
+        &mut |message| kit.handle_blocking(message),
         diagnostic,
     )
 }

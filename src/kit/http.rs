@@ -1,8 +1,10 @@
 //! The Streamable HTTP transport (2026-07-28), asynchronous on axum/tokio, shared by every
 //! kit server and ci-insights.
 //!
-//! One endpoint, `/mcp` (`/` is accepted too), POST only, one JSON-RPC message per POST, a
-//! JSON response (never SSE), no sessions. Each POST passes these gates in order; the first
+//! One endpoint, `/mcp` (`/` is accepted too), POST only, one JSON-RPC message per POST, no
+//! sessions. The response is JSON, except for a request carrying `params._meta.progressToken`
+//! from a client that accepts `text/event-stream` whose handler reports progress: that one is
+//! an SSE stream of `notifications/progress` events, then the response, then the end. Each POST passes these gates in order; the first
 //! failure answers:
 //!
 //! 1. path `/mcp` or `/` (else 404, no JSON-RPC body);
@@ -44,7 +46,7 @@ use serde_json::Value;
 use super::server::decode_sentinel;
 
 use super::rpc::{INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, error_response};
-use super::server::{BoxFuture, ToolServer, TransportCheck};
+use super::server::{BoxFuture, Notify, ToolServer, TransportCheck};
 
 /// The endpoint path served (`/` is accepted as an alias).
 pub const ENDPOINT_PATH: &str = "/mcp";
@@ -89,6 +91,9 @@ pub enum ServeError {
     /// Serving failed.
     #[error("HTTP server failed: {0}")]
     Serve(#[source] std::io::Error),
+    /// The server to serve could not be built (a registration the kit refused).
+    #[error("cannot serve: {0}")]
+    Unusable(String),
 }
 
 /// What answers the JSON-RPC messages that pass the transport's gates.
@@ -100,6 +105,18 @@ pub trait HttpService: Send + Sync + 'static {
         message: &'a Value,
         headers: &'a HeaderMap,
     ) -> BoxFuture<'a, Option<Value>>;
+
+    /// [`HttpService::answer`] with a sink for notifications sent before the answer (the
+    /// transport streams them as SSE events). The default sends none.
+    fn answer_streaming<'a>(
+        &'a self,
+        message: &'a Value,
+        headers: &'a HeaderMap,
+        notify: Notify,
+    ) -> BoxFuture<'a, Option<Value>> {
+        drop(notify);
+        self.answer(message, headers)
+    }
 }
 
 /// A [`ToolServer`] over HTTP: [`check_headers`] at its step 3 and its `Mcp-Param-*` checks.
@@ -112,6 +129,19 @@ impl HttpService for ToolServer {
         Box::pin(async move {
             let check = HeaderCheck(headers);
             self.handle_with(message, Some(&check)).await
+        })
+    }
+
+    fn answer_streaming<'a>(
+        &'a self,
+        message: &'a Value,
+        headers: &'a HeaderMap,
+        notify: Notify,
+    ) -> BoxFuture<'a, Option<Value>> {
+        Box::pin(async move {
+            let check = HeaderCheck(headers);
+            self.handle_streaming(message, Some(&check), Some(notify))
+                .await
         })
     }
 }
@@ -307,9 +337,117 @@ async fn endpoint(State(state): State<Arc<AppState>>, request: HttpRequest) -> R
             );
         }
     };
+    if wants_stream(&message, &parts.headers) {
+        return streamed(Arc::clone(&state.service), message, parts.headers).await;
+    }
     match state.service.answer(&message, &parts.headers).await {
         None => StatusCode::ACCEPTED.into_response(),
         Some(answer) => json_response(status_for(&answer), &answer),
+    }
+}
+
+/// A request that may be answered as an SSE stream: it carries `params._meta.progressToken`
+/// and its `Accept` header names `text/event-stream`.
+fn wants_stream(message: &Value, headers: &HeaderMap) -> bool {
+    let has_token = message
+        .get("params")
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get("progressToken"))
+        .is_some();
+    has_token
+        && headers.get_all(header::ACCEPT).iter().any(|v| {
+            v.to_str().unwrap_or("").split(',').any(|media| {
+                media
+                    .split(';')
+                    .next()
+                    .is_some_and(|m| m.trim().eq_ignore_ascii_case("text/event-stream"))
+            })
+        })
+}
+
+/// What the handling task sends to the response.
+enum Streamed {
+    Note(Value),
+    Done(Option<Value>),
+}
+
+/// Answer on a task; until the first notification nothing is committed, so an answer without
+/// notifications is the plain JSON response (its status mapped as usual). From the first
+/// notification on, the response is `text/event-stream`: one `message` event per
+/// notification, then the answer, then the end of the stream.
+async fn streamed(service: Arc<dyn HttpService>, message: Value, headers: HeaderMap) -> Response {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Streamed>();
+    let notes = tx.clone();
+    let notify: Notify = Arc::new(move |note| {
+        let _ = notes.send(Streamed::Note(note));
+    });
+    tokio::spawn(async move {
+        let answer = service.answer_streaming(&message, &headers, notify).await;
+        let _ = tx.send(Streamed::Done(answer));
+    });
+    match rx.recv().await {
+        None | Some(Streamed::Done(None)) => StatusCode::ACCEPTED.into_response(),
+        Some(Streamed::Done(Some(answer))) => json_response(status_for(&answer), &answer),
+        Some(Streamed::Note(first)) => {
+            let stream = SseStream {
+                first: Some(sse_event(&first)),
+                rx,
+                done: false,
+            };
+            (
+                StatusCode::OK,
+                [
+                    (
+                        header::CONTENT_TYPE,
+                        HeaderValue::from_static("text/event-stream"),
+                    ),
+                    (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+                ],
+                Body::from_stream(stream),
+            )
+                .into_response()
+        }
+    }
+}
+
+fn sse_event(message: &Value) -> Bytes {
+    let json = serde_json::to_string(message).unwrap_or_default();
+    Bytes::from(format!("event: message\ndata: {json}\n\n"))
+}
+
+/// The SSE body: the first event, then each notification, then the answer.
+struct SseStream {
+    first: Option<Bytes>,
+    rx: tokio::sync::mpsc::UnboundedReceiver<Streamed>,
+    done: bool,
+}
+
+impl futures_core::Stream for SseStream {
+    type Item = Result<Bytes, std::convert::Infallible>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        use std::task::Poll;
+        if let Some(first) = self.first.take() {
+            return Poll::Ready(Some(Ok(first)));
+        }
+        if self.done {
+            return Poll::Ready(None);
+        }
+        match self.rx.poll_recv(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(None) | Poll::Ready(Some(Streamed::Done(None))) => {
+                self.done = true;
+                Poll::Ready(None)
+            }
+            Poll::Ready(Some(Streamed::Note(note))) => Poll::Ready(Some(Ok(sse_event(&note)))),
+            Poll::Ready(Some(Streamed::Done(Some(answer)))) => {
+                self.done = true;
+                Poll::Ready(Some(Ok(sse_event(&answer))))
+            }
+        }
     }
 }
 

@@ -6,10 +6,13 @@
 //! JSON-RPC message, or gives `None` for a notification. Around it:
 //!
 //! - [`rpc`]: error codes, `_meta` keys, response builders (shared with ci-insights);
+//! - [`rules`]: how strictly and in which order requests are checked ([`RequestRules`]; the
+//!   seed's order by default, ci-insights' contract as configuration);
 //! - [`schema`]: JSON Schema 2020-12 validation (the `jsonschema` crate, no network `$ref`)
 //!   and `x-mcp-header` declarations;
 //! - [`policy`]: the per-call gate (allow / deny / approval bound to the sha256 of the
 //!   canonical arguments) and the redacted audit sink;
+//! - [`state`]: MRTR `requestState` sealing (HMAC-SHA256, per-process key);
 //! - [`stdio`]: newline-delimited JSON over any reader/writer (shared with ci-insights);
 //! - [`http`]: Streamable HTTP (shared with ci-insights): loopback by default, Origin/Host
 //!   checks, POST only, 202 for notifications, 404/405/413/415, mirrored-header checks;
@@ -52,16 +55,19 @@ pub mod accept;
 pub mod http;
 pub mod policy;
 pub mod rpc;
+pub mod rules;
 pub mod schema;
 pub mod server;
+pub mod state;
 pub mod stdio;
 
 pub use policy::{
     Approval, AuditDecision, AuditEntry, AuditOutcome, AuditSink, CallInfo, Decision, MemoryAudit,
     Policy, ToolPolicy, arguments_digest,
 };
+pub use rules::{CallParams, Cursors, MetaCheck, MethodCheck, RequestRules};
 pub use server::{
-    BoxFuture, CacheHint, CacheHints, CacheScope, KitError, PROTOCOL_VERSION, Prompt,
-    PromptArgument, Resource, ResourceTemplate, ServerInfo, Tool, ToolError, ToolOutput,
-    ToolServer, TransportCheck,
+    ArgumentCheckFn, BoxFuture, CacheHint, CacheHints, CacheScope, CallContext, InputRequired,
+    Interaction, KitError, Notify, PROTOCOL_VERSION, Prompt, PromptArgument, Resource,
+    ResourceTemplate, ServerInfo, Tool, ToolError, ToolOutput, ToolServer, TransportCheck,
 };

@@ -42,6 +42,7 @@ use super::rpc::{
     META_SERVER_INFO, METHOD_NOT_FOUND, MISSING_CAPABILITY, UNSUPPORTED_VERSION, error_response,
     error_response_with_data, is_valid_id,
 };
+use super::rules::{CallParams, Cursors, MetaCheck, MethodCheck, RequestRules};
 use super::schema::{CompiledSchema, MirroredParam, SchemaError, header_text, mirrored_params};
 
 /// The protocol revision kit servers speak by default.
@@ -100,6 +101,18 @@ impl ToolOutput {
     }
 }
 
+/// A handler that always completes, as a [`ContextToolFn`].
+fn complete_only<F, Fut>(handler: F) -> ContextToolFn
+where
+    F: Fn(Map<String, Value>) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<ToolOutput, ToolError>> + Send + 'static,
+{
+    Arc::new(move |args, _| {
+        let done = handler(args);
+        Box::pin(async move { done.await.map(Interaction::Complete) })
+    })
+}
+
 /// A tool (or resource or prompt) handler's failure: its text goes to the model.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -121,6 +134,171 @@ impl From<&str> for ToolError {
 pub type ToolFn = Arc<
     dyn Fn(Map<String, Value>) -> BoxFuture<'static, Result<ToolOutput, ToolError>> + Send + Sync,
 >;
+/// An asynchronous tool handler that also receives the call's [`CallContext`] and may ask
+/// for more input ([`Interaction::InputRequired`]).
+pub type ContextToolFn = Arc<
+    dyn Fn(
+            Map<String, Value>,
+            CallContext,
+        ) -> BoxFuture<'static, Result<Interaction<ToolOutput>, ToolError>>
+        + Send
+        + Sync,
+>;
+
+/// An interactive prompt renderer: the arguments and the [`CallContext`] in, the messages or a
+/// request for more input out.
+pub type ContextPromptFn = Arc<
+    dyn Fn(
+            Map<String, Value>,
+            CallContext,
+        ) -> BoxFuture<'static, Result<Interaction<Vec<Value>>, ToolError>>
+        + Send
+        + Sync,
+>;
+
+/// What an interactive handler gives: its result, or a request for input the client must
+/// gather first (an `input_required` result, MRTR).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Interaction<T> {
+    /// The final result.
+    Complete(T),
+    /// Ask the client for input; it retries the request with `inputResponses` (and the
+    /// sealed `requestState`).
+    InputRequired(InputRequired),
+}
+
+/// An `input_required` result: the input requests by key, and state for the retry.
+///
+/// The kit seals the state (HMAC-SHA256 with a per-process key, bound to the tool or prompt)
+/// into the opaque `requestState` string and gives it back, verified, through
+/// [`CallContext::request_state`] on the retry; a `requestState` that fails the check is
+/// `-32602`. Requests for a client capability the request did not declare (`elicitation`,
+/// `sampling`, `roots`) are left out; when none is left the answer is `-32021`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InputRequired {
+    requests: Map<String, Value>,
+    state: Option<Value>,
+}
+
+impl InputRequired {
+    /// No requests yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Ask with any server-to-client `method` and `params` under `key`.
+    pub fn request(mut self, key: impl Into<String>, method: &str, params: Value) -> Self {
+        self.requests
+            .insert(key.into(), json!({"method": method, "params": params}));
+        self
+    }
+
+    /// `elicitation/create`: ask the user `message`, answered per `requested_schema`.
+    pub fn elicit(self, key: impl Into<String>, message: &str, requested_schema: Value) -> Self {
+        self.request(
+            key,
+            "elicitation/create",
+            json!({"message": message, "requestedSchema": requested_schema}),
+        )
+    }
+
+    /// `sampling/createMessage`: ask the client's model.
+    pub fn sample(self, key: impl Into<String>, messages: Value, max_tokens: u64) -> Self {
+        self.request(
+            key,
+            "sampling/createMessage",
+            json!({"messages": messages, "maxTokens": max_tokens}),
+        )
+    }
+
+    /// `roots/list`: ask for the client's roots.
+    pub fn list_roots(self, key: impl Into<String>) -> Self {
+        self.request(key, "roots/list", json!({}))
+    }
+
+    /// Carry `state` to the retry (sealed; see the type docs).
+    pub fn state(mut self, state: Value) -> Self {
+        self.state = Some(state);
+        self
+    }
+}
+
+/// Where a transport sends the notifications a request causes (`notifications/progress`),
+/// each a whole JSON-RPC notification, before the response.
+pub type Notify = Arc<dyn Fn(Value) + Send + Sync>;
+
+/// What a handler knows of its call besides the arguments, and how it reports progress.
+#[derive(Clone, Default)]
+pub struct CallContext {
+    progress_token: Option<Value>,
+    notify: Option<Notify>,
+    input_responses: Option<Map<String, Value>>,
+    request_state: Option<Value>,
+    client_capabilities: Map<String, Value>,
+}
+
+impl CallContext {
+    /// A context with this progress token (from the request's `_meta.progressToken`) and
+    /// notification sink; for tests of handlers.
+    pub fn new(progress_token: Option<Value>, notify: Option<Notify>) -> Self {
+        CallContext {
+            progress_token,
+            notify,
+            ..CallContext::default()
+        }
+    }
+
+    /// The retry's `inputResponses` (by the keys of the earlier input requests), if any.
+    pub fn input_responses(&self) -> Option<&Map<String, Value>> {
+        self.input_responses.as_ref()
+    }
+
+    /// The state an earlier [`InputRequired::state`] carried, verified, if the retry echoed
+    /// one.
+    pub fn request_state(&self) -> Option<&Value> {
+        self.request_state.as_ref()
+    }
+
+    /// The request's client capabilities.
+    pub fn client_capabilities(&self) -> &Map<String, Value> {
+        &self.client_capabilities
+    }
+
+    /// The request's `_meta.progressToken` (a string or an integer), if it sent one.
+    pub fn progress_token(&self) -> Option<&Value> {
+        self.progress_token.as_ref()
+    }
+
+    /// Send `notifications/progress` (`progress` should grow from call to call; `total` and
+    /// `message` when known). Nothing is sent, and `false` is returned, when the request
+    /// carried no progress token or its transport cannot stream (a JSON-only HTTP answer).
+    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
+        let (Some(token), Some(notify)) = (&self.progress_token, &self.notify) else {
+            return false;
+        };
+        let mut params = Map::new();
+        params.insert("progressToken".into(), token.clone());
+        params.insert("progress".into(), number(progress));
+        if let Some(total) = total {
+            params.insert("total".into(), number(total));
+        }
+        if let Some(message) = message {
+            params.insert("message".into(), Value::String(message.to_string()));
+        }
+        notify(json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": params}));
+        true
+    }
+}
+
+/// A whole `f64` as a JSON integer (`50`, not `50.0`), others as they are; non-finite as 0.
+fn number(value: f64) -> Value {
+    if value.fract() == 0.0 && value.abs() < 9.0e15 {
+        json!(value as i64)
+    } else {
+        serde_json::Number::from_f64(value).map_or(json!(0), Value::Number)
+    }
+}
+
 /// An asynchronous resource reader: the URI in, the `contents` array's items out.
 pub type ReadFn =
     Arc<dyn Fn(String) -> BoxFuture<'static, Result<Vec<Value>, ToolError>> + Send + Sync>;
@@ -128,6 +306,12 @@ pub type ReadFn =
 pub type PromptFn = Arc<
     dyn Fn(Map<String, Value>) -> BoxFuture<'static, Result<Vec<Value>, ToolError>> + Send + Sync,
 >;
+
+/// A server-wide argument check replacing the compiled input schemas: the tool's `inputSchema`
+/// and the arguments in, `Err(text)` out, where `text` is the whole text of the failed tool
+/// result (see [`ToolServer::with_argument_check`]).
+pub type ArgumentCheckFn =
+    Arc<dyn Fn(&Value, &Map<String, Value>) -> Result<(), String> + Send + Sync>;
 
 /// A completion source: the `ref` (`{"type": "ref/prompt", "name"}` or
 /// `{"type": "ref/resource", "uri"}`), the argument name and its partial value in, suggestions
@@ -170,7 +354,7 @@ pub struct Tool {
     name: String,
     definition: Map<String, Value>,
     required_capabilities: Map<String, Value>,
-    handler: ToolFn,
+    handler: ContextToolFn,
 }
 
 impl Tool {
@@ -194,7 +378,72 @@ impl Tool {
             name,
             definition,
             required_capabilities: Map::new(),
-            handler: Arc::new(move |args| Box::pin(handler(args))),
+            handler: complete_only(handler),
+        }
+    }
+
+    /// A tool whose handler also receives the call's [`CallContext`] (to report progress).
+    pub fn with_context<F, Fut>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+        handler: F,
+    ) -> Self
+    where
+        F: Fn(Map<String, Value>, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<ToolOutput, ToolError>> + Send + 'static,
+    {
+        let handler = Arc::new(handler);
+        Tool::interactive(name, description, input_schema, move |args, context| {
+            let done = handler(args, context);
+            async move { done.await.map(Interaction::Complete) }
+        })
+    }
+
+    /// A tool whose handler may ask for input first ([`Interaction::InputRequired`]) and reads
+    /// the answers from its [`CallContext`] on the retry.
+    pub fn interactive<F, Fut>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+        handler: F,
+    ) -> Self
+    where
+        F: Fn(Map<String, Value>, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Interaction<ToolOutput>, ToolError>> + Send + 'static,
+    {
+        let name = name.into();
+        let mut definition = Map::new();
+        definition.insert("name".into(), Value::String(name.clone()));
+        definition.insert("description".into(), Value::String(description.into()));
+        definition.insert("inputSchema".into(), input_schema);
+        Tool {
+            name,
+            definition,
+            required_capabilities: Map::new(),
+            handler: Arc::new(move |args, context| Box::pin(handler(args, context))),
+        }
+    }
+
+    /// A tool from a whole definition (`name`, `inputSchema` and any other members, kept in
+    /// their order and listed as given) with an asynchronous handler. A definition without a
+    /// string `name` registers as the tool `""`, which [`ToolServer::add_tool`] refuses for its
+    /// input schema unless that is an object schema.
+    pub fn from_definition<F, Fut>(definition: Map<String, Value>, handler: F) -> Self
+    where
+        F: Fn(Map<String, Value>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<ToolOutput, ToolError>> + Send + 'static,
+    {
+        let name = definition
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        Tool {
+            name,
+            definition,
+            required_capabilities: Map::new(),
+            handler: complete_only(handler),
         }
     }
 
@@ -248,11 +497,12 @@ impl Tool {
 struct RegisteredTool {
     name: String,
     definition: Value,
-    input: CompiledSchema,
+    /// `None` when the server checks arguments with its [`ArgumentCheckFn`].
+    input: Option<CompiledSchema>,
     output: Option<CompiledSchema>,
     mirrored: Vec<MirroredParam>,
     required_capabilities: Map<String, Value>,
-    handler: ToolFn,
+    handler: ContextToolFn,
 }
 
 /// A resource at a fixed URI.
@@ -425,7 +675,7 @@ pub struct Prompt {
     name: String,
     definition: Map<String, Value>,
     arguments: Vec<PromptArgument>,
-    render: PromptFn,
+    render: ContextPromptFn,
 }
 
 impl Prompt {
@@ -463,8 +713,27 @@ impl Prompt {
             name,
             definition,
             arguments,
-            render: Arc::new(move |args| Box::pin(render(args))),
+            render: Arc::new(move |args, _| {
+                let done = render(args);
+                Box::pin(async move { done.await.map(Interaction::Complete) })
+            }),
         }
+    }
+
+    /// A prompt whose renderer may ask for input first ([`Interaction::InputRequired`]).
+    pub fn interactive<F, Fut>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        arguments: Vec<PromptArgument>,
+        render: F,
+    ) -> Self
+    where
+        F: Fn(Map<String, Value>, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Interaction<Vec<Value>>, ToolError>> + Send + 'static,
+    {
+        let mut prompt = Prompt::new(name, description, arguments, |_| async { Ok(Vec::new()) });
+        prompt.render = Arc::new(move |args, context| Box::pin(render(args, context)));
+        prompt
     }
 
     /// Set any other definition member (`title`, `icons`, …).
@@ -582,6 +851,10 @@ pub struct ToolServer {
     approvals: BTreeSet<Approval>,
     audit: Option<Arc<dyn AuditSink>>,
     completer: Option<CompleteFn>,
+    rules: RequestRules,
+    /// The `_meta` every result carries (`None`: no `_meta`).
+    result_meta: Option<Value>,
+    argument_check: Option<ArgumentCheckFn>,
 }
 
 /// A request that passed steps 1–3.
@@ -603,7 +876,7 @@ enum Envelope<'a> {
     },
 }
 
-fn envelope(message: &Value) -> Envelope<'_> {
+fn envelope(message: &Value, strict: bool) -> Envelope<'_> {
     let Some(obj) = message.as_object() else {
         return Envelope::Rejected(error_response(
             &Value::Null,
@@ -611,6 +884,16 @@ fn envelope(message: &Value) -> Envelope<'_> {
             "Invalid Request",
         ));
     };
+    if strict {
+        let method = obj.get("method").and_then(Value::as_str).unwrap_or("");
+        if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") || method.is_empty() {
+            let id = obj
+                .get("id")
+                .filter(|id| is_valid_id(id))
+                .unwrap_or(&Value::Null);
+            return Envelope::Rejected(error_response(id, INVALID_REQUEST, "Invalid Request"));
+        }
+    }
     let Some(id) = obj.get("id") else {
         return Envelope::Notification;
     };
@@ -636,11 +919,13 @@ impl ToolServer {
     /// A server named `name` at `version`, speaking 2026-07-28, with no registrations and the
     /// default [`CacheHints`].
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        let info = ServerInfo {
+            name: name.into(),
+            version: version.into(),
+        };
+        let result_meta = json!({ META_SERVER_INFO: {"name": info.name.clone(), "version": info.version.clone()} });
         ToolServer {
-            info: ServerInfo {
-                name: name.into(),
-                version: version.into(),
-            },
+            info,
             supported: vec![PROTOCOL_VERSION.to_string()],
             instructions: None,
             tools: Vec::new(),
@@ -653,7 +938,35 @@ impl ToolServer {
             approvals: BTreeSet::new(),
             audit: None,
             completer: None,
+            rules: RequestRules::default(),
+            result_meta: Some(result_meta),
+            argument_check: None,
         }
+    }
+
+    /// Check requests by `rules` instead of the seed's defaults (see [`RequestRules`]).
+    pub fn with_rules(mut self, rules: RequestRules) -> Self {
+        self.rules = rules;
+        self
+    }
+
+    /// Put `server_info` (any JSON value) under `_meta["io.modelcontextprotocol/serverInfo"]`
+    /// of every result instead of `{name, version}`; `None` sends results without `_meta`.
+    pub fn with_server_info_meta(mut self, server_info: Option<Value>) -> Self {
+        self.result_meta = server_info.map(|info| json!({ META_SERVER_INFO: info }));
+        self
+    }
+
+    /// Check every tool's arguments with `check` instead of compiling its input schema (for a
+    /// contract that fixes its own validation texts); `Err(text)` becomes the failed tool
+    /// result's whole text. Set it before registering tools: tools registered earlier keep
+    /// their compiled schemas unused.
+    pub fn with_argument_check<F>(mut self, check: F) -> Self
+    where
+        F: Fn(&Value, &Map<String, Value>) -> Result<(), String> + Send + Sync + 'static,
+    {
+        self.argument_check = Some(Arc::new(check));
+        self
     }
 
     /// Serve `completion/complete` (and declare the `completions` capability) with `complete`.
@@ -728,8 +1041,12 @@ impl ToolServer {
             which,
             source,
         };
-        let input =
-            CompiledSchema::compile(input_schema).map_err(|e| schema_err("inputSchema", e))?;
+        let input = match self.argument_check {
+            Some(_) => None,
+            None => Some(
+                CompiledSchema::compile(input_schema).map_err(|e| schema_err("inputSchema", e))?,
+            ),
+        };
         let mirrored = mirrored_params(input_schema).map_err(|e| schema_err("inputSchema", e))?;
         let output = match tool.definition.get("outputSchema") {
             Some(schema) => {
@@ -833,19 +1150,42 @@ impl ToolServer {
         message: &Value,
         transport: Option<&dyn TransportCheck>,
     ) -> Option<Value> {
-        let (id, method, params) = match envelope(message) {
+        self.handle_streaming(message, transport, None).await
+    }
+
+    /// [`ToolServer::handle_with`] with a sink for the notifications the request causes
+    /// (`notifications/progress` from a handler's [`CallContext::progress`]), each sent
+    /// before the response is returned.
+    pub async fn handle_streaming(
+        &self,
+        message: &Value,
+        transport: Option<&dyn TransportCheck>,
+        notify: Option<Notify>,
+    ) -> Option<Value> {
+        let (id, method, params) = match envelope(message, self.rules.strict_envelope) {
             Envelope::Notification => return None,
             Envelope::Rejected(response) => return Some(response),
             Envelope::Request { id, method, params } => (id, method, params),
         };
-        if !self.serves(method) {
+        let method_first = self.rules.method_check == MethodCheck::BeforeMeta;
+        if method_first && !self.serves(method) {
             return Some(error_response(id, METHOD_NOT_FOUND, "Method not found"));
         }
         let request = match self.check_meta(id, method, params, transport) {
             Ok(request) => request,
             Err(response) => return Some(response),
         };
-        Some(self.dispatch(&request, transport).await)
+        if !method_first && !self.serves(method) {
+            return Some(error_response(id, METHOD_NOT_FOUND, "Method not found"));
+        }
+        Some(self.dispatch(&request, transport, notify).await)
+    }
+
+    /// [`ToolServer::handle`] driven to completion on this thread, without a runtime: for
+    /// servers whose handlers need no tokio reactor or timer (they may still await each
+    /// other). A handler that needs tokio panics here; use `handle` inside a runtime instead.
+    pub fn handle_blocking(&self, message: &Value) -> Option<Value> {
+        block_on(self.handle(message))
     }
 
     fn check_meta<'a>(
@@ -855,6 +1195,9 @@ impl ToolServer {
         params: Option<&'a Value>,
         transport: Option<&dyn TransportCheck>,
     ) -> Result<Checked<'a>, Value> {
+        if let MetaCheck::Whole { message } = &self.rules.meta_check {
+            return self.check_meta_whole(id, method, params, transport, message);
+        }
         let invalid = |message: &str| error_response(id, INVALID_PARAMS, message);
         let params = match params {
             Some(Value::Object(p)) => p,
@@ -897,10 +1240,51 @@ impl ToolServer {
         })
     }
 
+    /// [`MetaCheck::Whole`]: every required `_meta` field at once, then the transport, then the
+    /// version.
+    fn check_meta_whole<'a>(
+        &self,
+        id: &'a Value,
+        method: &'a str,
+        params: Option<&'a Value>,
+        transport: Option<&dyn TransportCheck>,
+        message: &str,
+    ) -> Result<Checked<'a>, Value> {
+        let fields = params.and_then(Value::as_object).and_then(|params| {
+            let meta = params.get("_meta")?.as_object()?;
+            let version = meta.get(META_PROTOCOL_VERSION)?.as_str()?;
+            let capabilities = meta.get(META_CLIENT_CAPABILITIES)?.as_object()?;
+            Some((params, version, capabilities))
+        });
+        let Some((params, version, capabilities)) = fields else {
+            return Err(error_response(id, INVALID_PARAMS, message));
+        };
+        if let Some(transport) = transport {
+            if let Err(why) = transport.check_request(method, params, version) {
+                return Err(error_response(id, super::rpc::HEADER_MISMATCH, &why));
+            }
+        }
+        if !self.supported.iter().any(|s| s == version) {
+            return Err(error_response_with_data(
+                id,
+                UNSUPPORTED_VERSION,
+                "Unsupported protocol version",
+                json!({"supported": self.supported.clone(), "requested": version}),
+            ));
+        }
+        Ok(Checked {
+            id,
+            method,
+            params,
+            capabilities,
+        })
+    }
+
     async fn dispatch(
         &self,
         request: &Checked<'_>,
         transport: Option<&dyn TransportCheck>,
+        notify: Option<Notify>,
     ) -> Value {
         let id = request.id;
         let outcome = match request.method {
@@ -911,7 +1295,7 @@ impl ToolServer {
                 self.tools.iter().map(|t| t.definition.clone()).collect(),
                 self.cache.tools_list,
             ),
-            "tools/call" => self.call_tool(request, transport).await,
+            "tools/call" => self.call_tool(request, transport, notify).await,
             "resources/list" => self.list(
                 request.params,
                 "resources",
@@ -954,10 +1338,9 @@ impl ToolServer {
         let mut result = Map::with_capacity(payload.len() + 2);
         result.insert("resultType".into(), json!("complete"));
         result.extend(payload);
-        result.insert(
-            "_meta".into(),
-            json!({ META_SERVER_INFO: {"name": self.info.name, "version": self.info.version} }),
-        );
+        if let Some(meta) = &self.result_meta {
+            result.insert("_meta".into(), meta.clone());
+        }
         json!({"jsonrpc": "2.0", "id": id.clone(), "result": Value::Object(result)})
     }
 
@@ -990,7 +1373,11 @@ impl ToolServer {
         items: Vec<Value>,
         hint: CacheHint,
     ) -> Result<Map<String, Value>, Value> {
-        let start = match params.get("cursor") {
+        let cursor = match self.rules.cursors {
+            Cursors::Validate => params.get("cursor"),
+            Cursors::Ignore => None,
+        };
+        let start = match cursor {
             None | Some(Value::Null) => 0,
             Some(Value::String(cursor)) => decode_cursor(key, cursor, items.len())
                 .ok_or_else(|| error_response(&Value::Null, INVALID_PARAMS, "Invalid cursor"))?,
@@ -1067,17 +1454,35 @@ impl ToolServer {
         &self,
         request: &Checked<'_>,
         transport: Option<&dyn TransportCheck>,
+        notify: Option<Notify>,
     ) -> Result<Map<String, Value>, Value> {
         let params = request.params;
         let invalid = |m: &str| error_response(&Value::Null, INVALID_PARAMS, m);
-        let Some(name) = params.get("name").and_then(Value::as_str) else {
-            return Err(invalid("Invalid params: name must be a string"));
-        };
         let empty = Map::new();
-        let arguments = match params.get("arguments") {
-            None | Some(Value::Null) => &empty,
-            Some(Value::Object(args)) => args,
-            Some(_) => return Err(invalid("Invalid params: arguments must be an object")),
+        let (name, arguments) = match &self.rules.call_params {
+            CallParams::Lenient => {
+                let Some(name) = params.get("name").and_then(Value::as_str) else {
+                    return Err(invalid("Invalid params: name must be a string"));
+                };
+                let arguments = match params.get("arguments") {
+                    None | Some(Value::Null) => &empty,
+                    Some(Value::Object(args)) => args,
+                    Some(_) => return Err(invalid("Invalid params: arguments must be an object")),
+                };
+                (name, arguments)
+            }
+            CallParams::Strict { message } => {
+                let name = params.get("name").and_then(Value::as_str);
+                let arguments = match params.get("arguments") {
+                    None => Some(&empty),
+                    Some(Value::Object(args)) => Some(args),
+                    Some(_) => None,
+                };
+                let (Some(name), Some(arguments)) = (name, arguments) else {
+                    return Err(invalid(message));
+                };
+                (name, arguments)
+            }
         };
         let Some(tool) = self.tools.iter().find(|t| t.name == name) else {
             return Err(invalid(&format!("Unknown tool: {name}")));
@@ -1101,22 +1506,31 @@ impl ToolServer {
             check_mirrored(tool, arguments, transport)
                 .map_err(|why| error_response(&Value::Null, super::rpc::HEADER_MISMATCH, &why))?;
         }
-        let digest = arguments_digest(arguments);
+        // The digest is only worth its hashing when a policy or an audit sink reads it.
+        let digest = if self.policy.is_some() || self.audit.is_some() {
+            arguments_digest(arguments)
+        } else {
+            String::new()
+        };
         let audit = |decision, outcome| {
             if let Some(sink) = &self.audit {
                 sink.record(AuditEntry::new(name, arguments, &digest, decision, outcome));
             }
         };
-        let args_value = Value::Object(arguments.clone());
-        if let Err(why) = tool.input.check(&args_value) {
+        let invalid_arguments = match (&self.argument_check, &tool.input) {
+            (Some(check), _) => {
+                let schema = tool.definition.get("inputSchema").unwrap_or(&Value::Null);
+                check(schema, arguments).err()
+            }
+            (None, Some(input)) => input
+                .check(&Value::Object(arguments.clone()))
+                .err()
+                .map(|why| format!("Invalid arguments for tool {name}: {why}")),
+            (None, None) => None,
+        };
+        if let Some(text) = invalid_arguments {
             audit(AuditDecision::NotAsked, AuditOutcome::InvalidArguments);
-            return Ok(tool_result(
-                vec![text_block(format!(
-                    "Invalid arguments for tool {name}: {why}"
-                ))],
-                None,
-                true,
-            ));
+            return Ok(tool_result(vec![text_block(text)], None, true));
         }
         let decision = match &self.policy {
             None => AuditDecision::Allow,
@@ -1160,7 +1574,27 @@ impl ToolServer {
                 }
             }
         };
-        let outcome = (tool.handler)(arguments.clone()).await;
+        let progress_token = params
+            .get("_meta")
+            .and_then(|meta| meta.get("progressToken"))
+            .filter(|token| is_valid_id(token))
+            .cloned();
+        let (input_responses, request_state) = retry_params(params, &format!("tool:{name}"))?;
+        let context = CallContext {
+            notify: notify.filter(|_| progress_token.is_some()),
+            progress_token,
+            input_responses,
+            request_state,
+            client_capabilities: request.capabilities.clone(),
+        };
+        let outcome = match (tool.handler)(arguments.clone(), context).await {
+            Ok(Interaction::Complete(output)) => Ok(output),
+            Ok(Interaction::InputRequired(input)) => {
+                audit(decision, AuditOutcome::Ok);
+                return input_required(input, &format!("tool:{name}"), request.capabilities);
+            }
+            Err(e) => Err(e),
+        };
         let (result, audit_outcome) = match outcome {
             Err(error) => (
                 tool_result(vec![text_block(error.0)], None, true),
@@ -1256,8 +1690,19 @@ impl ToolServer {
                 _ => {}
             }
         }
-        match (prompt.render)(arguments.clone()).await {
-            Ok(messages) => {
+        let target = format!("prompt:{name}");
+        let (input_responses, request_state) = retry_params(request.params, &target)?;
+        let context = CallContext {
+            input_responses,
+            request_state,
+            client_capabilities: request.capabilities.clone(),
+            ..CallContext::default()
+        };
+        match (prompt.render)(arguments.clone(), context).await {
+            Ok(Interaction::InputRequired(input)) => {
+                input_required(input, &target, request.capabilities)
+            }
+            Ok(Interaction::Complete(messages)) => {
                 let mut result = Map::new();
                 if let Some(d) = prompt.definition.get("description") {
                     result.insert("description".into(), d.clone());
@@ -1391,4 +1836,106 @@ fn decode_cursor(key: &str, cursor: &str, len: usize) -> Option<usize> {
     }
     let offset: usize = offset.parse().ok()?;
     (offset > 0 && offset < len).then_some(offset)
+}
+
+/// Drive `future` to completion on this thread, parking it while the future waits.
+fn block_on<F: Future>(future: F) -> F::Output {
+    struct Unpark(std::thread::Thread);
+    impl std::task::Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+        fn wake_by_ref(self: &Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = std::task::Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut context = std::task::Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        match future.as_mut().poll(&mut context) {
+            std::task::Poll::Ready(output) => return output,
+            std::task::Poll::Pending => std::thread::park(),
+        }
+    }
+}
+
+/// The capability a server-to-client request method needs from the client.
+fn capability_for(method: &str) -> Option<&'static str> {
+    match method {
+        "elicitation/create" => Some("elicitation"),
+        "sampling/createMessage" => Some("sampling"),
+        "roots/list" => Some("roots"),
+        _ => None,
+    }
+}
+
+/// A retry's `inputResponses` (an object when present) and verified `requestState` (a string
+/// sealed for `target` when present); `-32602` otherwise.
+#[allow(clippy::type_complexity)]
+fn retry_params(
+    params: &Map<String, Value>,
+    target: &str,
+) -> Result<(Option<Map<String, Value>>, Option<Value>), Value> {
+    let invalid = |m: &str| error_response(&Value::Null, INVALID_PARAMS, m);
+    let responses = match params.get("inputResponses") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(map)) => Some(map.clone()),
+        Some(_) => return Err(invalid("Invalid params: inputResponses must be an object")),
+    };
+    let state = match params.get("requestState") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(sealed)) => Some(super::state::open(sealed, target).ok_or_else(|| {
+            invalid("Invalid requestState: it fails its integrity check (tampered, or from another server process or request)")
+        })?),
+        Some(_) => return Err(invalid("Invalid params: requestState must be a string")),
+    };
+    Ok((responses, state))
+}
+
+/// The `input_required` result for `input`: requests the client can serve, the sealed state.
+fn input_required(
+    input: InputRequired,
+    target: &str,
+    capabilities: &Map<String, Value>,
+) -> Result<Map<String, Value>, Value> {
+    let mut missing = Map::new();
+    let mut requests = Map::new();
+    for (key, request) in input.requests {
+        let needs = request
+            .get("method")
+            .and_then(Value::as_str)
+            .and_then(capability_for);
+        match needs {
+            Some(cap) if !capabilities.contains_key(cap) => {
+                missing.insert(cap.to_string(), json!({}));
+            }
+            _ => {
+                requests.insert(key, request);
+            }
+        }
+    }
+    if requests.is_empty() && !missing.is_empty() {
+        let names: Vec<&str> = missing.keys().map(String::as_str).collect();
+        return Err(error_response_with_data(
+            &Value::Null,
+            MISSING_CAPABILITY,
+            &format!("Missing required client capability: {}", names.join(", ")),
+            json!({"requiredCapabilities": Value::Object(missing)}),
+        ));
+    }
+    let mut result = Map::new();
+    result.insert("resultType".into(), json!("input_required"));
+    result.insert("inputRequests".into(), Value::Object(requests));
+    if let Some(state) = input.state {
+        let Some(sealed) = super::state::seal(&state, target) else {
+            return Err(error_response(
+                &Value::Null,
+                super::rpc::INTERNAL_ERROR,
+                "Internal error: the request state could not be sealed",
+            ));
+        };
+        result.insert("requestState".into(), Value::String(sealed));
+    }
+    Ok(result)
 }

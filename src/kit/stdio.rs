@@ -11,7 +11,8 @@
 //! as it streams in, never buffered whole, and answered with `-32600 Invalid Request`.
 //!
 //! [`serve_lines`] takes any synchronous `handle`; [`serve_tool_server`] runs a
-//! [`ToolServer`]'s asynchronous handler on a private current-thread runtime.
+//! [`ToolServer`]'s asynchronous handler on a private current-thread runtime and writes the
+//! notifications a request causes (`notifications/progress`) as lines before its response.
 
 use std::io::{BufRead, Read as _, Write};
 
@@ -80,10 +81,31 @@ pub struct StdioStats {
 /// unparsable or over-long input line. Returns an I/O error only when reading or writing
 /// fails; a closed output (broken pipe) ends serving normally.
 pub fn serve_lines<R: BufRead, W: Write>(
+    input: R,
+    output: W,
+    label: &str,
+    handle: &mut dyn FnMut(&Value) -> Option<Value>,
+    diagnostic: &mut dyn FnMut(&str),
+) -> std::io::Result<StdioStats> {
+    serve_lines_streaming(
+        input,
+        output,
+        label,
+        &mut |message, _| handle(message),
+        diagnostic,
+    )
+}
+
+/// Writes one message line at once (given to a streaming handler).
+pub type Emit<'e> = &'e mut dyn FnMut(&Value);
+
+/// [`serve_lines`] where `handle` also gets an emitter that writes a message line at once
+/// (a notification such as `notifications/progress`, sent before the response).
+pub fn serve_lines_streaming<R: BufRead, W: Write>(
     mut input: R,
     mut output: W,
     label: &str,
-    handle: &mut dyn FnMut(&Value) -> Option<Value>,
+    handle: &mut dyn FnMut(&Value, Emit<'_>) -> Option<Value>,
     diagnostic: &mut dyn FnMut(&str),
 ) -> std::io::Result<StdioStats> {
     let mut stats = StdioStats::default();
@@ -112,15 +134,35 @@ pub fn serve_lines<R: BufRead, W: Write>(
             }
             _ => Ok(&line),
         };
+        let mut closed = false;
         let response = match parsed.map(|line| serde_json::from_slice::<Value>(line)) {
             Err(too_long) => Some(too_long),
-            Ok(Ok(message)) => handle(&message),
+            Ok(Ok(message)) => {
+                let mut emit = |note: &Value| {
+                    if closed {
+                        return;
+                    }
+                    let mut bytes = serde_json::to_vec(note).unwrap_or_default();
+                    bytes.push(b'\n');
+                    if output
+                        .write_all(&bytes)
+                        .and_then(|()| output.flush())
+                        .is_err()
+                    {
+                        closed = true;
+                    }
+                };
+                handle(&message, &mut emit)
+            }
             Ok(Err(e)) => {
                 stats.parse_errors += 1;
                 diagnostic(&format!("{label}: stdin line {line_no}: parse error: {e}"));
                 Some(error_response(&Value::Null, PARSE_ERROR, "Parse error"))
             }
         };
+        if closed {
+            return Ok(stats);
+        }
         if let Some(response) = response {
             let mut bytes = serde_json::to_vec(&response)?;
             bytes.push(b'\n');
@@ -147,11 +189,32 @@ pub fn serve_tool_server<R: BufRead, W: Write>(
         .enable_all()
         .build()?;
     let label = server.info().name.clone();
-    serve_lines(
+    serve_lines_streaming(
         input,
         output,
         &label,
-        &mut |message| runtime.block_on(server.handle(message)),
+        &mut |message, emit| {
+            runtime.block_on(async {
+                let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Value>();
+                let notify: super::server::Notify = std::sync::Arc::new(move |note| {
+                    let _ = tx.send(note);
+                });
+                let handled = server.handle_streaming(message, None, Some(notify));
+                let mut handled = std::pin::pin!(handled);
+                loop {
+                    tokio::select! {
+                        biased;
+                        Some(note) = rx.recv() => emit(&note),
+                        answer = &mut handled => {
+                            while let Ok(note) = rx.try_recv() {
+                                emit(&note);
+                            }
+                            return answer;
+                        }
+                    }
+                }
+            })
+        },
         diagnostic,
     )
 }

@@ -12,6 +12,7 @@ mod handshake;
 mod hostile_config;
 mod hostile_output;
 mod kit;
+mod kit_interactive;
 mod lexicon;
 mod lock;
 mod probe;
