@@ -4,18 +4,18 @@
 # wall time, CPU time (user + system: what the audit cost, even on a busy machine), time per
 # tool, peak RSS and bytes per tool (from /usr/bin/time -v).
 #
-#   bash scripts/bench-offline.sh            # 100,000 tools: one file, and 100 files of 1,000
+#   bash scripts/bench-offline.sh            # 10,000 tools in one file; 100,000 tools: one file, and 100 files
 #   bash scripts/bench-offline.sh 1000000    # also 1,000,000 tools in one file and in 100 files
 #
-# Data sets are written once under target/bench-offline/ (about 1 KB of pretty JSON per tool)
-# and reused.
+# Data sets are written once under target/bench-offline/ (about 1.7 KB of pretty JSON per
+# tool) and reused. MCPVET_BIN=PATH times another build (e.g. a copy saved before a change).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 big=${1:-}
-cargo build --release --locked --bin mcpvet >&2
+if [ -z "${MCPVET_BIN:-}" ]; then cargo build --release --locked --bin mcpvet >&2; fi
 # The generator only writes files: a debug build (no release build of the dev-dependencies).
 cargo build --locked --example synth_tools >&2
-bin=$PWD/target/release/mcpvet
+bin=${MCPVET_BIN:-$PWD/target/release/mcpvet}
 gen=$PWD/target/debug/examples/synth_tools
 data=$PWD/target/bench-offline
 mkdir -p "$data"
@@ -68,6 +68,7 @@ EOF
 }
 
 echo "offline audit, release build, one core, every rule ($(date -u +%Y-%m-%d))"
+run 10000 1
 run 100000 1
 run 100000 100
 if [ -n "$big" ]; then

@@ -200,7 +200,8 @@ impl Parser {
             self.bump();
             self.skip_trivia()?;
             let value_pos = self.pos();
-            self.path.push(crate::model::pointer::token(&key));
+            self.path
+                .push(crate::model::pointer::token(&key).into_owned());
             self.enclosing.push(key_pos);
             self.enclosing.push(value_pos);
             let value = self.value(depth + 1);
@@ -220,7 +221,9 @@ impl Parser {
                             pointer: self
                                 .path
                                 .iter()
-                                .chain(std::iter::once(&crate::model::pointer::token(&member.key)))
+                                .chain(std::iter::once(
+                                    &crate::model::pointer::token(&member.key).into_owned(),
+                                ))
                                 .fold(String::new(), |acc, t| acc + "/" + t),
                             first: earlier.key_pos,
                             last: member.key_pos,

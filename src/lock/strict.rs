@@ -86,7 +86,7 @@ impl<'de> Visitor<'de> for Walk<'_> {
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
         let mut seen = HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
-            let token = crate::model::pointer::token(&key);
+            let token = crate::model::pointer::token(&key).into_owned();
             if !seen.insert(key) {
                 let pointer: String = self
                     .path

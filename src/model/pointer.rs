@@ -1,12 +1,13 @@
 //! JSON Pointers (RFC 6901): the one way every family names a place inside a definition or a
 //! config entry (`/tools/3/inputSchema/properties/x/description`, `/env/GITHUB_TOKEN`).
 
-/// Escape one reference token (`~` → `~0`, `/` → `~1`).
-pub fn token(s: &str) -> String {
+/// Escape one reference token (`~` → `~0`, `/` → `~1`). Borrowed when nothing needs
+/// escaping (almost every key), so building a pointer allocates only the pointer itself.
+pub fn token(s: &str) -> std::borrow::Cow<'_, str> {
     if s.contains(['~', '/']) {
-        s.replace('~', "~0").replace('/', "~1")
+        std::borrow::Cow::Owned(s.replace('~', "~0").replace('/', "~1"))
     } else {
-        s.to_owned()
+        std::borrow::Cow::Borrowed(s)
     }
 }
 

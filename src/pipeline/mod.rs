@@ -256,13 +256,21 @@ pub fn judge(
     for (i, snap) in owners.into_iter().zip(snaps) {
         subjects[i].snapshot = Some(snap);
     }
+    // Each finding's server by name, looked up in a map built once (the first subject of a
+    // name wins, as a search from the front would find it).
+    let names: Vec<String> = subjects.iter().map(Subject::name).collect();
+    let mut by_name: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, n) in names.iter().enumerate() {
+        by_name.entry(n.as_str()).or_insert(i);
+    }
     for f in &mut definition {
-        let spec = subjects
-            .iter()
-            .find(|s| s.name() == f.server)
-            .and_then(|s| s.spec.as_ref());
+        let spec = by_name
+            .get(f.server.as_str())
+            .and_then(|&i| subjects[i].spec.as_ref());
         fill_config_origin(f, spec);
     }
+    drop(by_name);
+    drop(names);
     findings.extend(definition);
 
     // Lockfiles: drift, accepted findings, launch changes.
@@ -311,9 +319,15 @@ pub fn judge(
         servers.push(report);
         locks.push((name, lock));
     }
-    // Findings accepted at approval (same rule, item and pointer) are suppressed.
+    // Findings accepted at approval (same rule, item and pointer) are suppressed. The first
+    // lock of a server's name is the one that counts.
+    let mut lock_of: std::collections::HashMap<&str, Option<&Lockfile>> =
+        std::collections::HashMap::new();
+    for (n, l) in &locks {
+        lock_of.entry(n.as_str()).or_insert(l.as_ref());
+    }
     findings.retain(|f| {
-        let Some((_, Some(lock))) = locks.iter().find(|(n, _)| n == &f.server) else {
+        let Some(Some(lock)) = lock_of.get(f.server.as_str()) else {
             return true;
         };
         match lock.approval.accepted.iter().find(|a| a.covers(f)) {

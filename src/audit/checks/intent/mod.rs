@@ -77,6 +77,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
     };
     let server = &scan.servers[si];
     let own = server.memo("intent::own_names", || own_names(scan, si));
+    let mut params_of: (Option<usize>, Vec<String>) = (None, Vec::new());
     for (fi, (field, prep)) in server.fields.iter().zip(&server.prepared).enumerate() {
         let phrase;
         let mut prepared_text = false;
@@ -107,15 +108,21 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             }
         };
         let item = &server.items[field.item];
-        let params: Vec<String> = item
-            .value
-            .map(|v| {
-                crate::audit::walk::property_names(v)
-                    .into_iter()
-                    .map(str::to_lowercase)
-                    .collect()
-            })
-            .unwrap_or_default();
+        // The item's parameter names, computed once per item (its fields are consecutive).
+        if params_of.0 != Some(field.item) {
+            params_of = (
+                Some(field.item),
+                item.value
+                    .map(|v| {
+                        crate::audit::walk::property_names(v)
+                            .into_iter()
+                            .map(str::to_lowercase)
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            );
+        }
+        let params = &params_of.1;
         // A string that describes a parameter (or the output) tells the model what to put
         // there: the parameter is the sink.
         let in_param = (field.kind == StrKind::PropertyName
