@@ -241,27 +241,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 fn write_regular(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = folder_of(path);
     std::fs::create_dir_all(&dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".mcpvet-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)?;
-    tmp.write_all(bytes)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path)
-            .ok()
-            .filter(|m| m.is_file())
-            .map_or(0o644, |m| m.permissions().mode() & 0o7777);
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(mode))?;
-    }
-    tmp.as_file().sync_all()?;
+    let tmp = synced_temp(&dir, bytes, path, 0o644)?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
@@ -271,14 +253,31 @@ fn write_regular(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// the regular file `like` (a backup of a private config stays private; `0600` if `like`
 /// cannot be read).
 pub fn write_new(path: &Path, bytes: &[u8], like: &Path) -> std::io::Result<()> {
-    let dir = match path.parent() {
+    let tmp = synced_temp(&folder_of(path), bytes, like, 0o600)?;
+    tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// The folder a file of `path` goes in (`.` for a bare file name).
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
-    };
+    }
+}
+
+/// A temporary file in `dir` holding `bytes`, flushed to disk, with the permissions of the
+/// regular file `like` (or `default_mode` when `like` is not one), ready to be persisted.
+fn synced_temp(
+    dir: &Path,
+    bytes: &[u8],
+    like: &Path,
+    default_mode: u32,
+) -> std::io::Result<tempfile::NamedTempFile> {
     let mut tmp = tempfile::Builder::new()
         .prefix(".mcpvet-")
         .suffix(".tmp")
-        .tempfile_in(&dir)?;
+        .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     #[cfg(unix)]
     {
@@ -286,15 +285,14 @@ pub fn write_new(path: &Path, bytes: &[u8], like: &Path) -> std::io::Result<()> 
         let mode = std::fs::metadata(like)
             .ok()
             .filter(|m| m.is_file())
-            .map_or(0o600, |m| m.permissions().mode() & 0o7777);
+            .map_or(default_mode, |m| m.permissions().mode() & 0o7777);
         tmp.as_file()
             .set_permissions(std::fs::Permissions::from_mode(mode))?;
     }
     #[cfg(not(unix))]
-    let _ = like;
+    let _ = (like, default_mode);
     tmp.as_file().sync_all()?;
-    tmp.persist_noclobber(path).map_err(|e| e.error)?;
-    Ok(())
+    Ok(tmp)
 }
 
 #[cfg(test)]
