@@ -100,22 +100,7 @@ impl StdioConn {
     }
 
     async fn write(&mut self, msg: &Value, deadline: Instant) -> Result<(), CallError> {
-        let mut line = msg.to_string().into_bytes();
-        line.push(b'\n');
-        let Some(stdin) = self.stdin.as_mut() else {
-            return Err(CallError::Closed("stdin is closed".into()));
-        };
-        let write = async {
-            stdin.write_all(&line).await?;
-            stdin.flush().await
-        };
-        match tokio::time::timeout_at(deadline, write).await {
-            Err(_) => Err(CallError::Silent),
-            Ok(Err(e)) => Err(CallError::Closed(format!(
-                "the server stopped reading its stdin ({e})"
-            ))),
-            Ok(Ok(())) => Ok(()),
-        }
+        self.write_line(msg.to_string().as_bytes(), deadline).await
     }
 
     fn exit_detail(&mut self) -> String {
