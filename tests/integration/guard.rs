@@ -387,6 +387,10 @@ fn a_test_name_carrying_an_instruction_is_marked_or_blocked() {
 
 /// Lock the `record` hostile server (one tool, `count`, needs an integer `n`).
 fn hostile_lock(dir: &Path) -> String {
+    hostile_lock_of(dir, "record")
+}
+
+fn hostile_lock_of(dir: &Path, scenario: &str) -> String {
     let locks = dir.join("lockfiles");
     let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
         .args([
@@ -403,7 +407,7 @@ fn hostile_lock(dir: &Path) -> String {
             "--",
             &python(),
             &hostile_script(),
-            "record",
+            scenario,
         ])
         .current_dir(dir)
         .output()
@@ -723,4 +727,82 @@ fn list_changed_rechecks_and_a_rug_pulled_tool_is_withheld() {
     );
     let (code, err) = g.finish();
     assert_eq!(code, Some(0), "{err}");
+}
+
+/// `prompts/get` and `resources/read` of an unknown item (or a resource URI that neither a
+/// locked resource nor a locked template names) are refused with a JSON-RPC error and never
+/// reach the server; approved ones pass; a prompt that changed is refused once a listing
+/// showed the change.
+#[test]
+fn prompts_get_and_resources_read_of_unapproved_items_are_refused() {
+    let dir = tmp();
+    let lock = hostile_lock_of(dir.path(), "items");
+    let pids = dir.path().join("pids");
+    let mut g = guard_hostile(dir.path(), &lock, "items", &pids, "10");
+    legacy_handshake(&mut g);
+    let get = |id: u64, name: &str| request(id, "prompts/get", &json!({"name": name}).to_string());
+    let read = |id: u64, uri: &str| request(id, "resources/read", &json!({"uri": uri}).to_string());
+    g.send(&get(2, "review"));
+    let r = g.recv_json();
+    assert_eq!(r["result"]["messages"][0]["role"], "user", "{r}");
+    g.send(&get(3, "exfiltrate"));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 3, "{r}");
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let msg = r["error"]["message"].as_str().expect("message");
+    assert!(
+        msg.contains("prompt exfiltrate") && msg.contains("not in the approved lockfile"),
+        "{msg}"
+    );
+    g.send(&read(4, "file:///a"));
+    assert_eq!(g.recv_json()["result"]["contents"][0]["uri"], "file:///a");
+    g.send(&read(5, "notes:///42"));
+    assert_eq!(g.recv_json()["result"]["contents"][0]["uri"], "notes:///42");
+    for (id, uri) in [(6, "file:///etc/passwd"), (7, "notes:///a/../../b")] {
+        g.send(&read(id, uri));
+        let r = g.recv_json();
+        assert_eq!(r["error"]["code"], -32602, "{r}");
+        assert!(
+            r["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("not in the approved lockfile")),
+            "{r}"
+        );
+    }
+    g.send(&request(8, "prompts/get", "{}"));
+    assert_eq!(g.recv_json()["error"]["code"], -32602);
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    let seen = std::fs::read_to_string(dir.path().join("pids.log")).expect("log");
+    assert!(
+        seen.contains("\"review\"") && seen.contains("notes:///42"),
+        "{seen}"
+    );
+    for refused in ["exfiltrate", "/etc/passwd", "notes:///a/"] {
+        assert!(
+            !seen.contains(refused),
+            "{refused} reached the server: {seen}"
+        );
+    }
+
+    // The same lock, the prompt changed: listed → withheld, then `prompts/get` is refused.
+    let pids2 = dir.path().join("pids2");
+    let mut g = guard_hostile(dir.path(), &lock, "items_drift", &pids2, "10");
+    legacy_handshake(&mut g);
+    g.send(&request(2, "prompts/list", "{}"));
+    let list = g.recv_json();
+    assert_eq!(list["result"]["prompts"], json!([]), "{list}");
+    g.send(&get(3, "review"));
+    let r = g.recv_json();
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("changed since it was approved")),
+        "{r}"
+    );
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    let seen = std::fs::read_to_string(dir.path().join("pids2.log")).expect("log");
+    assert!(!seen.contains("prompts/get"), "{seen}");
 }
