@@ -806,3 +806,199 @@ fn prompts_get_and_resources_read_of_unapproved_items_are_refused() {
     let seen = std::fs::read_to_string(dir.path().join("pids2.log")).expect("log");
     assert!(!seen.contains("prompts/get"), "{seen}");
 }
+
+const CI_POLICY: &str = r#"[guard.ci-insights.tools.list_flaky_tests]
+action = "deny"
+reason = "test names are written by others"
+
+[guard.ci-insights.tools.get_build_status]
+action = "confirm"
+reason = "asks before reading builds"
+"#;
+
+/// ci-insights behind the guard with a policy, a legacy host (`caps` its capabilities).
+fn ci_with_policy(dir: &Path, caps: &str) -> Proc {
+    let policy = dir.join("policy.toml");
+    std::fs::write(&policy, CI_POLICY).expect("policy");
+    let log = dir.join("audit.jsonl");
+    let ci = env!("CARGO_BIN_EXE_ci-insights");
+    let mut g = Proc::guard(
+        &[
+            "guard",
+            "--lock",
+            &ci_lock(),
+            "--policy",
+            policy.to_str().expect("utf-8"),
+            "--audit-log",
+            log.to_str().expect("utf-8"),
+            "--",
+            ci,
+        ],
+        dir,
+    );
+    g.send(&request(
+        1,
+        "initialize",
+        &format!(
+            r#"{{"protocolVersion":"2025-06-18","capabilities":{caps},"clientInfo":{{"name":"old","version":"1"}}}}"#
+        ),
+    ));
+    assert!(g.recv_json().get("result").is_some());
+    g.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    g
+}
+
+fn legacy_call(id: u64, tool: &str, args: &str) -> String {
+    request(
+        id,
+        "tools/call",
+        &format!(r#"{{"name":"{tool}","arguments":{args}}}"#),
+    )
+}
+
+fn decisions(dir: &Path) -> Vec<(String, String)> {
+    std::fs::read_to_string(dir.join("audit.jsonl"))
+        .expect("audit log")
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("JSON line");
+            (
+                v["tool"].as_str().unwrap_or_default().to_owned(),
+                v["decision"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// `deny` is refused with the policy's reason; `confirm` asks a host that declared
+/// elicitation — accept forwards the call, decline refuses it — and the audit log says so.
+#[test]
+fn deny_and_confirm_through_elicitation_with_ci_insights() {
+    let dir = tmp();
+    let mut g = ci_with_policy(dir.path(), r#"{"elicitation":{}}"#);
+    g.send(&legacy_call(2, "list_flaky_tests", r#"{"pipeline":"web"}"#));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 2, "{r}");
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let text = r["result"]["content"][0]["text"].as_str().expect("text");
+    assert!(
+        text.contains("denies") && text.contains("test names are written by others"),
+        "{text}"
+    );
+    for (id, action) in [(3, "accept"), (4, "decline")] {
+        g.send(&legacy_call(
+            id,
+            "get_build_status",
+            r#"{"pipeline":"api","build":412}"#,
+        ));
+        let ask = g.recv_json();
+        assert_eq!(ask["method"], "elicitation/create", "{ask}");
+        let message = ask["params"]["message"].as_str().expect("message");
+        assert!(
+            message.contains("get_build_status") && message.contains("asks before reading builds"),
+            "{message}"
+        );
+        g.send(
+            &json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": action, "content": {}}})
+                .to_string(),
+        );
+        let r = g.recv_json();
+        assert_eq!(r["id"], id, "{r}");
+        if action == "accept" {
+            assert_eq!(r["result"]["isError"], false, "{r}");
+            assert!(r.to_string().contains("412"), "the build came back: {r}");
+        } else {
+            assert_eq!(r["result"]["isError"], true, "{r}");
+            assert!(r.to_string().contains("did not confirm"), "{r}");
+        }
+    }
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    let want = [
+        ("list_flaky_tests", "denied"),
+        ("get_build_status", "forwarded"),
+        ("get_build_status", "declined"),
+    ];
+    let got = decisions(dir.path());
+    assert_eq!(
+        got,
+        want.map(|(t, d)| (t.to_owned(), d.to_owned())).to_vec()
+    );
+}
+
+/// A host without the elicitation capability cannot confirm: the call is refused with an
+/// explanation and logged as `confirm-unavailable`.
+#[test]
+fn confirm_without_elicitation_is_refused_with_an_explanation() {
+    let dir = tmp();
+    let mut g = ci_with_policy(dir.path(), "{}");
+    g.send(&legacy_call(
+        2,
+        "get_build_status",
+        r#"{"pipeline":"api","build":412}"#,
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 2, "{r}");
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let text = r["result"]["content"][0]["text"].as_str().expect("text");
+    assert!(
+        text.contains("confirm")
+            && text.contains("elicitation")
+            && text.contains("asks before reading builds"),
+        "{text}"
+    );
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        decisions(dir.path()),
+        vec![(
+            "get_build_status".to_owned(),
+            "confirm-unavailable".to_owned()
+        )]
+    );
+}
+
+/// `--sandbox`: ci-insights runs inside bubblewrap behind the guard and still lists and
+/// answers calls.
+#[test]
+#[allow(clippy::print_stderr)]
+fn ci_insights_behind_guard_sandbox_lists_and_calls() {
+    let have_bwrap = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|d| d.join("bwrap").is_file());
+    if !have_bwrap {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "bubblewrap (bwrap) must be installed in CI"
+        );
+        eprintln!("skipping: bwrap not installed");
+        return;
+    }
+    let dir = tmp();
+    let ci = env!("CARGO_BIN_EXE_ci-insights");
+    let mut g = Proc::guard(
+        &["guard", "--sandbox", "--lock", &ci_lock(), "--", ci],
+        dir.path(),
+    );
+    g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
+    let list = g.recv_json();
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        vec!["get_build_status", "list_flaky_tests"],
+        "{list}"
+    );
+    g.send(&call(
+        2,
+        "get_build_status",
+        r#"{"pipeline":"api","build":412}"#,
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+}
