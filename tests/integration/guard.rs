@@ -386,14 +386,54 @@ fn a_test_name_carrying_an_instruction_is_marked_or_blocked() {
 }
 
 /// Lock the `record` hostile server (one tool, `count`, needs an integer `n`).
+/// A lock of the `record` fixture's definitions that records no launch (made from a
+/// snapshot file), so the tests can run other scenarios with the same definitions behind it.
 fn hostile_lock(dir: &Path) -> String {
     hostile_lock_of(dir, "record")
 }
 
+/// [`hostile_lock`] of another scenario's definitions.
 fn hostile_lock_of(dir: &Path, scenario: &str) -> String {
+    let snap = dir.join(format!("{scenario}.snapshot.json"));
+    run_mcpvet(
+        dir,
+        &[
+            "snapshot",
+            "--quiet",
+            "--no-sandbox",
+            "--name",
+            "h",
+            "-o",
+            snap.to_str().expect("utf-8"),
+            "--",
+            &python(),
+            &hostile_script(),
+            scenario,
+        ],
+    );
     let locks = dir.join("lockfiles");
-    let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
-        .args([
+    run_mcpvet(
+        dir,
+        &[
+            "lock",
+            "--lock-dir",
+            locks.to_str().expect("utf-8"),
+            "--by",
+            "t",
+            "--at",
+            "2026-07-28T12:00:00Z",
+            snap.to_str().expect("utf-8"),
+        ],
+    );
+    locks.join("h.lock.json").display().to_string()
+}
+
+/// A live lock of `hostile.py record`: it records that launch.
+fn hostile_lock_with_launch(dir: &Path) -> String {
+    let locks = dir.join("lockfiles");
+    run_mcpvet(
+        dir,
+        &[
             "lock",
             "--no-sandbox",
             "--name",
@@ -407,17 +447,23 @@ fn hostile_lock_of(dir: &Path, scenario: &str) -> String {
             "--",
             &python(),
             &hostile_script(),
-            scenario,
-        ])
+            "record",
+        ],
+    );
+    locks.join("h.lock.json").display().to_string()
+}
+
+fn run_mcpvet(dir: &Path, args: &[&str]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
+        .args(args)
         .current_dir(dir)
         .output()
-        .expect("lock runs");
+        .expect("mcpvet runs");
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    locks.join("h.lock.json").display().to_string()
 }
 
 fn guard_hostile(dir: &Path, lock: &str, scenario: &str, pids: &Path, timeout: &str) -> Proc {
@@ -999,6 +1045,40 @@ fn ci_insights_behind_guard_sandbox_lists_and_calls() {
     ));
     let r = g.recv_json();
     assert_eq!(r["result"]["isError"], false, "{r}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+}
+
+/// A lock that records how the server is launched binds the guarded command: a different
+/// command after `--` is refused before anything starts, naming both launches.
+#[test]
+fn a_command_other_than_the_locked_launch_is_refused() {
+    let dir = tmp();
+    let lock = hostile_lock_with_launch(dir.path());
+    let pids = dir.path().join("pids");
+    let mut g = guard_hostile(dir.path(), &lock, "items", &pids, "10");
+    let (code, err) = g.wait_exit();
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("hostile.py items") && err.contains("hostile.py record"),
+        "names both launches: {err}"
+    );
+    assert!(err.contains("mcpvet lock"), "{err}");
+    assert!(!pids.exists(), "the server never started");
+    // The approved launch itself runs.
+    let mut g = Proc::guard(
+        &[
+            "guard",
+            "--lock",
+            &lock,
+            "--",
+            &python(),
+            &hostile_script(),
+            "record",
+        ],
+        dir.path(),
+    );
+    legacy_handshake(&mut g);
     let (code, err) = g.finish();
     assert_eq!(code, Some(0), "{err}");
 }
