@@ -375,7 +375,7 @@ impl<'a> Proxy<'a> {
                 &c.host_id,
                 &format!(
                     "mcpvet guard: the user did not confirm this call of {}; it was not made.",
-                    c.tool
+                    crate::model::escape::line(&crate::model::escape::clip(&c.tool, 80))
                 ),
             )));
             let rec = self.call_record(&c.tool, c.digest, "declined", c.started, 0, vec![]);
