@@ -21,9 +21,10 @@ REL="$ROOT/target/release"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
-# The lock of the `big` server (its tool list is the `record` fixture's).
+# The lock of the `big` server, locked as the guard runs it (the guard refuses a command
+# other than the locked launch).
 "$REL/mcpvet" lock --no-sandbox --name h --lock-dir "$WORK" --by bench --at 2026-07-28T12:00:00Z \
-  -- python3 "$ROOT/tests/fixtures/hostile/hostile.py" record >/dev/null 2>&1
+  -- python3 "$ROOT/tests/fixtures/hostile/hostile.py" big >/dev/null 2>&1
 
 CALLS="${CALLS:-2000}" REL="$REL" ROOT="$ROOT" WORK="$WORK" python3 - <<'PY'
 import json, os, statistics, subprocess, time

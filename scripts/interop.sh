@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Interop run: install real MCP servers (pinned) into .cache/interop/ and probe each with
-# `mcpvet snapshot`, asserting era, protocol version and tool count.
+# `mcpvet snapshot`, asserting era, protocol version and tool count; then the official
+# TypeScript MCP SDK client (pinned, same cache) lists and calls tools through
+# `mcpvet guard` for a legacy server (guard-everything) and a modern one (guard-ci-insights).
 #
 #   bash scripts/interop.sh            # everything
 #   INTEROP_ONLY="time git" bash scripts/interop.sh   # a subset (names below)
@@ -26,6 +28,7 @@ NPM_PACKAGES=(
   "@modelcontextprotocol/server-everything@2026.8.31"
   "@modelcontextprotocol/server-filesystem@2026.8.31"
   "@modelcontextprotocol/server-memory@2026.8.31"
+  "@modelcontextprotocol/sdk@1.32.2"
 )
 PY_PACKAGES=(
   "mcp-server-time==2026.10.19"
@@ -105,7 +108,7 @@ install_npm
 install_py
 
 # ---- binaries ----
-if [ -z "${MCPVET:-}" ] || { [ -z "${CI_INSIGHTS:-}" ] && { wanted ci-insights-stdio || wanted ci-insights-http; }; }; then
+if [ -z "${MCPVET:-}" ] || { [ -z "${CI_INSIGHTS:-}" ] && { wanted ci-insights-stdio || wanted ci-insights-http || wanted guard-ci-insights; }; }; then
   log "building mcpvet and ci-insights"
   (cd "$ROOT" && cargo build --quiet --bin mcpvet --bin ci-insights) || die "cargo build failed"
 fi
@@ -217,6 +220,42 @@ if wanted ci-insights-http; then
   else
     RESULTS+=("ci-insights-http     FAIL  no 'ci-insights listening on' line: $(head -c 300 "$OUT/ci-insights.log")"); FAILED=1
   fi
+fi
+
+# ---- guard: the official TypeScript SDK client through `mcpvet guard` ----
+# guard_sdk NAME LOCK EXPECT_TOOLS CALL_TOOL CALL_ARGS -- SERVER...
+# The SDK client (legacy era: initialize) launches `mcpvet guard --lock LOCK -- SERVER…`
+# over stdio, lists the tools (all of EXPECT_TOOLS, nothing withheld) and calls one.
+SDK_DIR="$NPM_PREFIX/node_modules/@modelcontextprotocol/sdk"
+guard_sdk() {
+  local name="$1" lock="$2" expect="$3" tool="$4" targs="$5"; shift 6
+  local start end ms got
+  start=$(date +%s%N)
+  if got=$(node "$ROOT/scripts/interop/guard_client.mjs" "$SDK_DIR" "$expect" "$tool" "$targs" \
+      -- "$MCPVET" guard --lock "$lock" --timeout "$TIMEOUT" -- "$@" 2>"$OUT/$name.err"); then
+    end=$(date +%s%N); ms=$(( (end - start) / 1000000 ))
+    RESULTS+=("$(printf '%-20s %s time=%s ms  ok' "$name" "$got" "$ms")")
+  else
+    end=$(date +%s%N); ms=$(( (end - start) / 1000000 ))
+    RESULTS+=("$(printf '%-20s FAIL  after %s ms: %s' "$name" "$ms" "$(tail -c 600 "$OUT/$name.err" | tr '\n' ' ')")")
+    FAILED=1
+  fi
+}
+if wanted guard-everything; then
+  # Lock server-everything first (into a temporary lock folder), then guard it.
+  if "$MCPVET" lock --quiet --timeout "$TIMEOUT" --name everything --lock-dir "$OUT/locks" \
+      --by interop --at 2026-01-01T00:00:00Z --accept "interop: a test server" \
+      -- "$BIN/mcp-server-everything" >"$OUT/guard-lock.log" 2>&1; then
+    guard_sdk guard-everything "$OUT/locks/everything.lock.json" echo,get-sum echo '{"message":"through the guard"}' \
+      -- "$BIN/mcp-server-everything"
+  else
+    RESULTS+=("guard-everything     FAIL  mcpvet lock failed: $(head -c 400 "$OUT/guard-lock.log" | tr '\n' ' ')"); FAILED=1
+  fi
+fi
+if wanted guard-ci-insights; then
+  [ -x "$CI_INSIGHTS" ] || die "no ci-insights binary at $CI_INSIGHTS"
+  guard_sdk guard-ci-insights "$ROOT/lockfiles/ci-insights.lock.json" get_build_status,list_flaky_tests \
+    get_build_status '{"pipeline":"api","build":412}' -- "$CI_INSIGHTS"
 fi
 
 printf '%s\n' "${RESULTS[@]}"

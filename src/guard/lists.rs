@@ -85,6 +85,17 @@ impl LockView {
         self.schemas.get(tool)
     }
 
+    /// Whether the lock has an item of this kind and name (a resource by its URI, a
+    /// template by its URI template).
+    pub fn is_approved(&self, kind: ItemKind, name: &str) -> bool {
+        self.items.contains_key(&(kind, name.to_owned()))
+    }
+
+    /// The URI templates of the approved resource templates.
+    pub fn templates(&self) -> impl Iterator<Item = &str> {
+        self.lock.resource_templates.iter().map(|t| t.name.as_str())
+    }
+
     /// Whether one live item matches its approved definition.
     pub fn check_item(&self, kind: ItemKind, def: &Value) -> Result<(), Withheld> {
         let live = hashed(kind, def);
@@ -249,5 +260,155 @@ mod tests {
         assert!(!d.contains('\u{1b}'), "{d}");
         assert!(d.contains("instructions changed"), "{d}");
         assert_eq!(t["name"], STAND_IN);
+    }
+}
+
+/// The longest URI [`template_matches`] compares (a longer one matches no template).
+const MAX_URI: usize = 4096;
+
+/// One piece of an RFC 6570 URI template.
+enum Piece<'t> {
+    Literal(&'t [u8]),
+    /// An expression's operator (`0` for a simple `{var}`).
+    Expr(u8),
+}
+
+/// Whether `uri` is an expansion of the URI `template` (RFC 6570), read conservatively: a
+/// simple `{var}` is one non-empty path segment (no `/`, `?`, `#`, no `..`, no encoded
+/// `/`); `{+var}` and `{#var}` any text without a `..` segment; `{/var}`, `{.var}`, `{;var}`,
+/// `{?var}` and `{&var}` their prefix and then text that stays inside their part of the URI.
+pub fn template_matches(template: &str, uri: &str) -> bool {
+    let uri = uri.as_bytes();
+    if uri.len() > MAX_URI {
+        return false;
+    }
+    let Some(pieces) = parse_template(template) else {
+        return false;
+    };
+    // The positions of `uri` reachable after each piece (a linear pass per piece).
+    let mut reach = vec![false; uri.len() + 1];
+    reach[0] = true;
+    for piece in &pieces {
+        let mut next = vec![false; uri.len() + 1];
+        for p in (0..=uri.len()).filter(|&p| reach[p]) {
+            match piece {
+                Piece::Literal(lit) => {
+                    if uri[p..].starts_with(lit) {
+                        next[p + lit.len()] = true;
+                    }
+                }
+                Piece::Expr(op) => {
+                    for q in expr_ends(*op, uri, p) {
+                        next[q] = true;
+                    }
+                }
+            }
+        }
+        reach = next;
+    }
+    reach[uri.len()]
+}
+
+fn parse_template(template: &str) -> Option<Vec<Piece<'_>>> {
+    let t = template.as_bytes();
+    let mut pieces = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        if t[i] == b'{' {
+            let close = t[i..].iter().position(|&c| c == b'}')? + i;
+            let op = match t.get(i + 1)? {
+                c @ (b'+' | b'#' | b'/' | b'.' | b';' | b'?' | b'&') => *c,
+                _ => 0,
+            };
+            pieces.push(Piece::Expr(op));
+            i = close + 1;
+        } else {
+            let end = t[i..]
+                .iter()
+                .position(|&c| c == b'{')
+                .map_or(t.len(), |e| e + i);
+            if t[i..end].contains(&b'}') {
+                return None;
+            }
+            pieces.push(Piece::Literal(&t[i..end]));
+            i = end;
+        }
+    }
+    Some(pieces)
+}
+
+/// Where an expression with operator `op` starting at `p` may end.
+fn expr_ends(op: u8, uri: &[u8], p: usize) -> Vec<usize> {
+    let mut ends = Vec::new();
+    let rest = &uri[p..];
+    let (prefix, stop): (Option<u8>, &[u8]) = match op {
+        0 => (None, b"/?#"),
+        b'+' => (None, b""),
+        b'#' => (Some(b'#'), b""),
+        b'/' => (Some(b'/'), b"?#"),
+        b'.' => (Some(b'.'), b"/?#"),
+        b';' => (Some(b';'), b"/?#"),
+        _ => (Some(op), b"#"),
+    };
+    let start = match prefix {
+        Some(c) if rest.first() == Some(&c) => 1,
+        Some(_) => return ends,
+        None => 0,
+    };
+    for q in start + 1..=rest.len() {
+        let value = &rest[start..q];
+        let last = value[value.len() - 1];
+        if stop.contains(&last) || has_traversal(value) || (op == 0 && encoded_slash(value)) {
+            break;
+        }
+        ends.push(p + q);
+    }
+    ends
+}
+
+/// A `..` anywhere (a dot segment, or the start of one).
+fn has_traversal(v: &[u8]) -> bool {
+    v.windows(2).any(|w| w == b"..") || v.windows(6).any(|w| w.eq_ignore_ascii_case(b"%2e%2e"))
+}
+
+fn encoded_slash(v: &[u8]) -> bool {
+    v.windows(3).any(|w| w.eq_ignore_ascii_case(b"%2f"))
+}
+
+#[cfg(test)]
+mod template_tests {
+    use super::template_matches;
+
+    #[test]
+    fn simple_expressions_match_one_segment() {
+        assert!(template_matches("notes:///{id}", "notes:///42"));
+        assert!(template_matches(
+            "file:///{dir}/{name}.txt",
+            "file:///a/b.txt"
+        ));
+        assert!(!template_matches("notes:///{id}", "notes:///"));
+        assert!(!template_matches("notes:///{id}", "notes:///a/b"));
+        assert!(!template_matches("notes:///{id}", "notes:///.."));
+        assert!(!template_matches("notes:///{id}", "notes:///%2Fetc"));
+        assert!(!template_matches("notes:///{id}", "other:///42"));
+        assert!(!template_matches("notes:///{id}", "notes:///42?x=1"));
+    }
+
+    #[test]
+    fn operators_keep_to_their_part() {
+        assert!(template_matches("repo://{+path}", "repo://src/main.rs"));
+        assert!(!template_matches(
+            "repo://{+path}",
+            "repo://src/../../etc/passwd"
+        ));
+        assert!(template_matches("api://x{/seg}", "api://x/a/b"));
+        assert!(template_matches("api://x{?q,n}", "api://x?q=1&n=2"));
+        assert!(!template_matches("api://x{?q}", "api://x"));
+        assert!(template_matches("plain://literal", "plain://literal"));
+        assert!(!template_matches("bad://{unclosed", "bad://{unclosed"));
+        assert!(!template_matches(
+            "notes:///{id}",
+            &format!("notes:///{}", "a".repeat(5000))
+        ));
     }
 }

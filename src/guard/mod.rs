@@ -98,6 +98,48 @@ pub enum GuardEnd {
 #[error("{0}")]
 pub struct GuardError(pub String);
 
+/// When the lock records how the server is launched, the guarded command must be that
+/// launch: the same command and arguments (compared with secrets redacted, as the lock
+/// stores them) for stdio, the same URL and header names for HTTP. Environment variable
+/// names and the working folder are not compared: the host sets them on the guard's own
+/// entry. A lock without a recorded launch (locked from a snapshot file) binds no command.
+pub fn check_launch(lock: &Lockfile, spec: &ServerSpec) -> Result<(), GuardError> {
+    use crate::lock::LaunchSpec;
+    let Some(locked) = &lock.launch else {
+        return Ok(());
+    };
+    let now = LaunchSpec::from_spec(spec);
+    let same = match (locked, &now) {
+        (
+            LaunchSpec::Stdio { command, args, .. },
+            LaunchSpec::Stdio {
+                command: c2,
+                args: a2,
+                ..
+            },
+        ) => command == c2 && args == a2,
+        (
+            LaunchSpec::Http { url, header_names },
+            LaunchSpec::Http {
+                url: u2,
+                header_names: h2,
+            },
+        ) => url == u2 && header_names == h2,
+        _ => false,
+    };
+    if same {
+        return Ok(());
+    }
+    let show =
+        |l: &LaunchSpec| crate::model::escape::line(&crate::model::escape::clip(&l.display(), 300));
+    Err(GuardError(format!(
+        "refusing to start: the lock of {} approved the launch `{}`, but the guard was asked to run `{}`. Run the approved command, or review the new one with `mcpvet diff` and approve it with `mcpvet lock`.",
+        crate::model::escape::line(&lock.server),
+        show(locked),
+        show(&now)
+    )))
+}
+
 /// Start the server and serve the host on `host_in`/`host_out` until one side ends.
 /// Diagnostics (never protocol) go to `diag`.
 pub async fn serve<R, W>(
@@ -117,6 +159,7 @@ where
         caps: opts.caps.clone(),
         ..ProbeOptions::default()
     };
+    check_launch(&opts.lock, &opts.spec)?;
     let proxy = proxy::Proxy::new(opts, diag).map_err(GuardError)?;
     let opened = crate::mcp::probe::open(&opts.spec, &probe)
         .await

@@ -14,7 +14,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::lists::{LockView, STAND_IN, Why, Withheld, stand_in_tool};
+use super::lists::{LockView, STAND_IN, Why, Withheld, stand_in_tool, template_matches};
 use super::log::{AuditLog, CallRecord, now_rfc3339};
 use super::upstream::Upstream;
 use super::{GuardEnd, GuardOptions};
@@ -93,6 +93,8 @@ pub(super) struct Proxy<'a> {
     confirming: HashMap<String, Confirming>,
     /// Approved tools the last listing showed changed.
     withheld_tools: HashSet<String>,
+    /// Approved prompts, resources and templates the last listing showed changed.
+    withheld_items: HashSet<(ItemKind, String)>,
     /// Everything withheld so far, for the stand-in's description.
     withheld: Vec<Withheld>,
     instructions_withheld: bool,
@@ -148,6 +150,7 @@ impl<'a> Proxy<'a> {
             pending: HashMap::new(),
             confirming: HashMap::new(),
             withheld_tools: HashSet::new(),
+            withheld_items: HashSet::new(),
             withheld: Vec::new(),
             instructions_withheld: false,
             legacy_init: LegacyInit::NotStarted,
@@ -372,7 +375,7 @@ impl<'a> Proxy<'a> {
                 &c.host_id,
                 &format!(
                     "mcpvet guard: the user did not confirm this call of {}; it was not made.",
-                    c.tool
+                    crate::model::escape::line(&crate::model::escape::clip(&c.tool, 80))
                 ),
             )));
             let rec = self.call_record(&c.tool, c.digest, "declined", c.started, 0, vec![]);
@@ -456,6 +459,12 @@ impl<'a> Proxy<'a> {
             self.host_call(id, &params, line, now, out, up);
             return;
         }
+        if method == "prompts/get" || method == "resources/read" {
+            if let Some(text) = self.item_refusal(method, &params) {
+                out.push(line_of(&error_response(&id, -32602, &text)));
+                return;
+            }
+        }
         let cursor = params.get("cursor").is_some();
         let line = self.adapt_request(&msg, line);
         let mut p = self.pending_for(Some(id.clone()), method, Purpose::Forward);
@@ -465,6 +474,40 @@ impl<'a> Proxy<'a> {
             self.start_legacy_init(up);
         }
         self.send_or_queue(line, up);
+    }
+
+    /// Why a `prompts/get` or `resources/read` is refused: the prompt or resource is not in
+    /// the lock (a resource URI must be a locked resource's or an expansion of a locked
+    /// template), or a listing showed it changed. `None`: it may be forwarded.
+    fn item_refusal(&self, method: &str, params: &Value) -> Option<String> {
+        let (kind, word, field) = if method == "prompts/get" {
+            (ItemKind::Prompt, "prompt", "name")
+        } else {
+            (ItemKind::Resource, "resource", "uri")
+        };
+        let Some(name) = params.get(field).and_then(Value::as_str) else {
+            return Some(format!("Invalid params: {method} needs a string `{field}`"));
+        };
+        let shown = crate::model::escape::line(&crate::model::escape::clip(name, 80));
+        let changed = |k: ItemKind, n: &str| self.withheld_items.contains(&(k, n.to_owned()));
+        let approved = self.view.is_approved(kind, name);
+        if approved && changed(kind, name) {
+            return Some(format!(
+                "mcpvet guard refused {method}: the {word} {shown} changed since it was approved, so it is withheld. Review the change with `mcpvet diff` and approve it with `mcpvet lock`."
+            ));
+        }
+        let by_template = kind == ItemKind::Resource
+            && self
+                .view
+                .templates()
+                .any(|t| !changed(ItemKind::ResourceTemplate, t) && template_matches(t, name));
+        if approved || by_template {
+            return None;
+        }
+        Some(format!(
+            "mcpvet guard refused {method}: the {word} {shown} is not in the approved lockfile of {} (nor, for a resource, an expansion of an approved resource template that is unchanged). Review it with `mcpvet diff` and approve it with `mcpvet lock` first.",
+            crate::model::escape::line(self.server_name())
+        ))
     }
 
     fn pending_for(&self, host_id: Option<Value>, method: &str, purpose: Purpose) -> Pending {
@@ -959,15 +1002,21 @@ impl<'a> Proxy<'a> {
         for item in items {
             match self.view.check_item(kind, item) {
                 Ok(()) => {
+                    let name = crate::lock::lockfile::item_key(kind, item);
                     if kind == ItemKind::Tool {
-                        self.withheld_tools
-                            .remove(&crate::lock::lockfile::item_key(kind, item));
+                        self.withheld_tools.remove(&name);
+                    } else {
+                        self.withheld_items.remove(&(kind, name));
                     }
                     keep.push(true);
                 }
                 Err(w) => {
-                    if kind == ItemKind::Tool && w.why == Why::Changed {
-                        self.withheld_tools.insert(w.name.clone());
+                    if w.why == Why::Changed {
+                        if kind == ItemKind::Tool {
+                            self.withheld_tools.insert(w.name.clone());
+                        } else {
+                            self.withheld_items.insert((kind, w.name.clone()));
+                        }
                     }
                     if !self.withheld.contains(&w) && self.withheld.len() < 1000 {
                         self.withheld.push(w);

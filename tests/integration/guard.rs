@@ -386,10 +386,54 @@ fn a_test_name_carrying_an_instruction_is_marked_or_blocked() {
 }
 
 /// Lock the `record` hostile server (one tool, `count`, needs an integer `n`).
+/// A lock of the `record` fixture's definitions that records no launch (made from a
+/// snapshot file), so the tests can run other scenarios with the same definitions behind it.
 fn hostile_lock(dir: &Path) -> String {
+    hostile_lock_of(dir, "record")
+}
+
+/// [`hostile_lock`] of another scenario's definitions.
+fn hostile_lock_of(dir: &Path, scenario: &str) -> String {
+    let snap = dir.join(format!("{scenario}.snapshot.json"));
+    run_mcpvet(
+        dir,
+        &[
+            "snapshot",
+            "--quiet",
+            "--no-sandbox",
+            "--name",
+            "h",
+            "-o",
+            snap.to_str().expect("utf-8"),
+            "--",
+            &python(),
+            &hostile_script(),
+            scenario,
+        ],
+    );
     let locks = dir.join("lockfiles");
-    let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
-        .args([
+    run_mcpvet(
+        dir,
+        &[
+            "lock",
+            "--lock-dir",
+            locks.to_str().expect("utf-8"),
+            "--by",
+            "t",
+            "--at",
+            "2026-07-28T12:00:00Z",
+            snap.to_str().expect("utf-8"),
+        ],
+    );
+    locks.join("h.lock.json").display().to_string()
+}
+
+/// A live lock of `hostile.py record`: it records that launch.
+fn hostile_lock_with_launch(dir: &Path) -> String {
+    let locks = dir.join("lockfiles");
+    run_mcpvet(
+        dir,
+        &[
             "lock",
             "--no-sandbox",
             "--name",
@@ -404,16 +448,22 @@ fn hostile_lock(dir: &Path) -> String {
             &python(),
             &hostile_script(),
             "record",
-        ])
+        ],
+    );
+    locks.join("h.lock.json").display().to_string()
+}
+
+fn run_mcpvet(dir: &Path, args: &[&str]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
+        .args(args)
         .current_dir(dir)
         .output()
-        .expect("lock runs");
+        .expect("mcpvet runs");
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    locks.join("h.lock.json").display().to_string()
 }
 
 fn guard_hostile(dir: &Path, lock: &str, scenario: &str, pids: &Path, timeout: &str) -> Proc {
@@ -721,6 +771,314 @@ fn list_changed_rechecks_and_a_rug_pulled_tool_is_withheld() {
         list["result"]["tools"][0]["name"], "mcpvet_guard_withheld",
         "{list}"
     );
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+}
+
+/// `prompts/get` and `resources/read` of an unknown item (or a resource URI that neither a
+/// locked resource nor a locked template names) are refused with a JSON-RPC error and never
+/// reach the server; approved ones pass; a prompt that changed is refused once a listing
+/// showed the change.
+#[test]
+fn prompts_get_and_resources_read_of_unapproved_items_are_refused() {
+    let dir = tmp();
+    let lock = hostile_lock_of(dir.path(), "items");
+    let pids = dir.path().join("pids");
+    let mut g = guard_hostile(dir.path(), &lock, "items", &pids, "10");
+    legacy_handshake(&mut g);
+    let get = |id: u64, name: &str| request(id, "prompts/get", &json!({"name": name}).to_string());
+    let read = |id: u64, uri: &str| request(id, "resources/read", &json!({"uri": uri}).to_string());
+    g.send(&get(2, "review"));
+    let r = g.recv_json();
+    assert_eq!(r["result"]["messages"][0]["role"], "user", "{r}");
+    g.send(&get(3, "exfiltrate"));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 3, "{r}");
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let msg = r["error"]["message"].as_str().expect("message");
+    assert!(
+        msg.contains("prompt exfiltrate") && msg.contains("not in the approved lockfile"),
+        "{msg}"
+    );
+    g.send(&read(4, "file:///a"));
+    assert_eq!(g.recv_json()["result"]["contents"][0]["uri"], "file:///a");
+    g.send(&read(5, "notes:///42"));
+    assert_eq!(g.recv_json()["result"]["contents"][0]["uri"], "notes:///42");
+    for (id, uri) in [(6, "file:///etc/passwd"), (7, "notes:///a/../../b")] {
+        g.send(&read(id, uri));
+        let r = g.recv_json();
+        assert_eq!(r["error"]["code"], -32602, "{r}");
+        assert!(
+            r["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("not in the approved lockfile")),
+            "{r}"
+        );
+    }
+    g.send(&request(8, "prompts/get", "{}"));
+    assert_eq!(g.recv_json()["error"]["code"], -32602);
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    let seen = std::fs::read_to_string(dir.path().join("pids.log")).expect("log");
+    assert!(
+        seen.contains("\"review\"") && seen.contains("notes:///42"),
+        "{seen}"
+    );
+    for refused in ["exfiltrate", "/etc/passwd", "notes:///a/"] {
+        assert!(
+            !seen.contains(refused),
+            "{refused} reached the server: {seen}"
+        );
+    }
+
+    // The same lock, the prompt changed: listed → withheld, then `prompts/get` is refused.
+    let pids2 = dir.path().join("pids2");
+    let mut g = guard_hostile(dir.path(), &lock, "items_drift", &pids2, "10");
+    legacy_handshake(&mut g);
+    g.send(&request(2, "prompts/list", "{}"));
+    let list = g.recv_json();
+    assert_eq!(list["result"]["prompts"], json!([]), "{list}");
+    g.send(&get(3, "review"));
+    let r = g.recv_json();
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("changed since it was approved")),
+        "{r}"
+    );
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    let seen = std::fs::read_to_string(dir.path().join("pids2.log")).expect("log");
+    assert!(!seen.contains("prompts/get"), "{seen}");
+}
+
+const CI_POLICY: &str = r#"[guard.ci-insights.tools.list_flaky_tests]
+action = "deny"
+reason = "test names are written by others"
+
+[guard.ci-insights.tools.get_build_status]
+action = "confirm"
+reason = "asks before reading builds"
+"#;
+
+/// ci-insights behind the guard with a policy, a legacy host (`caps` its capabilities).
+fn ci_with_policy(dir: &Path, caps: &str) -> Proc {
+    let policy = dir.join("policy.toml");
+    std::fs::write(&policy, CI_POLICY).expect("policy");
+    let log = dir.join("audit.jsonl");
+    let ci = env!("CARGO_BIN_EXE_ci-insights");
+    let mut g = Proc::guard(
+        &[
+            "guard",
+            "--lock",
+            &ci_lock(),
+            "--policy",
+            policy.to_str().expect("utf-8"),
+            "--audit-log",
+            log.to_str().expect("utf-8"),
+            "--",
+            ci,
+        ],
+        dir,
+    );
+    g.send(&request(
+        1,
+        "initialize",
+        &format!(
+            r#"{{"protocolVersion":"2025-06-18","capabilities":{caps},"clientInfo":{{"name":"old","version":"1"}}}}"#
+        ),
+    ));
+    assert!(g.recv_json().get("result").is_some());
+    g.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    g
+}
+
+fn legacy_call(id: u64, tool: &str, args: &str) -> String {
+    request(
+        id,
+        "tools/call",
+        &format!(r#"{{"name":"{tool}","arguments":{args}}}"#),
+    )
+}
+
+fn decisions(dir: &Path) -> Vec<(String, String)> {
+    std::fs::read_to_string(dir.join("audit.jsonl"))
+        .expect("audit log")
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("JSON line");
+            (
+                v["tool"].as_str().unwrap_or_default().to_owned(),
+                v["decision"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// `deny` is refused with the policy's reason; `confirm` asks a host that declared
+/// elicitation — accept forwards the call, decline refuses it — and the audit log says so.
+#[test]
+fn deny_and_confirm_through_elicitation_with_ci_insights() {
+    let dir = tmp();
+    let mut g = ci_with_policy(dir.path(), r#"{"elicitation":{}}"#);
+    g.send(&legacy_call(2, "list_flaky_tests", r#"{"pipeline":"web"}"#));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 2, "{r}");
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let text = r["result"]["content"][0]["text"].as_str().expect("text");
+    assert!(
+        text.contains("denies") && text.contains("test names are written by others"),
+        "{text}"
+    );
+    for (id, action) in [(3, "accept"), (4, "decline")] {
+        g.send(&legacy_call(
+            id,
+            "get_build_status",
+            r#"{"pipeline":"api","build":412}"#,
+        ));
+        let ask = g.recv_json();
+        assert_eq!(ask["method"], "elicitation/create", "{ask}");
+        let message = ask["params"]["message"].as_str().expect("message");
+        assert!(
+            message.contains("get_build_status") && message.contains("asks before reading builds"),
+            "{message}"
+        );
+        g.send(
+            &json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": action, "content": {}}})
+                .to_string(),
+        );
+        let r = g.recv_json();
+        assert_eq!(r["id"], id, "{r}");
+        if action == "accept" {
+            assert_eq!(r["result"]["isError"], false, "{r}");
+            assert!(r.to_string().contains("412"), "the build came back: {r}");
+        } else {
+            assert_eq!(r["result"]["isError"], true, "{r}");
+            assert!(r.to_string().contains("did not confirm"), "{r}");
+        }
+    }
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    let want = [
+        ("list_flaky_tests", "denied"),
+        ("get_build_status", "forwarded"),
+        ("get_build_status", "declined"),
+    ];
+    let got = decisions(dir.path());
+    assert_eq!(
+        got,
+        want.map(|(t, d)| (t.to_owned(), d.to_owned())).to_vec()
+    );
+}
+
+/// A host without the elicitation capability cannot confirm: the call is refused with an
+/// explanation and logged as `confirm-unavailable`.
+#[test]
+fn confirm_without_elicitation_is_refused_with_an_explanation() {
+    let dir = tmp();
+    let mut g = ci_with_policy(dir.path(), "{}");
+    g.send(&legacy_call(
+        2,
+        "get_build_status",
+        r#"{"pipeline":"api","build":412}"#,
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 2, "{r}");
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let text = r["result"]["content"][0]["text"].as_str().expect("text");
+    assert!(
+        text.contains("confirm")
+            && text.contains("elicitation")
+            && text.contains("asks before reading builds"),
+        "{text}"
+    );
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        decisions(dir.path()),
+        vec![(
+            "get_build_status".to_owned(),
+            "confirm-unavailable".to_owned()
+        )]
+    );
+}
+
+/// `--sandbox`: ci-insights runs inside bubblewrap behind the guard and still lists and
+/// answers calls.
+#[test]
+#[allow(clippy::print_stderr)]
+fn ci_insights_behind_guard_sandbox_lists_and_calls() {
+    let have_bwrap = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|d| d.join("bwrap").is_file());
+    if !have_bwrap {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "bubblewrap (bwrap) must be installed in CI"
+        );
+        eprintln!("skipping: bwrap not installed");
+        return;
+    }
+    let dir = tmp();
+    let ci = env!("CARGO_BIN_EXE_ci-insights");
+    let mut g = Proc::guard(
+        &["guard", "--sandbox", "--lock", &ci_lock(), "--", ci],
+        dir.path(),
+    );
+    g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
+    let list = g.recv_json();
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        vec!["get_build_status", "list_flaky_tests"],
+        "{list}"
+    );
+    g.send(&call(
+        2,
+        "get_build_status",
+        r#"{"pipeline":"api","build":412}"#,
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+}
+
+/// A lock that records how the server is launched binds the guarded command: a different
+/// command after `--` is refused before anything starts, naming both launches.
+#[test]
+fn a_command_other_than_the_locked_launch_is_refused() {
+    let dir = tmp();
+    let lock = hostile_lock_with_launch(dir.path());
+    let pids = dir.path().join("pids");
+    let mut g = guard_hostile(dir.path(), &lock, "items", &pids, "10");
+    let (code, err) = g.wait_exit();
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("hostile.py items") && err.contains("hostile.py record"),
+        "names both launches: {err}"
+    );
+    assert!(err.contains("mcpvet lock"), "{err}");
+    assert!(!pids.exists(), "the server never started");
+    // The approved launch itself runs.
+    let mut g = Proc::guard(
+        &[
+            "guard",
+            "--lock",
+            &lock,
+            "--",
+            &python(),
+            &hostile_script(),
+            "record",
+        ],
+        dir.path(),
+    );
+    legacy_handshake(&mut g);
     let (code, err) = g.finish();
     assert_eq!(code, Some(0), "{err}");
 }
