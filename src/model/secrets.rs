@@ -476,7 +476,7 @@ mod tests {
             format!("ключ: sk_live_{token}…"),
             format!("AKIA{}é", &token[..16].to_uppercase()),
             format!("Bearer {token}ü"),
-            format!("db: postgres://app:s3cretPassw0rd@db.internal/ü"),
+            "db: postgres://app:s3cretPassw0rd@db.internal/ü".to_owned(),
             format!("SK{}", "a".repeat(32)),
             format!("SK{}ß", "a".repeat(32)),
         ] {
