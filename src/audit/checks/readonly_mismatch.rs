@@ -253,6 +253,22 @@ fn described(desc: &str) -> Option<Effects> {
     Some(fx)
 }
 
+/// [`effects`] of a tool of server `si`, computed once per tool however many checks ask
+/// (`readonly_mismatch`, `shell_execution`, `side_effect_command`), keyed by the definition's
+/// address, which stays put while the server is audited.
+pub fn effects_of(scan: &Scan, si: usize, tool: &Value) -> Effects {
+    let memo = scan.servers[si].memo("readonly_mismatch::effects", || {
+        std::cell::RefCell::new(std::collections::HashMap::<usize, Effects>::new())
+    });
+    let key = std::ptr::from_ref(tool) as usize;
+    if let Some(fx) = memo.borrow().get(&key) {
+        return *fx;
+    }
+    let fx = effects(tool);
+    memo.borrow_mut().insert(key, fx);
+    fx
+}
+
 /// Classify a tool definition.
 pub fn effects(tool: &Value) -> Effects {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
@@ -352,7 +368,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         if !read_only && !not_destructive {
             continue;
         }
-        let fx = effects(tool);
+        let fx = effects_of(scan, si, tool);
         let mut does = Vec::new();
         if fx.executes {
             does.push("executes commands or code");

@@ -32,7 +32,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             continue;
         }
         let Some(tool) = item.value else { continue };
-        if !super::readonly_mismatch::effects(tool).executes {
+        if !super::readonly_mismatch::effects_of(scan, si, tool).executes {
             continue;
         }
         out.push(super::item_finding(scan, si, ii, super::Emit {

@@ -88,9 +88,14 @@ fn negated(norm: &str, start: usize) -> bool {
 /// What the tool does by design: from its name and description (`effects`), and from the
 /// first sentence of its description in any language the lexicons know ("Execute any SQL
 /// statement", "Entfernt ungenutzte Images (docker system prune)").
-fn purpose(tool: &serde_json::Value, destroys: &Regex) -> super::readonly_mismatch::Effects {
+fn purpose(
+    scan: &Scan,
+    si: usize,
+    tool: &serde_json::Value,
+    destroys: &Regex,
+) -> super::readonly_mismatch::Effects {
     use crate::audit::lexicon::{Concept, Lexicon, fold};
-    let mut fx = super::readonly_mismatch::effects(tool);
+    let mut fx = super::readonly_mismatch::effects_of(scan, si, tool);
     let desc = tool.get("description").and_then(|d| d.as_str()).unwrap_or("");
     let Some(first) = crate::audit::clause::split(desc).into_iter().next() else {
         return fx;
@@ -208,7 +213,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         }
         // What the tool does by design: a command runner may name any command; a tool that
         // deletes may name its own deleting command.
-        let fx = *effects[field.item].get_or_insert_with(|| purpose(tool, destroys));
+        let fx = *effects[field.item].get_or_insert_with(|| purpose(scan, si, tool, destroys));
         if fx.executes || (destructive && fx.deletes) {
             continue;
         }
