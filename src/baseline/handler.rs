@@ -24,7 +24,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::config::{Build, FlakyTest, ServerConfig};
-use super::validate::{display_value, normalize_integers, validate_arguments};
+use super::validate::{display_value, normalize_owned, validate_arguments};
 use crate::kit::rules::{CallParams, Cursors, MetaCheck, MethodCheck, RequestRules};
 use crate::kit::{
     CacheHint, CacheHints, KitError, Tool, ToolError, ToolOutput, ToolServer,
@@ -97,7 +97,7 @@ pub fn tool_server(config: &ServerConfig) -> Result<ToolServer, KitError> {
         let builds = Arc::clone(&builds);
         let flaky = Arc::clone(&flaky);
         server.add_tool(Tool::from_definition(definition, move |arguments| {
-            let outcome = run_tool(&tool_name, &normalize_integers(&arguments), &builds, &flaky);
+            let outcome = run_tool(&tool_name, &normalize_owned(arguments), &builds, &flaky);
             std::future::ready(outcome.map(ToolOutput::structured).map_err(ToolError))
         }))?;
     }

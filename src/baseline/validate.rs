@@ -151,24 +151,30 @@ pub fn display_value(value: &Value) -> String {
 /// A copy of `arguments` with every whole-valued float converted to an integer (`2.0` → `2`),
 /// at any depth; the input is not changed.
 pub fn normalize_integers(arguments: &Map<String, Value>) -> Map<String, Value> {
-    arguments
-        .iter()
-        .map(|(k, v)| (k.clone(), normalize_value(v)))
-        .collect()
+    normalize_owned(arguments.clone())
 }
 
-fn normalize_value(value: &Value) -> Value {
+/// [`normalize_integers`] on arguments the caller owns (a handler's own copy): converted in
+/// place, without a second copy.
+pub fn normalize_owned(mut arguments: Map<String, Value>) -> Map<String, Value> {
+    arguments.values_mut().for_each(normalize_value);
+    arguments
+}
+
+fn normalize_value(value: &mut Value) {
     match value {
         Value::Number(n) if !n.is_i64() && !n.is_u64() && number_is_integer(n) => {
             match n.as_f64() {
-                Some(f) if f >= i64::MIN as f64 && f < i64::MAX as f64 => Value::from(f as i64),
-                Some(f) if f >= 0.0 && f < u64::MAX as f64 => Value::from(f as u64),
-                _ => value.clone(),
+                Some(f) if f >= i64::MIN as f64 && f < i64::MAX as f64 => {
+                    *value = Value::from(f as i64);
+                }
+                Some(f) if f >= 0.0 && f < u64::MAX as f64 => *value = Value::from(f as u64),
+                _ => {}
             }
         }
-        Value::Array(items) => Value::Array(items.iter().map(normalize_value).collect()),
-        Value::Object(map) => Value::Object(normalize_integers(map)),
-        other => other.clone(),
+        Value::Array(items) => items.iter_mut().for_each(normalize_value),
+        Value::Object(map) => map.values_mut().for_each(normalize_value),
+        _ => {}
     }
 }
 

@@ -1579,7 +1579,7 @@ impl ToolServer {
             .and_then(|meta| meta.get("progressToken"))
             .filter(|token| is_valid_id(token))
             .cloned();
-        let (input_responses, request_state) = retry_params(params, &format!("tool:{name}"))?;
+        let (input_responses, request_state) = retry_params(params, || format!("tool:{name}"))?;
         let context = CallContext {
             notify: notify.filter(|_| progress_token.is_some()),
             progress_token,
@@ -1691,7 +1691,7 @@ impl ToolServer {
             }
         }
         let target = format!("prompt:{name}");
-        let (input_responses, request_state) = retry_params(request.params, &target)?;
+        let (input_responses, request_state) = retry_params(request.params, || target.clone())?;
         let context = CallContext {
             input_responses,
             request_state,
@@ -1839,7 +1839,17 @@ fn decode_cursor(key: &str, cursor: &str, len: usize) -> Option<usize> {
 }
 
 /// Drive `future` to completion on this thread, parking it while the future waits.
+///
+/// Most handlers complete on their first poll: that poll uses a no-op waker, and the parking
+/// waker (an allocation and a thread handle) is built only for a future that is still pending.
+/// A pending future is polled again with the parking waker before the thread parks, so any
+/// wake it registers reaches this thread.
 fn block_on<F: Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut first = std::task::Context::from_waker(std::task::Waker::noop());
+    if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut first) {
+        return output;
+    }
     struct Unpark(std::thread::Thread);
     impl std::task::Wake for Unpark {
         fn wake(self: Arc<Self>) {
@@ -1851,7 +1861,6 @@ fn block_on<F: Future>(future: F) -> F::Output {
     }
     let waker = std::task::Waker::from(Arc::new(Unpark(std::thread::current())));
     let mut context = std::task::Context::from_waker(&waker);
-    let mut future = std::pin::pin!(future);
     loop {
         match future.as_mut().poll(&mut context) {
             std::task::Poll::Ready(output) => return output,
@@ -1875,7 +1884,7 @@ fn capability_for(method: &str) -> Option<&'static str> {
 #[allow(clippy::type_complexity)]
 fn retry_params(
     params: &Map<String, Value>,
-    target: &str,
+    target: impl FnOnce() -> String,
 ) -> Result<(Option<Map<String, Value>>, Option<Value>), Value> {
     let invalid = |m: &str| error_response(&Value::Null, INVALID_PARAMS, m);
     let responses = match params.get("inputResponses") {
@@ -1885,7 +1894,7 @@ fn retry_params(
     };
     let state = match params.get("requestState") {
         None | Some(Value::Null) => None,
-        Some(Value::String(sealed)) => Some(super::state::open(sealed, target).ok_or_else(|| {
+        Some(Value::String(sealed)) => Some(super::state::open(sealed, &target()).ok_or_else(|| {
             invalid("Invalid requestState: it fails its integrity check (tampered, or from another server process or request)")
         })?),
         Some(_) => return Err(invalid("Invalid params: requestState must be a string")),
