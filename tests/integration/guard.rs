@@ -276,12 +276,7 @@ fn a_drifted_tool_is_withheld_and_its_calls_refused() {
     );
     g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
     let list = g.recv_json();
-    let names: Vec<&str> = list["result"]["tools"]
-        .as_array()
-        .expect("tools")
-        .iter()
-        .filter_map(|t| t["name"].as_str())
-        .collect();
+    let names = tool_names(&list);
     assert_eq!(
         names,
         vec!["get_build_status", "mcpvet_guard_withheld"],
@@ -1027,12 +1022,7 @@ fn ci_insights_behind_guard_sandbox_lists_and_calls() {
     );
     g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
     let list = g.recv_json();
-    let names: Vec<&str> = list["result"]["tools"]
-        .as_array()
-        .expect("tools")
-        .iter()
-        .filter_map(|t| t["name"].as_str())
-        .collect();
+    let names = tool_names(&list);
     assert_eq!(
         names,
         vec!["get_build_status", "list_flaky_tests"],
@@ -1081,4 +1071,14 @@ fn a_command_other_than_the_locked_launch_is_refused() {
     legacy_handshake(&mut g);
     let (code, err) = g.finish();
     assert_eq!(code, Some(0), "{err}");
+}
+
+/// The names of the tools in a `tools/list` answer, in order.
+fn tool_names(list: &Value) -> Vec<&str> {
+    list["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect()
 }
