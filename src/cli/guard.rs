@@ -24,7 +24,6 @@ pub struct GuardArgs {
     #[arg(
         long,
         value_name = "FILE",
-        required_unless_present_any = ["install", "uninstall"],
         conflicts_with_all = ["install", "uninstall"]
     )]
     pub lock: Option<PathBuf>,
@@ -61,7 +60,19 @@ pub struct GuardArgs {
 
 pub fn run(args: GuardArgs, _g: Global) -> anyhow::Result<Exit> {
     let Some(lock_path) = args.lock.as_deref() else {
-        if args.url.is_some() || !args.command.is_empty() {
+        let installing = args.install.install.is_some() || args.install.uninstall.is_some();
+        let serving = args.url.is_some() || !args.command.is_empty();
+        if !installing && serving {
+            anyhow::bail!(
+                "the guard needs the server's approved lock: `mcpvet guard --lock lockfiles/NAME.lock.json -- CMD ARGS…` (write it with `mcpvet lock`)"
+            );
+        }
+        if !installing {
+            anyhow::bail!(
+                "say what to guard: `mcpvet guard --lock lockfiles/NAME.lock.json -- CMD ARGS…` runs a server behind its lock (or `--url URL` for a remote one); `mcpvet guard --install CONFIG` puts a host config's locked servers behind the guard"
+            );
+        }
+        if serving {
             anyhow::bail!(
                 "--install/--uninstall rewrite a host config and run no server: drop `--url` and the command after `--`"
             );

@@ -420,6 +420,13 @@ fn special_files_as_config_are_clear_errors() {
     }
     let (code, _, err) = mcpvet(dir.path(), &["guard"]);
     assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--lock") && err.contains("--install CONFIG"),
+        "{err}"
+    );
+    let (code, _, err) = mcpvet(dir.path(), &["guard", "--", "ci-insights"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("needs the server's approved lock"), "{err}");
 }
 
 #[test]
