@@ -9,7 +9,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::jsonrpc::{self, Incoming, MODERN_VERSION};
+use super::jsonrpc::{self, MODERN_VERSION};
 use super::limits::{Limits, human_bytes};
 use super::sse::SseParser;
 use super::{CallError, Session};
@@ -496,31 +496,13 @@ impl HttpConn {
         deadline: Instant,
         session: &mut Session,
     ) -> Result<Option<Result<Value, CallError>>, CallError> {
-        let messages = jsonrpc::decode_payload(bytes, session)?;
-        for msg in messages {
-            match msg {
-                Incoming::Response { id: rid, outcome } => {
-                    if jsonrpc::id_matches(&rid, id) {
-                        session.answered();
-                        return Ok(Some(outcome.map_err(CallError::Rpc)));
-                    }
-                    session.note_once(&format!(
-                        "ignored an answer with an id mcpvet never sent ({rid})"
-                    ));
-                }
-                Incoming::Request { id: rid, method } => {
-                    session.note_once(&format!(
-                        "the server sent a {method} request; mcpvet answered it without serving it"
-                    ));
-                    let answer = jsonrpc::answer_server_request(&rid, &method);
-                    if let Ok(resp) = self.post(&answer, &method, Era::Legacy, deadline).await {
-                        let _ = self.read_body(resp, deadline).await;
-                    }
-                }
-                Incoming::Notification { .. } => {}
+        let triage = jsonrpc::triage_payload(bytes, id, session)?;
+        for (answer, method) in &triage.to_answer {
+            if let Ok(resp) = self.post(answer, method, Era::Legacy, deadline).await {
+                let _ = self.read_body(resp, deadline).await;
             }
         }
-        Ok(None)
+        Ok(triage.outcome)
     }
 }
 

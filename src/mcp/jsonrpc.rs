@@ -70,6 +70,52 @@ pub(super) fn decode_payload(
     }
 }
 
+/// What one HTTP body or SSE event holds for request `id`: the answers the server's own
+/// requests get (each one noted), in order, up to the answer to `id`, and that answer if it
+/// came. Answers with ids mcpvet never sent are noted and dropped; notifications are ignored.
+pub(super) struct Triage {
+    /// `(answer, method)` for every server request before the answer to `id`.
+    pub to_answer: Vec<(Value, String)>,
+    /// The answer to `id`, if this payload held it.
+    pub outcome: Option<Result<Value, super::CallError>>,
+}
+
+/// Decode a payload ([`decode_payload`]) and sort it for request `id` ([`Triage`]).
+pub(super) fn triage_payload(
+    bytes: &[u8],
+    id: u64,
+    session: &mut super::Session,
+) -> Result<Triage, super::CallError> {
+    let mut triage = Triage {
+        to_answer: Vec::new(),
+        outcome: None,
+    };
+    for msg in decode_payload(bytes, session)? {
+        match msg {
+            Incoming::Response { id: rid, outcome } => {
+                if id_matches(&rid, id) {
+                    session.answered();
+                    triage.outcome = Some(outcome.map_err(super::CallError::Rpc));
+                    break;
+                }
+                session.note_once(&format!(
+                    "ignored an answer with an id mcpvet never sent ({rid})"
+                ));
+            }
+            Incoming::Request { id: rid, method } => {
+                session.note_once(&format!(
+                    "the server sent a {method} request; mcpvet answered it without serving it"
+                ));
+                triage
+                    .to_answer
+                    .push((answer_server_request(&rid, &method), method));
+            }
+            Incoming::Notification { .. } => {}
+        }
+    }
+    Ok(triage)
+}
+
 /// Parse bytes into a classified message. Invalid UTF-8 is replaced with U+FFFD (as most
 /// MCP clients do) and reported through the returned flag.
 pub fn parse_message(bytes: &[u8]) -> Result<(Vec<Incoming>, bool), MessageError> {

@@ -23,7 +23,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use super::http::{self, HttpConn, HttpSetupError};
-use super::jsonrpc::{self, Incoming};
+use super::jsonrpc;
 use super::limits::{Limits, human_bytes};
 use super::sse::{SseEvent, SseParser};
 use super::{CallError, Session};
@@ -316,30 +316,12 @@ impl LegacySseConn {
         deadline: Instant,
         session: &mut Session,
     ) -> Result<Option<Result<Value, CallError>>, CallError> {
-        let messages = jsonrpc::decode_payload(bytes, session)?;
-        for msg in messages {
-            match msg {
-                Incoming::Response { id: rid, outcome } => {
-                    if jsonrpc::id_matches(&rid, id) {
-                        session.answered();
-                        return Ok(Some(outcome.map_err(CallError::Rpc)));
-                    }
-                    session.note_once(&format!(
-                        "ignored an answer with an id mcpvet never sent ({rid})"
-                    ));
-                }
-                Incoming::Request { id: rid, method } => {
-                    session.note_once(&format!(
-                        "the server sent a {method} request; mcpvet answered it without serving it"
-                    ));
-                    let answer = jsonrpc::answer_server_request(&rid, &method);
-                    // An answer the server refuses is its problem, not the probe's.
-                    let _ = self.post(&answer, &method, deadline).await;
-                }
-                Incoming::Notification { .. } => {}
-            }
+        let triage = jsonrpc::triage_payload(bytes, id, session)?;
+        for (answer, method) in &triage.to_answer {
+            // An answer the server refuses is its problem, not the probe's.
+            let _ = self.post(answer, method, deadline).await;
         }
-        Ok(None)
+        Ok(triage.outcome)
     }
 
     /// Send a notification.
