@@ -36,6 +36,10 @@ pub struct GuardArgs {
     /// Seconds the server may take to answer one request (and to start).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
+    /// Largest single message the server may send (one stdio line or one HTTP body), e.g.
+    /// `16MiB`; a larger one ends the session. The guard's memory grows with it.
+    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = crate::model::fsio::parse_size)]
+    pub max_message_size: u64,
     /// Run the stdio server inside bubblewrap (no network, the user's home hidden).
     #[arg(long)]
     pub sandbox: bool,
@@ -137,7 +141,10 @@ pub fn run(args: GuardArgs, _g: Global) -> anyhow::Result<Exit> {
         pass_env,
         policy: rules,
         audit_log: args.audit_log.clone(),
-        caps: GuardOptions::default_caps(),
+        caps: crate::mcp::Limits {
+            max_message_bytes: usize::try_from(args.max_message_size).unwrap_or(usize::MAX),
+            ..GuardOptions::default_caps()
+        },
     };
     let diag = |m: &str| crate::report::eprint_line(&format!("mcpvet guard: {m}"));
     match crate::guard::run_stdio(&opts, &diag)? {

@@ -107,6 +107,9 @@ pub(super) struct Proxy<'a> {
     calls: HashMap<String, VecDeque<Instant>>,
     all_calls: VecDeque<Instant>,
     garbage: usize,
+    /// Server messages (notifications, requests) since the last answer while a request
+    /// waited: a flood past `caps.max_messages_per_request` ends the session.
+    since_answer: usize,
     log: AuditLog,
     diag: &'a (dyn Fn(&str) + Sync),
 }
@@ -160,6 +163,7 @@ impl<'a> Proxy<'a> {
             calls: HashMap::new(),
             all_calls: VecDeque::new(),
             garbage: 0,
+            since_answer: 0,
             log,
             diag,
         })
@@ -804,6 +808,17 @@ impl<'a> Proxy<'a> {
         };
         let method = msg.get("method").and_then(Value::as_str).map(str::to_owned);
         let id = msg.get("id").cloned().filter(|i| !i.is_null());
+        if method.is_some() && !self.pending.is_empty() {
+            self.since_answer += 1;
+            if self.since_answer > self.opts.caps.max_messages_per_request {
+                return Err(format!(
+                    "flooded stdout: more than {} messages while a request waited, without answering it",
+                    self.opts.caps.max_messages_per_request
+                ));
+            }
+        } else {
+            self.since_answer = 0;
+        }
         match (method, id) {
             (Some(m), None) => {
                 if m == "notifications/tools/list_changed" {

@@ -119,6 +119,8 @@ impl Proc {
     fn wait_exit(&mut self) -> (Option<i32>, String) {
         let start = Instant::now();
         loop {
+            // Whatever the guard still sends is dropped (a flood must not fill the test).
+            for _ in self.rx.try_iter() {}
             if let Ok(Some(status)) = self.child.try_wait() {
                 std::thread::sleep(Duration::from_millis(50));
                 return (status.code(), self.stderr_now());
@@ -1081,4 +1083,278 @@ fn tool_names(list: &Value) -> Vec<&str> {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect()
+}
+
+// ---- the hostile-server suite behind the guard ------------------------------------------
+
+/// Peak resident memory (VmHWM, KiB) of a running process, sampled every 5 ms until it
+/// exits (a zombie has no VmHWM line).
+fn watch_peak_rss(pid: u32) -> std::thread::JoinHandle<u64> {
+    std::thread::spawn(move || {
+        let mut peak = 0u64;
+        loop {
+            let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+                break;
+            };
+            let Some(kib) = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            else {
+                break;
+            };
+            peak = peak.max(kib);
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        peak
+    })
+}
+
+/// The most the guard may hold under any hostile server of the suite (its message cap is
+/// 64 MiB; a flood or an endless line must not grow it further).
+const RSS_BOUND_KIB: u64 = 200 * 1024;
+
+/// Every live process whose command line holds `marker`.
+fn with_marker(marker: &str) -> Vec<i32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
+            continue;
+        };
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            if String::from_utf8_lossy(&cmd).contains(marker) {
+                out.push(pid);
+            }
+        }
+    }
+    out
+}
+
+/// No process of the scenario left: the pids it recorded and any command line with its
+/// marker (double-forked daemons), waited for up to 5 s.
+fn assert_nothing_survives(pids: &Path, marker: &str, what: &str) {
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        let mut left = alive(pids);
+        left.extend(with_marker(marker));
+        if left.is_empty() {
+            return;
+        }
+        assert!(
+            Instant::now() < until,
+            "{what}: processes left running: {left:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Wait for the answer with `id`, draining (and counting) everything else the guard sends.
+fn answer_to(g: &Proc, id: u64, within: Duration) -> (Value, usize) {
+    let until = Instant::now() + within;
+    let mut other = 0;
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        let Some(line) = g.recv(left) else {
+            panic!(
+                "no answer to {id} within {within:?} ({other} other lines); stderr: {}",
+                g.stderr_now()
+            );
+        };
+        let v: Value = serde_json::from_str(&line).expect("every line the guard sends is JSON");
+        if v["id"] == id && v.get("method").is_none() {
+            return (v, other);
+        }
+        other += 1;
+    }
+}
+
+fn snoop_script() -> String {
+    root()
+        .join("tests/fixtures/hostile/snoop.py")
+        .display()
+        .to_string()
+}
+
+/// How a scenario ends for the host.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Ends {
+    /// The request gets a JSON-RPC error and the guard exits 3 with the server.
+    ErrorAndExit,
+    /// The request gets a JSON-RPC error (the server stays); closing stdin ends the guard.
+    ErrorThenHostCloses,
+    /// The server answers; closing stdin ends the guard.
+    Answers,
+    /// The server exits before the host asks anything: the guard exits 3 and shows the
+    /// server's last stderr lines, escaped.
+    ExitsAtOnce,
+}
+
+/// The probe's hostile servers behind the guard, with this test as the host: a server that
+/// hangs (after double-forking a daemon), one that double-forks and serves, one that dies in
+/// the middle of an answer, one that floods stdout with endless messages, one that writes an
+/// endless line, garbage, JSON nested too deep, a stderr flood, and one whose stderr is
+/// terminal escapes. Each time: the host gets a clean JSON-RPC error (or the answer) within
+/// the timeout, the guard exits with the server (or when the host closes), no process
+/// survives, the guard's stderr has no raw control character, and its peak resident memory
+/// stays under 200 MiB.
+#[test]
+fn the_hostile_suite_runs_behind_the_guard() {
+    let dir = tmp();
+    let lock = hostile_lock(dir.path());
+    let hostile_strings = dir.path().join("strings.json");
+    std::fs::write(
+        &hostile_strings,
+        json!([
+            "\u{1b}[8mhidden",
+            "\u{1b}]0;owned-title\u{7}",
+            "cr\rover",
+            "bidi\u{202e}txt",
+            "c1\u{9b}31m",
+            "del\u{7f}"
+        ])
+        .to_string(),
+    )
+    .expect("strings");
+    let text_script = root()
+        .join("tests/fixtures/hostile/hostile_text.py")
+        .display()
+        .to_string();
+    let cases: &[(&str, &str, &str, Ends)] = &[
+        ("snoop", "hang", "initialize", Ends::ErrorThenHostCloses),
+        ("snoop", "daemon", "tools/list", Ends::Answers),
+        (
+            "hostile",
+            "die_mid_answer",
+            "tools/call",
+            Ends::ErrorAndExit,
+        ),
+        ("hostile", "die_on_call", "tools/call", Ends::ErrorAndExit),
+        ("hostile", "flood", "initialize", Ends::ErrorAndExit),
+        ("hostile", "huge", "initialize", Ends::ErrorAndExit),
+        ("hostile", "garbage", "initialize", Ends::ErrorAndExit),
+        ("hostile", "deep", "initialize", Ends::ErrorThenHostCloses),
+        (
+            "hostile",
+            "silence",
+            "initialize",
+            Ends::ErrorThenHostCloses,
+        ),
+        ("hostile", "stderr_flood", "tools/list", Ends::Answers),
+        ("text", "exit_stderr", "none", Ends::ExitsAtOnce),
+    ];
+    let timeout = 3u64;
+    let mut figures = Vec::new();
+    for &(script, scenario, method, ends) in cases {
+        let what = format!("{script}/{scenario}");
+        let marker = format!("mcpvet-guard-marker-{}-{scenario}", std::process::id());
+        let pids = dir.path().join(format!("pids-{scenario}"));
+        let pids_s = pids.to_str().expect("utf-8").to_owned();
+        let mut argv: Vec<String> = vec![
+            "guard".into(),
+            "--lock".into(),
+            lock.clone(),
+            "--timeout".into(),
+            timeout.to_string(),
+            "--".into(),
+            python(),
+        ];
+        match script {
+            "snoop" => argv.extend([snoop_script(), scenario.into(), marker.clone(), pids_s]),
+            "hostile" => argv.extend([hostile_script(), scenario.into(), pids_s]),
+            _ => argv.extend([
+                text_script.clone(),
+                scenario.into(),
+                hostile_strings.display().to_string(),
+            ]),
+        }
+        let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+        let mut g = Proc::guard(&argv, dir.path());
+        let peak = watch_peak_rss(g.child.id());
+        if ends == Ends::ExitsAtOnce {
+            let (code, err) = g.wait_exit();
+            assert_eq!(code, Some(3), "{what}: {err}");
+            assert!(
+                err.contains("owned-title"),
+                "{what}: the server's stderr: {err}"
+            );
+            assert_clean_stderr(&err, &what);
+            assert_nothing_survives(&pids, &marker, &what);
+            continue;
+        }
+        let mut next = 1;
+        if method != "initialize" {
+            legacy_handshake(&mut g);
+            next = 2;
+        }
+        let start = Instant::now();
+        match method {
+            "initialize" => legacy_handshake_request(&mut g, next),
+            "tools/list" => g.send(&request(next, "tools/list", "{}")),
+            _ => g.send(&request(
+                next,
+                "tools/call",
+                r#"{"name":"count","arguments":{"n":1}}"#,
+            )),
+        }
+        let (answer, other) = answer_to(&g, next, Duration::from_secs(timeout + 7));
+        let took = start.elapsed();
+        assert!(
+            took < Duration::from_secs(timeout + 2),
+            "{what}: the answer took {took:?}"
+        );
+        match ends {
+            Ends::Answers => assert!(answer.get("result").is_some(), "{what}: {answer}"),
+            _ => {
+                assert_eq!(answer["error"]["code"], -32603, "{what}: {answer}");
+                let msg = answer["error"]["message"].as_str().unwrap_or_default();
+                assert!(msg.starts_with("mcpvet guard"), "{what}: {answer}");
+            }
+        }
+        let (code, err) = match ends {
+            Ends::ErrorAndExit => g.wait_exit(),
+            _ => {
+                // The guard still serves: a second request is answered (or refused) too.
+                if ends == Ends::ErrorThenHostCloses {
+                    g.send(&request(next + 1, "ping", "{}"));
+                    let (a, _) = answer_to(&g, next + 1, Duration::from_secs(timeout + 7));
+                    assert!(a.get("error").is_some() || a.get("result").is_some(), "{a}");
+                }
+                drop(g.stdin.take());
+                g.wait_exit()
+            }
+        };
+        let expected = if ends == Ends::ErrorAndExit { 3 } else { 0 };
+        assert_eq!(code, Some(expected), "{what}: {err}");
+        assert_clean_stderr(&err, &what);
+        let peak = peak.join().expect("watcher");
+        assert!(
+            peak < RSS_BOUND_KIB,
+            "{what}: the guard's peak RSS was {peak} KiB"
+        );
+        assert_nothing_survives(&pids, &marker, &what);
+        figures.push(format!(
+            "{what}: answer in {} ms after {other} other lines, peak RSS {} MiB, exit {code:?}",
+            took.as_millis(),
+            peak / 1024
+        ));
+    }
+    eprintln!("{}", figures.join("\n"));
+}
+
+/// The guard's stderr (split into lines) holds no raw control or bidi character.
+fn assert_clean_stderr(err: &str, what: &str) {
+    assert!(
+        !err.chars()
+            .any(|c| (c.is_control() && c != '\t' && c != '\n')
+                || ('\u{202a}'..='\u{202e}').contains(&c)),
+        "{what}: raw control characters on the guard's stderr: {err:?}"
+    );
+}
+
+fn legacy_handshake_request(g: &mut Proc, id: u64) {
+    g.send(&request(
+        id,
+        "initialize",
+        r#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}"#,
+    ));
 }
