@@ -48,6 +48,18 @@ enum Purpose {
     InitializeLegacy,
     /// The guard's own `tools/list` (re-check after `list_changed`).
     Recheck { seen: usize },
+    /// The guard's own listing of prompts, resources or templates, made before the first
+    /// `prompts/get` or `resources/read` of the session is judged.
+    ItemList { kind: ItemKind, seen: usize },
+}
+
+/// A `prompts/get` or `resources/read` waiting for the guard's own listings.
+struct Held {
+    id: Value,
+    method: String,
+    msg: Value,
+    line: Vec<u8>,
+    started: Instant,
 }
 
 #[derive(Debug)]
@@ -95,6 +107,14 @@ pub(super) struct Proxy<'a> {
     withheld_tools: HashSet<String>,
     /// Approved prompts, resources and templates the last listing showed changed.
     withheld_items: HashSet<(ItemKind, String)>,
+    /// Prompts, resources and templates a listing in this session showed unchanged.
+    seen_items: HashSet<(ItemKind, String)>,
+    /// Kinds the guard listed in full itself since the server last said they changed.
+    listed: HashSet<ItemKind>,
+    /// Kinds whose own listing is under way.
+    listing: HashSet<ItemKind>,
+    /// Gets and reads waiting for those listings.
+    held: Vec<Held>,
     /// Everything withheld so far, for the stand-in's description.
     withheld: Vec<Withheld>,
     instructions_withheld: bool,
@@ -154,6 +174,10 @@ impl<'a> Proxy<'a> {
             confirming: HashMap::new(),
             withheld_tools: HashSet::new(),
             withheld_items: HashSet::new(),
+            seen_items: HashSet::new(),
+            listed: HashSet::new(),
+            listing: HashSet::new(),
+            held: Vec::new(),
             withheld: Vec::new(),
             instructions_withheld: false,
             legacy_init: LegacyInit::NotStarted,
@@ -205,7 +229,9 @@ impl<'a> Proxy<'a> {
         CallRecord {
             time: now_rfc3339(),
             server: self.server_name().to_owned(),
-            tool: tool.to_owned(),
+            method: "tools/call".to_owned(),
+            tool: Some(tool.to_owned()),
+            item: None,
             arguments_sha256: digest,
             decision: decision.to_owned(),
             duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
@@ -268,7 +294,7 @@ impl<'a> Proxy<'a> {
                         break GuardEnd::ServerEnded(why);
                     }
                 },
-                _ = tick.tick() => self.expire(&mut out),
+                _ = tick.tick() => self.expire(&mut out, &mut to_server),
             }
             let deadline = Instant::now() + self.opts.timeout;
             let mut failed = None;
@@ -464,10 +490,26 @@ impl<'a> Proxy<'a> {
             return;
         }
         if method == "prompts/get" || method == "resources/read" {
-            if let Some(text) = self.item_refusal(method, &params) {
-                out.push(line_of(&error_response(&id, -32602, &text)));
-                return;
+            let missing: Vec<ItemKind> = item_kinds(method)
+                .iter()
+                .copied()
+                .filter(|k| !self.listed.contains(k))
+                .collect();
+            if missing.is_empty() {
+                self.decide_item(id, method, &msg, line, now, out, up);
+            } else {
+                for k in missing {
+                    self.start_item_list(k, up);
+                }
+                self.held.push(Held {
+                    id,
+                    method: method.to_owned(),
+                    msg,
+                    line,
+                    started: now,
+                });
             }
+            return;
         }
         let cursor = params.get("cursor").is_some();
         let line = self.adapt_request(&msg, line);
@@ -480,38 +522,160 @@ impl<'a> Proxy<'a> {
         self.send_or_queue(line, up);
     }
 
-    /// Why a `prompts/get` or `resources/read` is refused: the prompt or resource is not in
-    /// the lock (a resource URI must be a locked resource's or an expansion of a locked
-    /// template), or a listing showed it changed. `None`: it may be forwarded.
-    fn item_refusal(&self, method: &str, params: &Value) -> Option<String> {
+    /// Why a `prompts/get` or `resources/read` is refused (the audit decision and the text):
+    /// the prompt or resource is not in the lock (a resource URI must be a locked resource's
+    /// or an expansion of a locked template), a listing showed it changed, or the server's
+    /// listing in this session did not show it. `Err`: it may be forwarded, with the name
+    /// the audit log records for it.
+    fn item_refusal(&self, method: &str, params: &Value) -> Result<(String, String), String> {
         let (kind, word, field) = if method == "prompts/get" {
             (ItemKind::Prompt, "prompt", "name")
         } else {
             (ItemKind::Resource, "resource", "uri")
         };
         let Some(name) = params.get(field).and_then(Value::as_str) else {
-            return Some(format!("Invalid params: {method} needs a string `{field}`"));
+            return Ok((
+                "invalid-params".into(),
+                format!("Invalid params: {method} needs a string `{field}`"),
+            ));
         };
         let shown = crate::model::escape::line(&crate::model::escape::clip(name, 80));
         let changed = |k: ItemKind, n: &str| self.withheld_items.contains(&(k, n.to_owned()));
+        let seen = |k: ItemKind, n: &str| self.seen_items.contains(&(k, n.to_owned()));
         let approved = self.view.is_approved(kind, name);
         if approved && changed(kind, name) {
-            return Some(format!(
-                "mcpvet guard refused {method}: the {word} {shown} changed since it was approved, so it is withheld. Review the change with `mcpvet diff` and approve it with `mcpvet lock`."
+            return Ok((
+                "withheld".into(),
+                format!(
+                    "mcpvet guard refused {method}: the {word} {shown} changed since it was approved, so it is withheld. Review the change with `mcpvet diff` and approve it with `mcpvet lock`."
+                ),
             ));
         }
-        let by_template = kind == ItemKind::Resource
-            && self
-                .view
-                .templates()
-                .any(|t| !changed(ItemKind::ResourceTemplate, t) && template_matches(t, name));
-        if approved || by_template {
-            return None;
+        if approved && seen(kind, name) {
+            return Err(name.to_owned());
         }
-        Some(format!(
-            "mcpvet guard refused {method}: the {word} {shown} is not in the approved lockfile of {} (nor, for a resource, an expansion of an approved resource template that is unchanged). Review it with `mcpvet diff` and approve it with `mcpvet lock` first.",
-            crate::model::escape::line(self.server_name())
+        if kind == ItemKind::Resource {
+            if let Some(t) = self.view.templates().find(|t| {
+                seen(ItemKind::ResourceTemplate, t)
+                    && !changed(ItemKind::ResourceTemplate, t)
+                    && template_matches(t, name)
+            }) {
+                return Err(t.to_owned());
+            }
+        }
+        if approved {
+            return Ok((
+                "not-listed".into(),
+                format!(
+                    "mcpvet guard refused {method}: the {word} {shown} is approved, but the server did not list it in this session, so it cannot be compared with the lock."
+                ),
+            ));
+        }
+        Ok((
+            "not-approved".into(),
+            format!(
+                "mcpvet guard refused {method}: the {word} {shown} is not in the approved lockfile of {} (nor, for a resource, an expansion of an approved resource template that the server lists unchanged). Review it with `mcpvet diff` and approve it with `mcpvet lock` first.",
+                crate::model::escape::line(self.server_name())
+            ),
         ))
+    }
+
+    /// Judge a `prompts/get` or `resources/read` once its kinds are listed: refuse it (a
+    /// JSON-RPC error and an audit line) or forward it.
+    #[allow(clippy::too_many_arguments)]
+    fn decide_item(
+        &mut self,
+        id: Value,
+        method: &str,
+        msg: &Value,
+        line: Vec<u8>,
+        started: Instant,
+        out: &mut Vec<Vec<u8>>,
+        up: &mut Vec<Vec<u8>>,
+    ) {
+        let params = msg.get("params").cloned().unwrap_or(Value::Null);
+        match self.item_refusal(method, &params) {
+            Ok((decision, text)) => {
+                let item = audit_item(method, &params);
+                let digest = item_digest(method, &params);
+                let rec = CallRecord {
+                    time: now_rfc3339(),
+                    server: self.server_name().to_owned(),
+                    method: method.to_owned(),
+                    tool: None,
+                    item,
+                    arguments_sha256: digest,
+                    decision,
+                    duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+                    result_bytes: 0,
+                    output_findings: Vec::new(),
+                };
+                self.record(rec);
+                out.push(line_of(&error_response(&id, -32602, &text)));
+            }
+            Err(_) => {
+                let line = self.adapt_request(msg, line);
+                let p = self.pending_for(Some(id.clone()), method, Purpose::Forward);
+                self.pending.insert(key(&id), p);
+                if self.host_era == Some(Era::Modern) && self.server_era == Era::Legacy {
+                    self.start_legacy_init(up);
+                }
+                self.send_or_queue(line, up);
+            }
+        }
+    }
+
+    /// List one kind of item from the server (all pages), to judge gets and reads.
+    fn start_item_list(&mut self, kind: ItemKind, up: &mut Vec<Vec<u8>>) {
+        if !self.listing.insert(kind) {
+            return;
+        }
+        if self.host_era == Some(Era::Modern) && self.server_era == Era::Legacy {
+            self.start_legacy_init(up);
+        }
+        self.send_item_list(kind, None, 1, up);
+    }
+
+    fn send_item_list(
+        &mut self,
+        kind: ItemKind,
+        cursor: Option<&Value>,
+        seen: usize,
+        up: &mut Vec<Vec<u8>>,
+    ) {
+        let method = list_method(kind);
+        let own = self.own_id();
+        let mut params = json!({});
+        if let Some(c) = cursor {
+            params["cursor"] = c.clone();
+        }
+        if self.server_era == Era::Modern {
+            params["_meta"] = self.modern_meta();
+        }
+        self.pending.insert(
+            key(&own),
+            self.pending_for(None, method, Purpose::ItemList { kind, seen }),
+        );
+        let line =
+            line_of(&json!({"jsonrpc": "2.0", "id": own, "method": method, "params": params}));
+        self.send_or_queue(line, up);
+    }
+
+    /// One kind is listed (or could not be): judge the gets and reads that waited for it.
+    fn item_list_done(&mut self, kind: ItemKind, out: &mut Vec<Vec<u8>>, up: &mut Vec<Vec<u8>>) {
+        self.listing.remove(&kind);
+        self.listed.insert(kind);
+        let held = std::mem::take(&mut self.held);
+        for h in held {
+            if item_kinds(&h.method)
+                .iter()
+                .all(|k| self.listed.contains(k))
+            {
+                self.decide_item(h.id, &h.method, &h.msg, h.line, h.started, out, up);
+            } else {
+                self.held.push(h);
+            }
+        }
     }
 
     fn pending_for(&self, host_id: Option<Value>, method: &str, purpose: Purpose) -> Pending {
@@ -824,6 +988,17 @@ impl<'a> Proxy<'a> {
                 if m == "notifications/tools/list_changed" {
                     self.recheck(up);
                 }
+                let changed: &[ItemKind] = match m.as_str() {
+                    "notifications/prompts/list_changed" => &[ItemKind::Prompt],
+                    "notifications/resources/list_changed" => {
+                        &[ItemKind::Resource, ItemKind::ResourceTemplate]
+                    }
+                    _ => &[],
+                };
+                for k in changed {
+                    self.listed.remove(k);
+                    self.seen_items.retain(|(kind, _)| kind != k);
+                }
                 out.push(line);
             }
             // A request to the client (sampling, elicitation, roots, ping): the host answers.
@@ -891,6 +1066,20 @@ impl<'a> Proxy<'a> {
                         );
                     }
                 }
+            }
+            Purpose::ItemList { kind, seen } => {
+                if let Some(r) = result {
+                    self.judge_list(kind, r);
+                    if let Some(c) = r
+                        .get("nextCursor")
+                        .filter(|c| !c.is_null() && seen < self.opts.caps.max_pages)
+                        .cloned()
+                    {
+                        self.send_item_list(kind, Some(&c), seen + 1, up);
+                        return;
+                    }
+                }
+                self.item_list_done(kind, out, up);
             }
             Purpose::InitializeLegacy => {
                 self.legacy_init = LegacyInit::Done;
@@ -1021,7 +1210,8 @@ impl<'a> Proxy<'a> {
                     if kind == ItemKind::Tool {
                         self.withheld_tools.remove(&name);
                     } else {
-                        self.withheld_items.remove(&(kind, name));
+                        self.withheld_items.remove(&(kind, name.clone()));
+                        self.seen_items.insert((kind, name));
                     }
                     keep.push(true);
                 }
@@ -1032,6 +1222,9 @@ impl<'a> Proxy<'a> {
                         } else {
                             self.withheld_items.insert((kind, w.name.clone()));
                         }
+                    }
+                    if kind != ItemKind::Tool {
+                        self.seen_items.remove(&(kind, w.name.clone()));
                     }
                     if !self.withheld.contains(&w) && self.withheld.len() < 1000 {
                         self.withheld.push(w);
@@ -1157,7 +1350,7 @@ impl<'a> Proxy<'a> {
 
     // ---- failures -------------------------------------------------------------------------
 
-    fn expire(&mut self, out: &mut Vec<Vec<u8>>) {
+    fn expire(&mut self, out: &mut Vec<Vec<u8>>, up: &mut Vec<Vec<u8>>) {
         let now = Instant::now();
         let expired: Vec<String> = self
             .pending
@@ -1174,6 +1367,12 @@ impl<'a> Proxy<'a> {
                 p.method,
                 crate::mcp::limits::human_duration(self.opts.timeout)
             );
+            if let Purpose::ItemList { kind, .. } = p.purpose {
+                // Not listed in time: nothing of this kind is seen, so gets and reads of
+                // it are refused.
+                self.item_list_done(kind, out, up);
+                continue;
+            }
             if matches!(p.purpose, Purpose::InitializeLegacy) {
                 for id in std::mem::take(&mut self.discover_waiters) {
                     out.push(line_of(&error_response(&id, -32603, &why)));
@@ -1208,11 +1407,61 @@ impl<'a> Proxy<'a> {
         for id in std::mem::take(&mut self.discover_waiters) {
             out.push(line_of(&error_response(&id, -32603, &text)));
         }
+        for h in std::mem::take(&mut self.held) {
+            out.push(line_of(&error_response(&h.id, -32603, &text)));
+        }
         let confirming: Vec<Confirming> = self.confirming.drain().map(|(_, c)| c).collect();
         for c in confirming {
             out.push(line_of(&error_response(&c.host_id, -32603, &text)));
         }
     }
+}
+
+/// The kinds a `prompts/get` or `resources/read` is judged against.
+fn item_kinds(method: &str) -> &'static [ItemKind] {
+    if method == "prompts/get" {
+        &[ItemKind::Prompt]
+    } else {
+        &[ItemKind::Resource, ItemKind::ResourceTemplate]
+    }
+}
+
+fn list_method(kind: ItemKind) -> &'static str {
+    match kind {
+        ItemKind::Tool => "tools/list",
+        ItemKind::Prompt => "prompts/list",
+        ItemKind::Resource => "resources/list",
+        _ => "resources/templates/list",
+    }
+}
+
+/// The name the audit log records for a refused get or read: the prompt's name; a URI
+/// without its query and fragment (which may carry values), clipped.
+fn audit_item(method: &str, params: &Value) -> Option<String> {
+    if method == "prompts/get" {
+        return params
+            .get("name")
+            .and_then(Value::as_str)
+            .map(|n| crate::model::escape::clip(n, 200).into_owned());
+    }
+    let uri = params.get("uri").and_then(Value::as_str)?;
+    let bare = uri.split(['?', '#']).next().unwrap_or_default();
+    Some(crate::model::escape::clip(bare, 200).into_owned())
+}
+
+/// The digest the audit log records: of a prompt's arguments, or of the whole URI.
+fn item_digest(method: &str, params: &Value) -> Option<String> {
+    if method == "prompts/get" {
+        let args = params
+            .get("arguments")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        return args.as_object().map(crate::kit::policy::arguments_digest);
+    }
+    params
+        .get("uri")
+        .and_then(Value::as_str)
+        .map(|u| crate::lock::canon::sha256_hex(u.as_bytes()))
 }
 
 fn describe(findings: &[OutputFinding]) -> String {

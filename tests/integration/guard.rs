@@ -1092,10 +1092,7 @@ fn tool_names(list: &Value) -> Vec<&str> {
 fn watch_peak_rss(pid: u32) -> std::thread::JoinHandle<u64> {
     std::thread::spawn(move || {
         let mut peak = 0u64;
-        loop {
-            let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
-                break;
-            };
+        while let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
             let Some(kib) = status
                 .lines()
                 .find_map(|l| l.strip_prefix("VmHWM:"))
@@ -1357,4 +1354,109 @@ fn legacy_handshake_request(g: &mut Proc, id: u64) {
         "initialize",
         r#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}"#,
     ));
+}
+
+/// A `prompts/get` or `resources/read` before any listing in the session is still checked:
+/// the guard lists the kind itself first, so a prompt that changed since it was approved
+/// is refused at once and never reaches the server. Refused gets and reads write an audit
+/// line each (decision, method, item), without argument values or the URI's query.
+#[test]
+fn a_get_or_read_before_any_listing_is_checked_against_the_lock() {
+    let dir = tmp();
+    let lock = hostile_lock_of(dir.path(), "items");
+    let pids = dir.path().join("pids");
+    let log = dir.path().join("audit.jsonl");
+    let mut g = Proc::guard(
+        &[
+            "guard",
+            "--lock",
+            &lock,
+            "--audit-log",
+            log.to_str().expect("utf-8"),
+            "--timeout",
+            "10",
+            "--",
+            &python(),
+            &hostile_script(),
+            "items_drift",
+            pids.to_str().expect("utf-8"),
+        ],
+        dir.path(),
+    );
+    legacy_handshake(&mut g);
+    let get = |id: u64, name: &str| {
+        request(
+            id,
+            "prompts/get",
+            &json!({"name": name, "arguments": {"secret": "prompt-arg-value"}}).to_string(),
+        )
+    };
+    let read = |id: u64, uri: &str| request(id, "resources/read", &json!({"uri": uri}).to_string());
+    g.send(&get(2, "review"));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 2, "{r}");
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("changed since it was approved")),
+        "{r}"
+    );
+    // The unchanged resource and template pass, the guard's own listing first.
+    g.send(&read(3, "file:///a"));
+    assert_eq!(g.recv_json()["result"]["contents"][0]["uri"], "file:///a");
+    g.send(&read(4, "notes:///42"));
+    assert_eq!(g.recv_json()["result"]["contents"][0]["uri"], "notes:///42");
+    g.send(&read(5, "file:///etc/passwd?token=uri-query-value"));
+    assert_eq!(g.recv_json()["error"]["code"], -32602);
+    g.send(&request(
+        6,
+        "tools/call",
+        r#"{"name":"rm_rf","arguments":{"path":"call-arg-value"}}"#,
+    ));
+    assert_eq!(g.recv_json()["result"]["isError"], true);
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    let seen = std::fs::read_to_string(dir.path().join("pids.log")).expect("log");
+    assert!(seen.contains("prompts/list"), "the guard listed: {seen}");
+    assert!(!seen.contains("prompts/get"), "{seen}");
+    assert!(!seen.contains("/etc/passwd"), "{seen}");
+    let text = std::fs::read_to_string(&log).expect("audit log");
+    for value in ["prompt-arg-value", "uri-query-value", "call-arg-value"] {
+        assert!(!text.contains(value), "a value in the audit log: {text}");
+    }
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let brief: Vec<(String, String, String)> = lines
+        .iter()
+        .map(|v| {
+            (
+                v["method"].as_str().unwrap_or_default().to_owned(),
+                v["item"]
+                    .as_str()
+                    .or(v["tool"].as_str())
+                    .unwrap_or_default()
+                    .to_owned(),
+                v["decision"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let owned = |a: &str, b: &str, c: &str| (a.to_owned(), b.to_owned(), c.to_owned());
+    assert_eq!(
+        brief,
+        vec![
+            owned("prompts/get", "review", "withheld"),
+            owned("resources/read", "file:///etc/passwd", "not-approved"),
+            owned("tools/call", "rm_rf", "not-approved"),
+        ],
+        "{text}"
+    );
+    assert!(
+        lines[0]["argumentsSha256"]
+            .as_str()
+            .is_some_and(|d| d.len() == 64),
+        "{text}"
+    );
 }
