@@ -75,6 +75,19 @@ struct Pending {
     purpose: Purpose,
 }
 
+/// The `inputRequests` key of the guard's confirmation for a modern host.
+const CONFIRM_KEY: &str = "mcpvet-guard-confirm";
+
+/// What `confirm` means for one modern `tools/call`.
+enum ModernConfirm {
+    /// Confirmed: the request line to send (the host's retry without the guard's round).
+    Confirmed(Vec<u8>),
+    /// The `input_required` answer line to send the host.
+    Ask(Vec<u8>),
+    /// Refused: the audit decision and the text.
+    Refuse(&'static str, String),
+}
+
 /// A call waiting for the user's answer to an elicitation.
 struct Confirming {
     host_id: Value,
@@ -847,11 +860,39 @@ impl<'a> Proxy<'a> {
         if let Err(text) = check {
             return refuse(self, out, "invalid-arguments", text);
         }
+        let mut line = line;
+        if let Some(r) = rule.as_ref().filter(|r| r.action == ToolAction::Confirm) {
+            if self.host_era == Some(Era::Modern) {
+                match self.modern_confirmation(&id, params, &tool, digest.as_deref(), r) {
+                    ModernConfirm::Confirmed(retry) => line = retry,
+                    ModernConfirm::Ask(answer) => {
+                        let bytes = answer.len();
+                        out.push(answer);
+                        let rec = self.call_record(
+                            &tool,
+                            digest.clone(),
+                            "confirm-asked",
+                            started,
+                            bytes,
+                            vec![],
+                        );
+                        self.record(rec);
+                        return;
+                    }
+                    ModernConfirm::Refuse(decision, text) => {
+                        return refuse(self, out, decision, text);
+                    }
+                }
+            }
+        }
         if let Some(why) = self.rate_limited(&tool, rule.as_ref().and_then(|r| r.calls_per_minute))
         {
             return refuse(self, out, "rate-limited", why);
         }
-        if let Some(r) = rule.as_ref().filter(|r| r.action == ToolAction::Confirm) {
+        if let Some(r) = rule
+            .as_ref()
+            .filter(|r| r.action == ToolAction::Confirm && self.host_era != Some(Era::Modern))
+        {
             let elicitation =
                 self.host_era != Some(Era::Modern) && self.host_caps.get("elicitation").is_some();
             if !elicitation {
@@ -885,6 +926,91 @@ impl<'a> Proxy<'a> {
             return;
         }
         self.forward_call(id, line, tool, digest, started, up);
+    }
+
+    /// `confirm` for a modern host: a retry carrying the guard's own sealed `requestState`
+    /// for these arguments and an `accept` makes the call (restoring the server's own
+    /// `requestState` and `inputResponses` of an earlier round, if any); another answer
+    /// refuses it; anything else asks with an `input_required` result, when the host
+    /// declared elicitation.
+    fn modern_confirmation(
+        &self,
+        id: &Value,
+        params: &Value,
+        tool: &str,
+        digest: Option<&str>,
+        rule: &crate::policy::GuardTool,
+    ) -> ModernConfirm {
+        let shown = crate::model::escape::line(&crate::model::escape::clip(tool, 80));
+        let reason = rule.reason.as_deref().unwrap_or("no reason given");
+        let target = format!("guard-confirm:{tool}");
+        let ours = params
+            .get("requestState")
+            .and_then(Value::as_str)
+            .and_then(|s| crate::kit::state::open(s, &target))
+            .filter(|st| st.get("digest").and_then(Value::as_str) == digest);
+        if let Some(state) = ours {
+            let action = params
+                .get("inputResponses")
+                .and_then(|r| r.get(CONFIRM_KEY))
+                .and_then(|a| a.get("action"))
+                .and_then(Value::as_str);
+            if action != Some("accept") {
+                return ModernConfirm::Refuse(
+                    "declined",
+                    format!(
+                        "mcpvet guard: the user did not confirm this call of {shown}; it was not made."
+                    ),
+                );
+            }
+            let mut p = params.clone();
+            if let Some(o) = p.as_object_mut() {
+                o.remove("requestState");
+                o.remove("inputResponses");
+                if let Some(v) = state.get("serverState").filter(|v| !v.is_null()) {
+                    o.insert("requestState".into(), v.clone());
+                }
+                if let Some(v) = state.get("serverResponses").filter(|v| !v.is_null()) {
+                    o.insert("inputResponses".into(), v.clone());
+                }
+            }
+            return ModernConfirm::Confirmed(line_of(
+                &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": p}),
+            ));
+        }
+        if self.host_caps.get("elicitation").is_none() {
+            return ModernConfirm::Refuse(
+                "confirm-unavailable",
+                format!(
+                    "mcpvet guard refused the call: the team policy asks the user to confirm each call of {shown} ({reason}), and this host cannot ask (it did not declare the elicitation capability)."
+                ),
+            );
+        }
+        let state = json!({
+            "digest": digest,
+            "serverState": params.get("requestState"),
+            "serverResponses": params.get("inputResponses"),
+        });
+        let Some(sealed) = crate::kit::state::seal(&state, &target) else {
+            return ModernConfirm::Refuse(
+                "confirm-unavailable",
+                format!(
+                    "mcpvet guard refused the call of {shown}: it cannot seal a confirmation request."
+                ),
+            );
+        };
+        let message = format!(
+            "Allow the assistant to call {shown} on the MCP server {}? The team policy asks for confirmation: {reason}",
+            crate::model::escape::line(self.server_name()),
+        );
+        ModernConfirm::Ask(line_of(&json!({"jsonrpc": "2.0", "id": id, "result": {
+            "resultType": "input_required",
+            "inputRequests": {CONFIRM_KEY: {"method": "elicitation/create", "params": {
+                "message": message,
+                "requestedSchema": {"type": "object", "properties": {}},
+            }}},
+            "requestState": sealed,
+        }})))
     }
 
     fn forward_call(

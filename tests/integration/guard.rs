@@ -1460,3 +1460,128 @@ fn a_get_or_read_before_any_listing_is_checked_against_the_lock() {
         "{text}"
     );
 }
+
+/// A modern (2026-07-28) host that declared elicitation: `confirm` comes back as an
+/// `input_required` result asking `elicitation/create`; the retry with `accept` and the same
+/// `requestState` makes the call, `decline` refuses it, a retry with other arguments or a
+/// forged state is asked again, and a modern host without elicitation is refused.
+#[test]
+fn confirm_for_a_modern_host_is_an_input_required_result() {
+    let dir = tmp();
+    let policy = dir.path().join("policy.toml");
+    std::fs::write(&policy, CI_POLICY).expect("policy");
+    let log = dir.path().join("audit.jsonl");
+    let mut g = Proc::guard(
+        &[
+            "guard",
+            "--lock",
+            &ci_lock(),
+            "--policy",
+            policy.to_str().expect("utf-8"),
+            "--audit-log",
+            log.to_str().expect("utf-8"),
+            "--",
+            env!("CARGO_BIN_EXE_ci-insights"),
+        ],
+        dir.path(),
+    );
+    let meta = |caps: Value| {
+        json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": caps,
+            "io.modelcontextprotocol/clientInfo": {"name": "new", "version": "1"}})
+    };
+    let with = meta(json!({"elicitation": {}}));
+    let args = json!({"pipeline": "api", "build": 412});
+    let call = |id: u64, meta: &Value, args: &Value, extra: Value| {
+        let mut params = json!({"_meta": meta, "name": "get_build_status", "arguments": args});
+        if let (Some(p), Some(e)) = (params.as_object_mut(), extra.as_object()) {
+            p.extend(e.clone());
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string()
+    };
+    g.send(&request(
+        1,
+        "server/discover",
+        &json!({"_meta": with}).to_string(),
+    ));
+    assert!(g.recv_json().get("result").is_some());
+    let ask = |g: &mut Proc, id: u64, args: &Value| -> String {
+        g.send(&call(id, &with, args, json!({})));
+        let r = g.recv_json();
+        assert_eq!(r["id"], id, "{r}");
+        assert_eq!(r["result"]["resultType"], "input_required", "{r}");
+        let req = &r["result"]["inputRequests"]["mcpvet-guard-confirm"];
+        assert_eq!(req["method"], "elicitation/create", "{r}");
+        let message = req["params"]["message"].as_str().expect("message");
+        assert!(
+            message.contains("get_build_status") && message.contains("asks before reading builds"),
+            "{message}"
+        );
+        r["result"]["requestState"]
+            .as_str()
+            .expect("requestState")
+            .to_owned()
+    };
+    let answer = |action: &str| json!({"mcpvet-guard-confirm": {"action": action, "content": {}}});
+    // Accept: the retry is the call.
+    let state = ask(&mut g, 2, &args);
+    g.send(&call(
+        3,
+        &with,
+        &args,
+        json!({"inputResponses": answer("accept"), "requestState": state}),
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 3, "{r}");
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    assert!(r.to_string().contains("412"), "the build came back: {r}");
+    // Decline: refused.
+    let state = ask(&mut g, 4, &args);
+    g.send(&call(
+        5,
+        &with,
+        &args,
+        json!({"inputResponses": answer("decline"), "requestState": state}),
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert!(r.to_string().contains("did not confirm"), "{r}");
+    // The confirmation holds for the arguments asked about, and a forged state for none.
+    let state = ask(&mut g, 6, &args);
+    let other = json!({"pipeline": "api", "build": 999});
+    g.send(&call(
+        7,
+        &with,
+        &other,
+        json!({"inputResponses": answer("accept"), "requestState": state}),
+    ));
+    assert_eq!(g.recv_json()["result"]["resultType"], "input_required");
+    g.send(&call(
+        8,
+        &with,
+        &args,
+        json!({"inputResponses": answer("accept"), "requestState": "e30.AAAA"}),
+    ));
+    assert_eq!(g.recv_json()["result"]["resultType"], "input_required");
+    // A modern host without elicitation cannot confirm.
+    g.send(&call(9, &meta(json!({})), &args, json!({})));
+    let r = g.recv_json();
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert!(r.to_string().contains("elicitation"), "{r}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    let got: Vec<String> = decisions(dir.path()).into_iter().map(|(_, d)| d).collect();
+    assert_eq!(
+        got,
+        [
+            "confirm-asked",
+            "forwarded",
+            "confirm-asked",
+            "declined",
+            "confirm-asked",
+            "confirm-asked",
+            "confirm-asked",
+            "confirm-unavailable"
+        ]
+    );
+}
