@@ -1585,3 +1585,117 @@ fn confirm_for_a_modern_host_is_an_input_required_result() {
         ]
     );
 }
+
+/// A kit-built Streamable HTTP server (2026-07-28) with a tool that asks the client for
+/// input (elicitation and sampling, MRTR `input_required`), served on loopback from a
+/// thread of this test until the test ends.
+fn kit_http_server() -> String {
+    use mcpvet::kit::http::{HttpOptions, HttpServer};
+    use mcpvet::kit::{InputRequired, Interaction, Tool, ToolOutput, ToolServer};
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        rt.block_on(async move {
+            let mut server = ToolServer::new("asking", "1");
+            server
+                .add_tool(Tool::interactive(
+                    "greet",
+                    "Asks the user for a name, then greets.",
+                    json!({"type": "object"}),
+                    |_, context| async move {
+                        let name = context
+                            .input_responses()
+                            .and_then(|r| r.get("who"))
+                            .and_then(|r| r.pointer("/content/name"))
+                            .and_then(Value::as_str)
+                            .map(str::to_owned);
+                        match (context.request_state(), name) {
+                            (Some(_), Some(name)) => Ok(Interaction::Complete(ToolOutput::text(
+                                format!("Hello, {name}"),
+                            ))),
+                            _ => Ok(Interaction::InputRequired(
+                                InputRequired::new()
+                                    .elicit("who", "Your name?", json!({"type": "object"}))
+                                    .sample("guess", json!([]), 10)
+                                    .state(json!({"asked": "who"})),
+                            )),
+                        }
+                    },
+                ))
+                .expect("tool");
+            let http = HttpServer::bind(
+                "127.0.0.1:0".parse().expect("addr"),
+                std::sync::Arc::new(server),
+                HttpOptions::default(),
+                "asking",
+            )
+            .await
+            .expect("bind");
+            tx.send(http.endpoint_url()).expect("url");
+            let _ = http.serve_until(std::future::pending::<()>()).await;
+        });
+    });
+    rx.recv_timeout(Duration::from_secs(20)).expect("bound")
+}
+
+/// Over `--url`, a modern server asks the host through an `input_required` result (the
+/// 2026-07-28 way to send elicitation and sampling requests): the guard relays it to the
+/// host as the server sent it, and the host's retry with `inputResponses` and the server's
+/// `requestState` reaches the server, which answers.
+#[test]
+fn over_url_a_servers_input_requests_reach_the_host_and_its_answers_come_back() {
+    let dir = tmp();
+    let url = kit_http_server();
+    let locks = dir.path().join("lockfiles");
+    run_mcpvet(
+        dir.path(),
+        &[
+            "lock",
+            "--name",
+            "asking",
+            "--lock-dir",
+            locks.to_str().expect("utf-8"),
+            "--by",
+            "t",
+            "--at",
+            "2026-07-28T12:00:00Z",
+            "--url",
+            &url,
+        ],
+    );
+    let lock = locks.join("asking.lock.json").display().to_string();
+    let mut g = Proc::guard(&["guard", "--lock", &lock, "--url", &url], dir.path());
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}, "sampling": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}});
+    let call = |id: u64, extra: Value| {
+        let mut params = json!({"_meta": meta, "name": "greet", "arguments": {}});
+        if let (Some(p), Some(e)) = (params.as_object_mut(), extra.as_object()) {
+            p.extend(e.clone());
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string()
+    };
+    g.send(&call(1, json!({})));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 1, "{r}");
+    assert_eq!(r["result"]["resultType"], "input_required", "{r}");
+    let asks = &r["result"]["inputRequests"];
+    assert_eq!(asks["who"]["method"], "elicitation/create", "{r}");
+    assert_eq!(asks["guess"]["method"], "sampling/createMessage", "{r}");
+    let state = r["result"]["requestState"].clone();
+    g.send(&call(
+        2,
+        json!({"requestState": state, "inputResponses": {
+            "who": {"action": "accept", "content": {"name": "Ada"}},
+            "guess": {"role": "assistant", "content": {"type": "text", "text": "Ada?"}, "model": "m"},
+        }}),
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 2, "{r}");
+    assert_eq!(r["result"]["content"][0]["text"], "Hello, Ada", "{r}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+}
