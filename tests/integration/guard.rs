@@ -48,8 +48,13 @@ struct Proc {
 
 impl Proc {
     fn start(program: &str, args: &[&str], cwd: &Path) -> Proc {
+        Proc::start_env(program, args, cwd, &[])
+    }
+
+    fn start_env(program: &str, args: &[&str], cwd: &Path, envs: &[(&str, &str)]) -> Proc {
         let mut child = Command::new(program)
             .args(args)
+            .envs(envs.iter().copied())
             .current_dir(cwd)
             .env("NO_COLOR", "1")
             .stdin(Stdio::piped())
@@ -1698,4 +1703,111 @@ fn over_url_a_servers_input_requests_reach_the_host_and_its_answers_come_back() 
     assert_eq!(r["result"]["content"][0]["text"], "Hello, Ada", "{r}");
     let (code, err) = g.finish();
     assert_eq!(code, Some(0), "{err}");
+}
+
+/// `--header NAME=env:VAR`: the header's value comes from the guard's environment (where a
+/// host config's `env` block puts it), so the secret is never in the guard's argv; a
+/// missing variable is an error naming it, and a secret header written on the command line
+/// gets a warning naming the header, never its value.
+#[test]
+fn a_header_value_comes_from_the_environment_not_the_command_line() {
+    let dir = tmp();
+    let mut server = Command::new(python())
+        .arg(root().join("tests/fixtures/hostile/http_server.py"))
+        .arg("needs_auth")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("http server");
+    let mut port = String::new();
+    BufReader::new(server.stdout.take().expect("stdout"))
+        .read_line(&mut port)
+        .expect("port");
+    let url = format!("http://127.0.0.1:{}/mcp", port.trim());
+    const SECRET: &str = "Bearer let-me-in";
+    let locks = dir.path().join("lockfiles");
+    run_mcpvet(
+        dir.path(),
+        &[
+            "lock",
+            "--name",
+            "web",
+            "--lock-dir",
+            locks.to_str().expect("utf-8"),
+            "--by",
+            "t",
+            "--at",
+            "2026-07-28T12:00:00Z",
+            "--url",
+            &url,
+            "--header",
+            &format!("Authorization: {SECRET}"),
+        ],
+    );
+    let lock = locks.join("web.lock.json").display().to_string();
+    let argv = [
+        "guard",
+        "--lock",
+        &lock,
+        "--url",
+        &url,
+        "--header",
+        "Authorization=env:WEB_TOKEN",
+    ];
+    let mut g = Proc::start_env(
+        env!("CARGO_BIN_EXE_mcpvet"),
+        &argv,
+        dir.path(),
+        &[("WEB_TOKEN", SECRET)],
+    );
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", g.child.id())).unwrap_or_default();
+    assert!(
+        !String::from_utf8_lossy(&cmdline).contains("let-me-in"),
+        "the secret is not in argv"
+    );
+    g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
+    let list = g.recv_json();
+    assert!(list["result"]["tools"].is_array(), "authorized: {list}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("let-me-in"), "{err}");
+
+    // The variable missing: an error naming it, nothing started.
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
+        .args(argv)
+        .env_remove("WEB_TOKEN")
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("WEB_TOKEN") && err.contains("not set"),
+        "{err}"
+    );
+
+    // The value on the command line works, with a warning that never shows it.
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
+        .args([
+            "guard",
+            "--lock",
+            &lock,
+            "--url",
+            &url,
+            "--header",
+            &format!("Authorization: {SECRET}"),
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning") && err.contains("Authorization") && err.contains("=env:VAR"),
+        "{err}"
+    );
+    assert!(!err.contains("let-me-in"), "{err}");
+    let _ = server.kill();
+    let _ = server.wait();
 }
