@@ -95,7 +95,11 @@ pub fn run(args: GuardArgs, _g: Global) -> anyhow::Result<Exit> {
             let mut headers = BTreeMap::new();
             for h in &args.header {
                 let (k, v, from_env) = parse_header(h, |var| std::env::var(var).ok())?;
-                if !from_env && crate::model::redact::secret_for_name(&k, &v) {
+                let lower = k.to_ascii_lowercase();
+                let credential = ["auth", "token", "key", "secret", "cookie", "pass"]
+                    .iter()
+                    .any(|w| lower.contains(w));
+                if !from_env && (credential || crate::model::redact::secret_for_name(&k, &v)) {
                     crate::report::eprint_line(&format!(
                         "mcpvet guard: warning: the value of the header {} is on the command line, where other users of this machine can read it; pass it as `--header {}=env:VAR` with VAR set in the environment (a host config's `env` block)",
                         crate::model::escape::line(&k),

@@ -1744,7 +1744,7 @@ fn a_header_value_comes_from_the_environment_not_the_command_line() {
         ],
     );
     let lock = locks.join("web.lock.json").display().to_string();
-    let argv = [
+    let argv: [&str; 7] = [
         "guard",
         "--lock",
         &lock,
