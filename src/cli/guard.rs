@@ -30,12 +30,18 @@ pub struct GuardArgs {
     /// A remote Streamable HTTP server, presented to the host as stdio.
     #[arg(long, value_name = "URL", conflicts_with = "command")]
     pub url: Option<String>,
-    /// A header for `--url` (`Name: value`; repeatable).
+    /// A header for `--url` (repeatable): `NAME=env:VAR` takes the value from the
+    /// environment variable VAR (keeps a secret out of the command line, which other users
+    /// of the machine can read); `Name: value` takes it as written.
     #[arg(long, value_name = "HEADER", requires = "url")]
     pub header: Vec<String>,
     /// Seconds the server may take to answer one request (and to start).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
+    /// Largest single message the server may send (one stdio line or one HTTP body), e.g.
+    /// `16MiB`; a larger one ends the session. The guard's memory grows with it.
+    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = crate::model::fsio::parse_size)]
+    pub max_message_size: u64,
     /// Run the stdio server inside bubblewrap (no network, the user's home hidden).
     #[arg(long)]
     pub sandbox: bool,
@@ -88,10 +94,19 @@ pub fn run(args: GuardArgs, _g: Global) -> anyhow::Result<Exit> {
         (Some(url), _) => {
             let mut headers = BTreeMap::new();
             for h in &args.header {
-                let (k, v) = h
-                    .split_once(':')
-                    .with_context(|| format!("--header {h:?} is not `Name: value`"))?;
-                headers.insert(k.trim().to_owned(), v.trim().to_owned());
+                let (k, v, from_env) = parse_header(h, |var| std::env::var(var).ok())?;
+                let lower = k.to_ascii_lowercase();
+                let credential = ["auth", "token", "key", "secret", "cookie", "pass"]
+                    .iter()
+                    .any(|w| lower.contains(w));
+                if !from_env && (credential || crate::model::redact::secret_for_name(&k, &v)) {
+                    crate::report::eprint_line(&format!(
+                        "mcpvet guard: warning: the value of the header {} is on the command line, where other users of this machine can read it; pass it as `--header {}=env:VAR` with VAR set in the environment (a host config's `env` block)",
+                        crate::model::escape::line(&k),
+                        crate::model::escape::line(&k)
+                    ));
+                }
+                headers.insert(k, v);
             }
             Transport::Http {
                 url: url.clone(),
@@ -137,7 +152,10 @@ pub fn run(args: GuardArgs, _g: Global) -> anyhow::Result<Exit> {
         pass_env,
         policy: rules,
         audit_log: args.audit_log.clone(),
-        caps: GuardOptions::default_caps(),
+        caps: crate::mcp::Limits {
+            max_message_bytes: usize::try_from(args.max_message_size).unwrap_or(usize::MAX),
+            ..GuardOptions::default_caps()
+        },
     };
     let diag = |m: &str| crate::report::eprint_line(&format!("mcpvet guard: {m}"));
     match crate::guard::run_stdio(&opts, &diag)? {
@@ -150,5 +168,76 @@ pub fn run(args: GuardArgs, _g: Global) -> anyhow::Result<Exit> {
             ));
             Ok(Exit::ProbeFailed)
         }
+    }
+}
+
+/// One `--header`: `NAME=env:VAR` (the value of the environment variable VAR, looked up with
+/// `env`) or `Name: value`. Returns the name, the value and whether it came from the
+/// environment.
+fn parse_header(
+    text: &str,
+    env: impl Fn(&str) -> Option<String>,
+) -> anyhow::Result<(String, String, bool)> {
+    let token = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    };
+    if let Some((name, var)) = text
+        .split_once('=')
+        .and_then(|(n, rest)| Some((n, rest.strip_prefix("env:")?)))
+        .filter(|(n, _)| token(n))
+    {
+        let shown = crate::model::escape::line(var);
+        if var.is_empty() || !var.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            anyhow::bail!(
+                "--header {}=env:{shown}: `{shown}` is not an environment variable name",
+                crate::model::escape::line(name)
+            );
+        }
+        let value = env(var).with_context(|| {
+            format!(
+                "--header {}=env:{shown}: the environment variable {shown} is not set (set it where the guard is launched, e.g. in the host config's `env` block)",
+                crate::model::escape::line(name)
+            )
+        })?;
+        return Ok((name.to_owned(), value.trim().to_owned(), true));
+    }
+    let (k, v) = text.split_once(':').with_context(|| {
+        format!(
+            "--header {:?} is neither `Name: value` nor `NAME=env:VAR`",
+            crate::model::escape::clip(text, 80)
+        )
+    })?;
+    Ok((k.trim().to_owned(), v.trim().to_owned(), false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(var: &str) -> Option<String> {
+        (var == "TOKEN").then(|| "Bearer s3cr3t".to_owned())
+    }
+
+    #[test]
+    fn headers_from_the_environment_and_as_written() {
+        assert_eq!(
+            parse_header("Authorization=env:TOKEN", env).unwrap(),
+            ("Authorization".into(), "Bearer s3cr3t".into(), true)
+        );
+        assert_eq!(
+            parse_header("X-Api: a=env:b", env).unwrap(),
+            ("X-Api".into(), "a=env:b".into(), false)
+        );
+        let e = parse_header("Authorization=env:MISSING", env)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("MISSING") && e.contains("not set"), "{e}");
+        let e = parse_header("Authorization=env:a-b", env)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not an environment variable name"), "{e}");
+        assert!(parse_header("nothing", env).is_err());
     }
 }

@@ -1,4 +1,5 @@
-//! The guard's audit log: one JSON line per tool call — time, server, tool, the sha256 of the
+//! The guard's audit log: one JSON line per tool call and per refused `prompts/get` or
+//! `resources/read` — time, server, method, tool or item, the sha256 of the
 //! RFC 8785 canonical arguments (`kit::policy::arguments_digest`, the kit's audit digest),
 //! decision, duration, result size and the output rule ids. Never an argument or result value.
 
@@ -13,8 +14,18 @@ pub struct CallRecord {
     /// RFC 3339, UTC, seconds.
     pub time: String,
     pub server: String,
-    pub tool: String,
-    /// sha256 of the canonical JSON of the arguments (`null` when they were not an object).
+    /// `tools/call`, `prompts/get` or `resources/read`.
+    pub method: String,
+    /// The tool of a `tools/call`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The prompt of a `prompts/get`; for `resources/read`, the approved resource URI, the
+    /// approved template the URI expands, or (refused) the URI without its query and
+    /// fragment, clipped — the whole URI is only in `argumentsSha256`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<String>,
+    /// sha256 of the canonical JSON of the arguments (`null` when they were not an object);
+    /// for `resources/read`, of the URI.
     #[serde(rename = "argumentsSha256")]
     pub arguments_sha256: Option<String>,
     /// `forwarded`, `withheld`, `not-approved`, `invalid-arguments`, `denied`, `confirmed`,

@@ -48,6 +48,18 @@ enum Purpose {
     InitializeLegacy,
     /// The guard's own `tools/list` (re-check after `list_changed`).
     Recheck { seen: usize },
+    /// The guard's own listing of prompts, resources or templates, made before the first
+    /// `prompts/get` or `resources/read` of the session is judged.
+    ItemList { kind: ItemKind, seen: usize },
+}
+
+/// A `prompts/get` or `resources/read` waiting for the guard's own listings.
+struct Held {
+    id: Value,
+    method: String,
+    msg: Value,
+    line: Vec<u8>,
+    started: Instant,
 }
 
 #[derive(Debug)]
@@ -61,6 +73,19 @@ struct Pending {
     started: Instant,
     deadline: Instant,
     purpose: Purpose,
+}
+
+/// The `inputRequests` key of the guard's confirmation for a modern host.
+const CONFIRM_KEY: &str = "mcpvet-guard-confirm";
+
+/// What `confirm` means for one modern `tools/call`.
+enum ModernConfirm {
+    /// Confirmed: the request line to send (the host's retry without the guard's round).
+    Confirmed(Vec<u8>),
+    /// The `input_required` answer line to send the host.
+    Ask(Vec<u8>),
+    /// Refused: the audit decision and the text.
+    Refuse(&'static str, String),
 }
 
 /// A call waiting for the user's answer to an elicitation.
@@ -95,6 +120,14 @@ pub(super) struct Proxy<'a> {
     withheld_tools: HashSet<String>,
     /// Approved prompts, resources and templates the last listing showed changed.
     withheld_items: HashSet<(ItemKind, String)>,
+    /// Prompts, resources and templates a listing in this session showed unchanged.
+    seen_items: HashSet<(ItemKind, String)>,
+    /// Kinds the guard listed in full itself since the server last said they changed.
+    listed: HashSet<ItemKind>,
+    /// Kinds whose own listing is under way.
+    listing: HashSet<ItemKind>,
+    /// Gets and reads waiting for those listings.
+    held: Vec<Held>,
     /// Everything withheld so far, for the stand-in's description.
     withheld: Vec<Withheld>,
     instructions_withheld: bool,
@@ -107,6 +140,9 @@ pub(super) struct Proxy<'a> {
     calls: HashMap<String, VecDeque<Instant>>,
     all_calls: VecDeque<Instant>,
     garbage: usize,
+    /// Server messages (notifications, requests) since the last answer while a request
+    /// waited: a flood past `caps.max_messages_per_request` ends the session.
+    since_answer: usize,
     log: AuditLog,
     diag: &'a (dyn Fn(&str) + Sync),
 }
@@ -151,6 +187,10 @@ impl<'a> Proxy<'a> {
             confirming: HashMap::new(),
             withheld_tools: HashSet::new(),
             withheld_items: HashSet::new(),
+            seen_items: HashSet::new(),
+            listed: HashSet::new(),
+            listing: HashSet::new(),
+            held: Vec::new(),
             withheld: Vec::new(),
             instructions_withheld: false,
             legacy_init: LegacyInit::NotStarted,
@@ -160,6 +200,7 @@ impl<'a> Proxy<'a> {
             calls: HashMap::new(),
             all_calls: VecDeque::new(),
             garbage: 0,
+            since_answer: 0,
             log,
             diag,
         })
@@ -201,7 +242,9 @@ impl<'a> Proxy<'a> {
         CallRecord {
             time: now_rfc3339(),
             server: self.server_name().to_owned(),
-            tool: tool.to_owned(),
+            method: "tools/call".to_owned(),
+            tool: Some(tool.to_owned()),
+            item: None,
             arguments_sha256: digest,
             decision: decision.to_owned(),
             duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
@@ -264,7 +307,7 @@ impl<'a> Proxy<'a> {
                         break GuardEnd::ServerEnded(why);
                     }
                 },
-                _ = tick.tick() => self.expire(&mut out),
+                _ = tick.tick() => self.expire(&mut out, &mut to_server),
             }
             let deadline = Instant::now() + self.opts.timeout;
             let mut failed = None;
@@ -460,10 +503,26 @@ impl<'a> Proxy<'a> {
             return;
         }
         if method == "prompts/get" || method == "resources/read" {
-            if let Some(text) = self.item_refusal(method, &params) {
-                out.push(line_of(&error_response(&id, -32602, &text)));
-                return;
+            let missing: Vec<ItemKind> = item_kinds(method)
+                .iter()
+                .copied()
+                .filter(|k| !self.listed.contains(k))
+                .collect();
+            if missing.is_empty() {
+                self.decide_item(id, method, &msg, line, now, out, up);
+            } else {
+                for k in missing {
+                    self.start_item_list(k, up);
+                }
+                self.held.push(Held {
+                    id,
+                    method: method.to_owned(),
+                    msg,
+                    line,
+                    started: now,
+                });
             }
+            return;
         }
         let cursor = params.get("cursor").is_some();
         let line = self.adapt_request(&msg, line);
@@ -476,38 +535,160 @@ impl<'a> Proxy<'a> {
         self.send_or_queue(line, up);
     }
 
-    /// Why a `prompts/get` or `resources/read` is refused: the prompt or resource is not in
-    /// the lock (a resource URI must be a locked resource's or an expansion of a locked
-    /// template), or a listing showed it changed. `None`: it may be forwarded.
-    fn item_refusal(&self, method: &str, params: &Value) -> Option<String> {
+    /// Why a `prompts/get` or `resources/read` is refused (the audit decision and the text):
+    /// the prompt or resource is not in the lock (a resource URI must be a locked resource's
+    /// or an expansion of a locked template), a listing showed it changed, or the server's
+    /// listing in this session did not show it. `Err`: it may be forwarded, with the name
+    /// the audit log records for it.
+    fn item_refusal(&self, method: &str, params: &Value) -> Result<(String, String), String> {
         let (kind, word, field) = if method == "prompts/get" {
             (ItemKind::Prompt, "prompt", "name")
         } else {
             (ItemKind::Resource, "resource", "uri")
         };
         let Some(name) = params.get(field).and_then(Value::as_str) else {
-            return Some(format!("Invalid params: {method} needs a string `{field}`"));
+            return Ok((
+                "invalid-params".into(),
+                format!("Invalid params: {method} needs a string `{field}`"),
+            ));
         };
         let shown = crate::model::escape::line(&crate::model::escape::clip(name, 80));
         let changed = |k: ItemKind, n: &str| self.withheld_items.contains(&(k, n.to_owned()));
+        let seen = |k: ItemKind, n: &str| self.seen_items.contains(&(k, n.to_owned()));
         let approved = self.view.is_approved(kind, name);
         if approved && changed(kind, name) {
-            return Some(format!(
-                "mcpvet guard refused {method}: the {word} {shown} changed since it was approved, so it is withheld. Review the change with `mcpvet diff` and approve it with `mcpvet lock`."
+            return Ok((
+                "withheld".into(),
+                format!(
+                    "mcpvet guard refused {method}: the {word} {shown} changed since it was approved, so it is withheld. Review the change with `mcpvet diff` and approve it with `mcpvet lock`."
+                ),
             ));
         }
-        let by_template = kind == ItemKind::Resource
-            && self
-                .view
-                .templates()
-                .any(|t| !changed(ItemKind::ResourceTemplate, t) && template_matches(t, name));
-        if approved || by_template {
-            return None;
+        if approved && seen(kind, name) {
+            return Err(name.to_owned());
         }
-        Some(format!(
-            "mcpvet guard refused {method}: the {word} {shown} is not in the approved lockfile of {} (nor, for a resource, an expansion of an approved resource template that is unchanged). Review it with `mcpvet diff` and approve it with `mcpvet lock` first.",
-            crate::model::escape::line(self.server_name())
+        if kind == ItemKind::Resource {
+            if let Some(t) = self.view.templates().find(|t| {
+                seen(ItemKind::ResourceTemplate, t)
+                    && !changed(ItemKind::ResourceTemplate, t)
+                    && template_matches(t, name)
+            }) {
+                return Err(t.to_owned());
+            }
+        }
+        if approved {
+            return Ok((
+                "not-listed".into(),
+                format!(
+                    "mcpvet guard refused {method}: the {word} {shown} is approved, but the server did not list it in this session, so it cannot be compared with the lock."
+                ),
+            ));
+        }
+        Ok((
+            "not-approved".into(),
+            format!(
+                "mcpvet guard refused {method}: the {word} {shown} is not in the approved lockfile of {} (nor, for a resource, an expansion of an approved resource template that the server lists unchanged). Review it with `mcpvet diff` and approve it with `mcpvet lock` first.",
+                crate::model::escape::line(self.server_name())
+            ),
         ))
+    }
+
+    /// Judge a `prompts/get` or `resources/read` once its kinds are listed: refuse it (a
+    /// JSON-RPC error and an audit line) or forward it.
+    #[allow(clippy::too_many_arguments)]
+    fn decide_item(
+        &mut self,
+        id: Value,
+        method: &str,
+        msg: &Value,
+        line: Vec<u8>,
+        started: Instant,
+        out: &mut Vec<Vec<u8>>,
+        up: &mut Vec<Vec<u8>>,
+    ) {
+        let params = msg.get("params").cloned().unwrap_or(Value::Null);
+        match self.item_refusal(method, &params) {
+            Ok((decision, text)) => {
+                let item = audit_item(method, &params);
+                let digest = item_digest(method, &params);
+                let rec = CallRecord {
+                    time: now_rfc3339(),
+                    server: self.server_name().to_owned(),
+                    method: method.to_owned(),
+                    tool: None,
+                    item,
+                    arguments_sha256: digest,
+                    decision,
+                    duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+                    result_bytes: 0,
+                    output_findings: Vec::new(),
+                };
+                self.record(rec);
+                out.push(line_of(&error_response(&id, -32602, &text)));
+            }
+            Err(_) => {
+                let line = self.adapt_request(msg, line);
+                let p = self.pending_for(Some(id.clone()), method, Purpose::Forward);
+                self.pending.insert(key(&id), p);
+                if self.host_era == Some(Era::Modern) && self.server_era == Era::Legacy {
+                    self.start_legacy_init(up);
+                }
+                self.send_or_queue(line, up);
+            }
+        }
+    }
+
+    /// List one kind of item from the server (all pages), to judge gets and reads.
+    fn start_item_list(&mut self, kind: ItemKind, up: &mut Vec<Vec<u8>>) {
+        if !self.listing.insert(kind) {
+            return;
+        }
+        if self.host_era == Some(Era::Modern) && self.server_era == Era::Legacy {
+            self.start_legacy_init(up);
+        }
+        self.send_item_list(kind, None, 1, up);
+    }
+
+    fn send_item_list(
+        &mut self,
+        kind: ItemKind,
+        cursor: Option<&Value>,
+        seen: usize,
+        up: &mut Vec<Vec<u8>>,
+    ) {
+        let method = list_method(kind);
+        let own = self.own_id();
+        let mut params = json!({});
+        if let Some(c) = cursor {
+            params["cursor"] = c.clone();
+        }
+        if self.server_era == Era::Modern {
+            params["_meta"] = self.modern_meta();
+        }
+        self.pending.insert(
+            key(&own),
+            self.pending_for(None, method, Purpose::ItemList { kind, seen }),
+        );
+        let line =
+            line_of(&json!({"jsonrpc": "2.0", "id": own, "method": method, "params": params}));
+        self.send_or_queue(line, up);
+    }
+
+    /// One kind is listed (or could not be): judge the gets and reads that waited for it.
+    fn item_list_done(&mut self, kind: ItemKind, out: &mut Vec<Vec<u8>>, up: &mut Vec<Vec<u8>>) {
+        self.listing.remove(&kind);
+        self.listed.insert(kind);
+        let held = std::mem::take(&mut self.held);
+        for h in held {
+            if item_kinds(&h.method)
+                .iter()
+                .all(|k| self.listed.contains(k))
+            {
+                self.decide_item(h.id, &h.method, &h.msg, h.line, h.started, out, up);
+            } else {
+                self.held.push(h);
+            }
+        }
     }
 
     fn pending_for(&self, host_id: Option<Value>, method: &str, purpose: Purpose) -> Pending {
@@ -679,11 +860,39 @@ impl<'a> Proxy<'a> {
         if let Err(text) = check {
             return refuse(self, out, "invalid-arguments", text);
         }
+        let mut line = line;
+        if let Some(r) = rule.as_ref().filter(|r| r.action == ToolAction::Confirm) {
+            if self.host_era == Some(Era::Modern) {
+                match self.modern_confirmation(&id, params, &tool, digest.as_deref(), r) {
+                    ModernConfirm::Confirmed(retry) => line = retry,
+                    ModernConfirm::Ask(answer) => {
+                        let bytes = answer.len();
+                        out.push(answer);
+                        let rec = self.call_record(
+                            &tool,
+                            digest.clone(),
+                            "confirm-asked",
+                            started,
+                            bytes,
+                            vec![],
+                        );
+                        self.record(rec);
+                        return;
+                    }
+                    ModernConfirm::Refuse(decision, text) => {
+                        return refuse(self, out, decision, text);
+                    }
+                }
+            }
+        }
         if let Some(why) = self.rate_limited(&tool, rule.as_ref().and_then(|r| r.calls_per_minute))
         {
             return refuse(self, out, "rate-limited", why);
         }
-        if let Some(r) = rule.as_ref().filter(|r| r.action == ToolAction::Confirm) {
+        if let Some(r) = rule
+            .as_ref()
+            .filter(|r| r.action == ToolAction::Confirm && self.host_era != Some(Era::Modern))
+        {
             let elicitation =
                 self.host_era != Some(Era::Modern) && self.host_caps.get("elicitation").is_some();
             if !elicitation {
@@ -717,6 +926,91 @@ impl<'a> Proxy<'a> {
             return;
         }
         self.forward_call(id, line, tool, digest, started, up);
+    }
+
+    /// `confirm` for a modern host: a retry carrying the guard's own sealed `requestState`
+    /// for these arguments and an `accept` makes the call (restoring the server's own
+    /// `requestState` and `inputResponses` of an earlier round, if any); another answer
+    /// refuses it; anything else asks with an `input_required` result, when the host
+    /// declared elicitation.
+    fn modern_confirmation(
+        &self,
+        id: &Value,
+        params: &Value,
+        tool: &str,
+        digest: Option<&str>,
+        rule: &crate::policy::GuardTool,
+    ) -> ModernConfirm {
+        let shown = crate::model::escape::line(&crate::model::escape::clip(tool, 80));
+        let reason = rule.reason.as_deref().unwrap_or("no reason given");
+        let target = format!("guard-confirm:{tool}");
+        let ours = params
+            .get("requestState")
+            .and_then(Value::as_str)
+            .and_then(|s| crate::kit::state::open(s, &target))
+            .filter(|st| st.get("digest").and_then(Value::as_str) == digest);
+        if let Some(state) = ours {
+            let action = params
+                .get("inputResponses")
+                .and_then(|r| r.get(CONFIRM_KEY))
+                .and_then(|a| a.get("action"))
+                .and_then(Value::as_str);
+            if action != Some("accept") {
+                return ModernConfirm::Refuse(
+                    "declined",
+                    format!(
+                        "mcpvet guard: the user did not confirm this call of {shown}; it was not made."
+                    ),
+                );
+            }
+            let mut p = params.clone();
+            if let Some(o) = p.as_object_mut() {
+                o.remove("requestState");
+                o.remove("inputResponses");
+                if let Some(v) = state.get("serverState").filter(|v| !v.is_null()) {
+                    o.insert("requestState".into(), v.clone());
+                }
+                if let Some(v) = state.get("serverResponses").filter(|v| !v.is_null()) {
+                    o.insert("inputResponses".into(), v.clone());
+                }
+            }
+            return ModernConfirm::Confirmed(line_of(
+                &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": p}),
+            ));
+        }
+        if self.host_caps.get("elicitation").is_none() {
+            return ModernConfirm::Refuse(
+                "confirm-unavailable",
+                format!(
+                    "mcpvet guard refused the call: the team policy asks the user to confirm each call of {shown} ({reason}), and this host cannot ask (it did not declare the elicitation capability)."
+                ),
+            );
+        }
+        let state = json!({
+            "digest": digest,
+            "serverState": params.get("requestState"),
+            "serverResponses": params.get("inputResponses"),
+        });
+        let Some(sealed) = crate::kit::state::seal(&state, &target) else {
+            return ModernConfirm::Refuse(
+                "confirm-unavailable",
+                format!(
+                    "mcpvet guard refused the call of {shown}: it cannot seal a confirmation request."
+                ),
+            );
+        };
+        let message = format!(
+            "Allow the assistant to call {shown} on the MCP server {}? The team policy asks for confirmation: {reason}",
+            crate::model::escape::line(self.server_name()),
+        );
+        ModernConfirm::Ask(line_of(&json!({"jsonrpc": "2.0", "id": id, "result": {
+            "resultType": "input_required",
+            "inputRequests": {CONFIRM_KEY: {"method": "elicitation/create", "params": {
+                "message": message,
+                "requestedSchema": {"type": "object", "properties": {}},
+            }}},
+            "requestState": sealed,
+        }})))
     }
 
     fn forward_call(
@@ -804,10 +1098,32 @@ impl<'a> Proxy<'a> {
         };
         let method = msg.get("method").and_then(Value::as_str).map(str::to_owned);
         let id = msg.get("id").cloned().filter(|i| !i.is_null());
+        if method.is_some() && !self.pending.is_empty() {
+            self.since_answer += 1;
+            if self.since_answer > self.opts.caps.max_messages_per_request {
+                return Err(format!(
+                    "flooded stdout: more than {} messages while a request waited, without answering it",
+                    self.opts.caps.max_messages_per_request
+                ));
+            }
+        } else {
+            self.since_answer = 0;
+        }
         match (method, id) {
             (Some(m), None) => {
                 if m == "notifications/tools/list_changed" {
                     self.recheck(up);
+                }
+                let changed: &[ItemKind] = match m.as_str() {
+                    "notifications/prompts/list_changed" => &[ItemKind::Prompt],
+                    "notifications/resources/list_changed" => {
+                        &[ItemKind::Resource, ItemKind::ResourceTemplate]
+                    }
+                    _ => &[],
+                };
+                for k in changed {
+                    self.listed.remove(k);
+                    self.seen_items.retain(|(kind, _)| kind != k);
                 }
                 out.push(line);
             }
@@ -876,6 +1192,20 @@ impl<'a> Proxy<'a> {
                         );
                     }
                 }
+            }
+            Purpose::ItemList { kind, seen } => {
+                if let Some(r) = result {
+                    self.judge_list(kind, r);
+                    if let Some(c) = r
+                        .get("nextCursor")
+                        .filter(|c| !c.is_null() && seen < self.opts.caps.max_pages)
+                        .cloned()
+                    {
+                        self.send_item_list(kind, Some(&c), seen + 1, up);
+                        return;
+                    }
+                }
+                self.item_list_done(kind, out, up);
             }
             Purpose::InitializeLegacy => {
                 self.legacy_init = LegacyInit::Done;
@@ -1006,7 +1336,8 @@ impl<'a> Proxy<'a> {
                     if kind == ItemKind::Tool {
                         self.withheld_tools.remove(&name);
                     } else {
-                        self.withheld_items.remove(&(kind, name));
+                        self.withheld_items.remove(&(kind, name.clone()));
+                        self.seen_items.insert((kind, name));
                     }
                     keep.push(true);
                 }
@@ -1017,6 +1348,9 @@ impl<'a> Proxy<'a> {
                         } else {
                             self.withheld_items.insert((kind, w.name.clone()));
                         }
+                    }
+                    if kind != ItemKind::Tool {
+                        self.seen_items.remove(&(kind, w.name.clone()));
                     }
                     if !self.withheld.contains(&w) && self.withheld.len() < 1000 {
                         self.withheld.push(w);
@@ -1142,7 +1476,7 @@ impl<'a> Proxy<'a> {
 
     // ---- failures -------------------------------------------------------------------------
 
-    fn expire(&mut self, out: &mut Vec<Vec<u8>>) {
+    fn expire(&mut self, out: &mut Vec<Vec<u8>>, up: &mut Vec<Vec<u8>>) {
         let now = Instant::now();
         let expired: Vec<String> = self
             .pending
@@ -1159,6 +1493,12 @@ impl<'a> Proxy<'a> {
                 p.method,
                 crate::mcp::limits::human_duration(self.opts.timeout)
             );
+            if let Purpose::ItemList { kind, .. } = p.purpose {
+                // Not listed in time: nothing of this kind is seen, so gets and reads of
+                // it are refused.
+                self.item_list_done(kind, out, up);
+                continue;
+            }
             if matches!(p.purpose, Purpose::InitializeLegacy) {
                 for id in std::mem::take(&mut self.discover_waiters) {
                     out.push(line_of(&error_response(&id, -32603, &why)));
@@ -1193,11 +1533,61 @@ impl<'a> Proxy<'a> {
         for id in std::mem::take(&mut self.discover_waiters) {
             out.push(line_of(&error_response(&id, -32603, &text)));
         }
+        for h in std::mem::take(&mut self.held) {
+            out.push(line_of(&error_response(&h.id, -32603, &text)));
+        }
         let confirming: Vec<Confirming> = self.confirming.drain().map(|(_, c)| c).collect();
         for c in confirming {
             out.push(line_of(&error_response(&c.host_id, -32603, &text)));
         }
     }
+}
+
+/// The kinds a `prompts/get` or `resources/read` is judged against.
+fn item_kinds(method: &str) -> &'static [ItemKind] {
+    if method == "prompts/get" {
+        &[ItemKind::Prompt]
+    } else {
+        &[ItemKind::Resource, ItemKind::ResourceTemplate]
+    }
+}
+
+fn list_method(kind: ItemKind) -> &'static str {
+    match kind {
+        ItemKind::Tool => "tools/list",
+        ItemKind::Prompt => "prompts/list",
+        ItemKind::Resource => "resources/list",
+        _ => "resources/templates/list",
+    }
+}
+
+/// The name the audit log records for a refused get or read: the prompt's name; a URI
+/// without its query and fragment (which may carry values), clipped.
+fn audit_item(method: &str, params: &Value) -> Option<String> {
+    if method == "prompts/get" {
+        return params
+            .get("name")
+            .and_then(Value::as_str)
+            .map(|n| crate::model::escape::clip(n, 200).into_owned());
+    }
+    let uri = params.get("uri").and_then(Value::as_str)?;
+    let bare = uri.split(['?', '#']).next().unwrap_or_default();
+    Some(crate::model::escape::clip(bare, 200).into_owned())
+}
+
+/// The digest the audit log records: of a prompt's arguments, or of the whole URI.
+fn item_digest(method: &str, params: &Value) -> Option<String> {
+    if method == "prompts/get" {
+        let args = params
+            .get("arguments")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        return args.as_object().map(crate::kit::policy::arguments_digest);
+    }
+    params
+        .get("uri")
+        .and_then(Value::as_str)
+        .map(|u| crate::lock::canon::sha256_hex(u.as_bytes()))
 }
 
 fn describe(findings: &[OutputFinding]) -> String {

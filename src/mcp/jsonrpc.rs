@@ -226,7 +226,7 @@ pub fn answer_server_request(id: &Value, method: &str) -> Value {
         "roots/list" => json!({"jsonrpc": "2.0", "id": id, "result": {"roots": []}}),
         _ => json!({"jsonrpc": "2.0", "id": id, "error": {
             "code": -32601,
-            "message": format!("Method not found: mcpvet does not serve {method} while vetting a server"),
+            "message": format!("Method not found: mcpvet does not serve {method} (a scan serves no client features, and `mcpvet guard --url` does not relay requests a legacy HTTP server sends inside its answers)"),
         }}),
     }
 }

@@ -381,6 +381,27 @@ impl Drop for StdioConn {
     }
 }
 
+/// Lines at least this long wait for an empty queue (see [`send_line`]).
+const BIG_LINE: usize = 1024 * 1024;
+
+/// Queue one line. A big line ([`BIG_LINE`] or more) is queued only once the queue is empty,
+/// so the queue never holds more than one big line: what a reader keeps buffered is at most
+/// one line being read, one queued big line and a queue of small ones, whatever the
+/// server writes while the consumer is busy.
+async fn send_line(tx: &mpsc::Sender<ReadEvent>, line: Vec<u8>) -> Result<(), ()> {
+    if line.len() < BIG_LINE {
+        return tx.send(ReadEvent::Line(line)).await.map_err(|_| ());
+    }
+    let mut permits = tx.reserve_many(tx.max_capacity()).await.map_err(|_| ())?;
+    match permits.next() {
+        Some(p) => {
+            p.send(ReadEvent::Line(line));
+            Ok(())
+        }
+        None => Err(()),
+    }
+}
+
 /// Read newline-delimited messages without ever holding more than `max_line` bytes of one
 /// line; stop at the first breach.
 pub async fn read_lines<R: tokio::io::AsyncRead + Unpin>(
@@ -427,11 +448,7 @@ pub async fn read_lines<R: tokio::io::AsyncRead + Unpin>(
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
-            if tx
-                .send(ReadEvent::Line(std::mem::take(&mut line)))
-                .await
-                .is_err()
-            {
+            if send_line(&tx, std::mem::take(&mut line)).await.is_err() {
                 return;
             }
         }
@@ -469,6 +486,34 @@ mod tests {
             collect(b"ok\n0123456789abc\nnever\n", 10, 100).await,
             vec!["ok", "TooLong"]
         );
+    }
+
+    #[tokio::test]
+    async fn a_big_line_is_queued_only_when_the_queue_is_empty() {
+        let big = vec![b'x'; BIG_LINE];
+        let mut input = Vec::new();
+        for _ in 0..4 {
+            input.extend_from_slice(&big);
+            input.push(b'\n');
+        }
+        let (tx, mut rx) = mpsc::channel(8);
+        let reader = tokio::spawn(read_lines(
+            std::io::Cursor::new(input),
+            tx,
+            2 * BIG_LINE,
+            usize::MAX,
+        ));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(rx.len(), 1, "one big line queued at a time");
+        let mut lines = 0;
+        while let Some(e) = rx.recv().await {
+            if let ReadEvent::Line(l) = e {
+                assert_eq!(l.len(), BIG_LINE);
+                lines += 1;
+            }
+        }
+        assert_eq!(lines, 4);
+        reader.await.expect("reader");
     }
 
     #[tokio::test]

@@ -48,8 +48,13 @@ struct Proc {
 
 impl Proc {
     fn start(program: &str, args: &[&str], cwd: &Path) -> Proc {
+        Proc::start_env(program, args, cwd, &[])
+    }
+
+    fn start_env(program: &str, args: &[&str], cwd: &Path, envs: &[(&str, &str)]) -> Proc {
         let mut child = Command::new(program)
             .args(args)
+            .envs(envs.iter().copied())
             .current_dir(cwd)
             .env("NO_COLOR", "1")
             .stdin(Stdio::piped())
@@ -119,6 +124,8 @@ impl Proc {
     fn wait_exit(&mut self) -> (Option<i32>, String) {
         let start = Instant::now();
         loop {
+            // Whatever the guard still sends is dropped (a flood must not fill the test).
+            for _ in self.rx.try_iter() {}
             if let Ok(Some(status)) = self.child.try_wait() {
                 std::thread::sleep(Duration::from_millis(50));
                 return (status.code(), self.stderr_now());
@@ -1081,4 +1088,726 @@ fn tool_names(list: &Value) -> Vec<&str> {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect()
+}
+
+// ---- the hostile-server suite behind the guard ------------------------------------------
+
+/// Peak resident memory (VmHWM, KiB) of a running process, sampled every 5 ms until it
+/// exits (a zombie has no VmHWM line).
+fn watch_peak_rss(pid: u32) -> std::thread::JoinHandle<u64> {
+    std::thread::spawn(move || {
+        let mut peak = 0u64;
+        while let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+            let Some(kib) = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            else {
+                break;
+            };
+            peak = peak.max(kib);
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        peak
+    })
+}
+
+/// The most the guard may hold under any hostile server of the suite (its message cap is
+/// 64 MiB; a flood or an endless line must not grow it further).
+const RSS_BOUND_KIB: u64 = 200 * 1024;
+
+/// Every live process whose command line holds `marker`.
+fn with_marker(marker: &str) -> Vec<i32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
+            continue;
+        };
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            if String::from_utf8_lossy(&cmd).contains(marker) {
+                out.push(pid);
+            }
+        }
+    }
+    out
+}
+
+/// No process of the scenario left: the pids it recorded and any command line with its
+/// marker (double-forked daemons), waited for up to 5 s.
+fn assert_nothing_survives(pids: &Path, marker: &str, what: &str) {
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        let mut left = alive(pids);
+        left.extend(with_marker(marker));
+        if left.is_empty() {
+            return;
+        }
+        assert!(
+            Instant::now() < until,
+            "{what}: processes left running: {left:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Wait for the answer with `id`, draining (and counting) everything else the guard sends.
+fn answer_to(g: &Proc, id: u64, within: Duration) -> (Value, usize) {
+    let until = Instant::now() + within;
+    let mut other = 0;
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        let Some(line) = g.recv(left) else {
+            panic!(
+                "no answer to {id} within {within:?} ({other} other lines); stderr: {}",
+                g.stderr_now()
+            );
+        };
+        let v: Value = serde_json::from_str(&line).expect("every line the guard sends is JSON");
+        if v["id"] == id && v.get("method").is_none() {
+            return (v, other);
+        }
+        other += 1;
+    }
+}
+
+fn snoop_script() -> String {
+    root()
+        .join("tests/fixtures/hostile/snoop.py")
+        .display()
+        .to_string()
+}
+
+/// How a scenario ends for the host.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Ends {
+    /// The request gets a JSON-RPC error and the guard exits 3 with the server.
+    ErrorAndExit,
+    /// The request gets a JSON-RPC error (the server stays); closing stdin ends the guard.
+    ErrorThenHostCloses,
+    /// The server answers; closing stdin ends the guard.
+    Answers,
+    /// The server exits before the host asks anything: the guard exits 3 and shows the
+    /// server's last stderr lines, escaped.
+    ExitsAtOnce,
+}
+
+/// The probe's hostile servers behind the guard, with this test as the host: a server that
+/// hangs (after double-forking a daemon), one that double-forks and serves, one that dies in
+/// the middle of an answer, one that floods stdout with endless messages, one that writes an
+/// endless line, garbage, JSON nested too deep, a stderr flood, and one whose stderr is
+/// terminal escapes. Each time: the host gets a clean JSON-RPC error (or the answer) within
+/// the timeout, the guard exits with the server (or when the host closes), no process
+/// survives, the guard's stderr has no raw control character, and its peak resident memory
+/// stays under 200 MiB.
+#[test]
+fn the_hostile_suite_runs_behind_the_guard() {
+    let dir = tmp();
+    let lock = hostile_lock(dir.path());
+    let hostile_strings = dir.path().join("strings.json");
+    std::fs::write(
+        &hostile_strings,
+        json!([
+            "\u{1b}[8mhidden",
+            "\u{1b}]0;owned-title\u{7}",
+            "cr\rover",
+            "bidi\u{202e}txt",
+            "c1\u{9b}31m",
+            "del\u{7f}"
+        ])
+        .to_string(),
+    )
+    .expect("strings");
+    let text_script = root()
+        .join("tests/fixtures/hostile/hostile_text.py")
+        .display()
+        .to_string();
+    let cases: &[(&str, &str, &str, Ends)] = &[
+        ("snoop", "hang", "initialize", Ends::ErrorThenHostCloses),
+        ("snoop", "daemon", "tools/list", Ends::Answers),
+        (
+            "hostile",
+            "die_mid_answer",
+            "tools/call",
+            Ends::ErrorAndExit,
+        ),
+        ("hostile", "die_on_call", "tools/call", Ends::ErrorAndExit),
+        ("hostile", "flood", "initialize", Ends::ErrorAndExit),
+        ("hostile", "huge", "initialize", Ends::ErrorAndExit),
+        ("hostile", "garbage", "initialize", Ends::ErrorAndExit),
+        ("hostile", "deep", "initialize", Ends::ErrorThenHostCloses),
+        (
+            "hostile",
+            "silence",
+            "initialize",
+            Ends::ErrorThenHostCloses,
+        ),
+        ("hostile", "stderr_flood", "tools/list", Ends::Answers),
+        ("text", "exit_stderr", "none", Ends::ExitsAtOnce),
+    ];
+    let timeout = 3u64;
+    let mut figures = Vec::new();
+    for &(script, scenario, method, ends) in cases {
+        let what = format!("{script}/{scenario}");
+        let marker = format!("mcpvet-guard-marker-{}-{scenario}", std::process::id());
+        let pids = dir.path().join(format!("pids-{scenario}"));
+        let pids_s = pids.to_str().expect("utf-8").to_owned();
+        let mut argv: Vec<String> = vec![
+            "guard".into(),
+            "--lock".into(),
+            lock.clone(),
+            "--timeout".into(),
+            timeout.to_string(),
+            "--".into(),
+            python(),
+        ];
+        match script {
+            "snoop" => argv.extend([snoop_script(), scenario.into(), marker.clone(), pids_s]),
+            "hostile" => argv.extend([hostile_script(), scenario.into(), pids_s]),
+            _ => argv.extend([
+                text_script.clone(),
+                scenario.into(),
+                hostile_strings.display().to_string(),
+            ]),
+        }
+        let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+        let mut g = Proc::guard(&argv, dir.path());
+        let peak = watch_peak_rss(g.child.id());
+        if ends == Ends::ExitsAtOnce {
+            let (code, err) = g.wait_exit();
+            assert_eq!(code, Some(3), "{what}: {err}");
+            assert!(
+                err.contains("owned-title"),
+                "{what}: the server's stderr: {err}"
+            );
+            assert_clean_stderr(&err, &what);
+            assert_nothing_survives(&pids, &marker, &what);
+            continue;
+        }
+        let mut next = 1;
+        if method != "initialize" {
+            legacy_handshake(&mut g);
+            next = 2;
+        }
+        let start = Instant::now();
+        match method {
+            "initialize" => legacy_handshake_request(&mut g, next),
+            "tools/list" => g.send(&request(next, "tools/list", "{}")),
+            _ => g.send(&request(
+                next,
+                "tools/call",
+                r#"{"name":"count","arguments":{"n":1}}"#,
+            )),
+        }
+        let (answer, other) = answer_to(&g, next, Duration::from_secs(timeout + 7));
+        let took = start.elapsed();
+        assert!(
+            took < Duration::from_secs(timeout + 2),
+            "{what}: the answer took {took:?}"
+        );
+        match ends {
+            Ends::Answers => assert!(answer.get("result").is_some(), "{what}: {answer}"),
+            _ => {
+                assert_eq!(answer["error"]["code"], -32603, "{what}: {answer}");
+                let msg = answer["error"]["message"].as_str().unwrap_or_default();
+                assert!(msg.starts_with("mcpvet guard"), "{what}: {answer}");
+            }
+        }
+        let (code, err) = match ends {
+            Ends::ErrorAndExit => g.wait_exit(),
+            _ => {
+                // The guard still serves: a second request is answered (or refused) too.
+                if ends == Ends::ErrorThenHostCloses {
+                    g.send(&request(next + 1, "ping", "{}"));
+                    let (a, _) = answer_to(&g, next + 1, Duration::from_secs(timeout + 7));
+                    assert!(a.get("error").is_some() || a.get("result").is_some(), "{a}");
+                }
+                drop(g.stdin.take());
+                g.wait_exit()
+            }
+        };
+        let expected = if ends == Ends::ErrorAndExit { 3 } else { 0 };
+        assert_eq!(code, Some(expected), "{what}: {err}");
+        assert_clean_stderr(&err, &what);
+        let peak = peak.join().expect("watcher");
+        assert!(
+            peak < RSS_BOUND_KIB,
+            "{what}: the guard's peak RSS was {peak} KiB"
+        );
+        assert_nothing_survives(&pids, &marker, &what);
+        figures.push(format!(
+            "{what}: answer in {} ms after {other} other lines, peak RSS {} MiB, exit {code:?}",
+            took.as_millis(),
+            peak / 1024
+        ));
+    }
+    eprintln!("{}", figures.join("\n"));
+}
+
+/// The guard's stderr (split into lines) holds no raw control or bidi character.
+fn assert_clean_stderr(err: &str, what: &str) {
+    assert!(
+        !err.chars()
+            .any(|c| (c.is_control() && c != '\t' && c != '\n')
+                || ('\u{202a}'..='\u{202e}').contains(&c)),
+        "{what}: raw control characters on the guard's stderr: {err:?}"
+    );
+}
+
+fn legacy_handshake_request(g: &mut Proc, id: u64) {
+    g.send(&request(
+        id,
+        "initialize",
+        r#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}"#,
+    ));
+}
+
+/// A `prompts/get` or `resources/read` before any listing in the session is still checked:
+/// the guard lists the kind itself first, so a prompt that changed since it was approved
+/// is refused at once and never reaches the server. Refused gets and reads write an audit
+/// line each (decision, method, item), without argument values or the URI's query.
+#[test]
+fn a_get_or_read_before_any_listing_is_checked_against_the_lock() {
+    let dir = tmp();
+    let lock = hostile_lock_of(dir.path(), "items");
+    let pids = dir.path().join("pids");
+    let log = dir.path().join("audit.jsonl");
+    let mut g = Proc::guard(
+        &[
+            "guard",
+            "--lock",
+            &lock,
+            "--audit-log",
+            log.to_str().expect("utf-8"),
+            "--timeout",
+            "10",
+            "--",
+            &python(),
+            &hostile_script(),
+            "items_drift",
+            pids.to_str().expect("utf-8"),
+        ],
+        dir.path(),
+    );
+    legacy_handshake(&mut g);
+    let get = |id: u64, name: &str| {
+        request(
+            id,
+            "prompts/get",
+            &json!({"name": name, "arguments": {"secret": "prompt-arg-value"}}).to_string(),
+        )
+    };
+    let read = |id: u64, uri: &str| request(id, "resources/read", &json!({"uri": uri}).to_string());
+    g.send(&get(2, "review"));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 2, "{r}");
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("changed since it was approved")),
+        "{r}"
+    );
+    // The unchanged resource and template pass, the guard's own listing first.
+    g.send(&read(3, "file:///a"));
+    assert_eq!(g.recv_json()["result"]["contents"][0]["uri"], "file:///a");
+    g.send(&read(4, "notes:///42"));
+    assert_eq!(g.recv_json()["result"]["contents"][0]["uri"], "notes:///42");
+    g.send(&read(5, "file:///etc/passwd?token=uri-query-value"));
+    assert_eq!(g.recv_json()["error"]["code"], -32602);
+    g.send(&request(
+        6,
+        "tools/call",
+        r#"{"name":"rm_rf","arguments":{"path":"call-arg-value"}}"#,
+    ));
+    assert_eq!(g.recv_json()["result"]["isError"], true);
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    let seen = std::fs::read_to_string(dir.path().join("pids.log")).expect("log");
+    assert!(seen.contains("prompts/list"), "the guard listed: {seen}");
+    assert!(!seen.contains("prompts/get"), "{seen}");
+    assert!(!seen.contains("/etc/passwd"), "{seen}");
+    let text = std::fs::read_to_string(&log).expect("audit log");
+    for value in ["prompt-arg-value", "uri-query-value", "call-arg-value"] {
+        assert!(!text.contains(value), "a value in the audit log: {text}");
+    }
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let brief: Vec<(String, String, String)> = lines
+        .iter()
+        .map(|v| {
+            (
+                v["method"].as_str().unwrap_or_default().to_owned(),
+                v["item"]
+                    .as_str()
+                    .or(v["tool"].as_str())
+                    .unwrap_or_default()
+                    .to_owned(),
+                v["decision"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let owned = |a: &str, b: &str, c: &str| (a.to_owned(), b.to_owned(), c.to_owned());
+    assert_eq!(
+        brief,
+        vec![
+            owned("prompts/get", "review", "withheld"),
+            owned("resources/read", "file:///etc/passwd", "not-approved"),
+            owned("tools/call", "rm_rf", "not-approved"),
+        ],
+        "{text}"
+    );
+    assert!(
+        lines[0]["argumentsSha256"]
+            .as_str()
+            .is_some_and(|d| d.len() == 64),
+        "{text}"
+    );
+}
+
+/// A modern (2026-07-28) host that declared elicitation: `confirm` comes back as an
+/// `input_required` result asking `elicitation/create`; the retry with `accept` and the same
+/// `requestState` makes the call, `decline` refuses it, a retry with other arguments or a
+/// forged state is asked again, and a modern host without elicitation is refused.
+#[test]
+fn confirm_for_a_modern_host_is_an_input_required_result() {
+    let dir = tmp();
+    let policy = dir.path().join("policy.toml");
+    std::fs::write(&policy, CI_POLICY).expect("policy");
+    let log = dir.path().join("audit.jsonl");
+    let mut g = Proc::guard(
+        &[
+            "guard",
+            "--lock",
+            &ci_lock(),
+            "--policy",
+            policy.to_str().expect("utf-8"),
+            "--audit-log",
+            log.to_str().expect("utf-8"),
+            "--",
+            env!("CARGO_BIN_EXE_ci-insights"),
+        ],
+        dir.path(),
+    );
+    let meta = |caps: Value| {
+        json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": caps,
+            "io.modelcontextprotocol/clientInfo": {"name": "new", "version": "1"}})
+    };
+    let with = meta(json!({"elicitation": {}}));
+    let args = json!({"pipeline": "api", "build": 412});
+    let call = |id: u64, meta: &Value, args: &Value, extra: Value| {
+        let mut params = json!({"_meta": meta, "name": "get_build_status", "arguments": args});
+        if let (Some(p), Some(e)) = (params.as_object_mut(), extra.as_object()) {
+            p.extend(e.clone());
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string()
+    };
+    g.send(&request(
+        1,
+        "server/discover",
+        &json!({"_meta": with}).to_string(),
+    ));
+    assert!(g.recv_json().get("result").is_some());
+    let ask = |g: &mut Proc, id: u64, args: &Value| -> String {
+        g.send(&call(id, &with, args, json!({})));
+        let r = g.recv_json();
+        assert_eq!(r["id"], id, "{r}");
+        assert_eq!(r["result"]["resultType"], "input_required", "{r}");
+        let req = &r["result"]["inputRequests"]["mcpvet-guard-confirm"];
+        assert_eq!(req["method"], "elicitation/create", "{r}");
+        let message = req["params"]["message"].as_str().expect("message");
+        assert!(
+            message.contains("get_build_status") && message.contains("asks before reading builds"),
+            "{message}"
+        );
+        r["result"]["requestState"]
+            .as_str()
+            .expect("requestState")
+            .to_owned()
+    };
+    let answer = |action: &str| json!({"mcpvet-guard-confirm": {"action": action, "content": {}}});
+    // Accept: the retry is the call.
+    let state = ask(&mut g, 2, &args);
+    g.send(&call(
+        3,
+        &with,
+        &args,
+        json!({"inputResponses": answer("accept"), "requestState": state}),
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 3, "{r}");
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    assert!(r.to_string().contains("412"), "the build came back: {r}");
+    // Decline: refused.
+    let state = ask(&mut g, 4, &args);
+    g.send(&call(
+        5,
+        &with,
+        &args,
+        json!({"inputResponses": answer("decline"), "requestState": state}),
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert!(r.to_string().contains("did not confirm"), "{r}");
+    // The confirmation holds for the arguments asked about, and a forged state for none.
+    let state = ask(&mut g, 6, &args);
+    let other = json!({"pipeline": "api", "build": 999});
+    g.send(&call(
+        7,
+        &with,
+        &other,
+        json!({"inputResponses": answer("accept"), "requestState": state}),
+    ));
+    assert_eq!(g.recv_json()["result"]["resultType"], "input_required");
+    g.send(&call(
+        8,
+        &with,
+        &args,
+        json!({"inputResponses": answer("accept"), "requestState": "e30.AAAA"}),
+    ));
+    assert_eq!(g.recv_json()["result"]["resultType"], "input_required");
+    // A modern host without elicitation cannot confirm.
+    g.send(&call(9, &meta(json!({})), &args, json!({})));
+    let r = g.recv_json();
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert!(r.to_string().contains("elicitation"), "{r}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    let got: Vec<String> = decisions(dir.path()).into_iter().map(|(_, d)| d).collect();
+    assert_eq!(
+        got,
+        [
+            "confirm-asked",
+            "forwarded",
+            "confirm-asked",
+            "declined",
+            "confirm-asked",
+            "confirm-asked",
+            "confirm-asked",
+            "confirm-unavailable"
+        ]
+    );
+}
+
+/// A kit-built Streamable HTTP server (2026-07-28) with a tool that asks the client for
+/// input (elicitation and sampling, MRTR `input_required`), served on loopback from a
+/// thread of this test until the test ends.
+fn kit_http_server() -> String {
+    use mcpvet::kit::http::{HttpOptions, HttpServer};
+    use mcpvet::kit::{InputRequired, Interaction, Tool, ToolOutput, ToolServer};
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        rt.block_on(async move {
+            let mut server = ToolServer::new("asking", "1");
+            server
+                .add_tool(Tool::interactive(
+                    "greet",
+                    "Asks the user for a name, then greets.",
+                    json!({"type": "object"}),
+                    |_, context| async move {
+                        let name = context
+                            .input_responses()
+                            .and_then(|r| r.get("who"))
+                            .and_then(|r| r.pointer("/content/name"))
+                            .and_then(Value::as_str)
+                            .map(str::to_owned);
+                        match (context.request_state(), name) {
+                            (Some(_), Some(name)) => Ok(Interaction::Complete(ToolOutput::text(
+                                format!("Hello, {name}"),
+                            ))),
+                            _ => Ok(Interaction::InputRequired(
+                                InputRequired::new()
+                                    .elicit("who", "Your name?", json!({"type": "object"}))
+                                    .sample("guess", json!([]), 10)
+                                    .state(json!({"asked": "who"})),
+                            )),
+                        }
+                    },
+                ))
+                .expect("tool");
+            let http = HttpServer::bind(
+                "127.0.0.1:0".parse().expect("addr"),
+                std::sync::Arc::new(server),
+                HttpOptions::default(),
+                "asking",
+            )
+            .await
+            .expect("bind");
+            tx.send(http.endpoint_url()).expect("url");
+            let _ = http.serve_until(std::future::pending::<()>()).await;
+        });
+    });
+    rx.recv_timeout(Duration::from_secs(20)).expect("bound")
+}
+
+/// Over `--url`, a modern server asks the host through an `input_required` result (the
+/// 2026-07-28 way to send elicitation and sampling requests): the guard relays it to the
+/// host as the server sent it, and the host's retry with `inputResponses` and the server's
+/// `requestState` reaches the server, which answers.
+#[test]
+fn over_url_a_servers_input_requests_reach_the_host_and_its_answers_come_back() {
+    let dir = tmp();
+    let url = kit_http_server();
+    let locks = dir.path().join("lockfiles");
+    run_mcpvet(
+        dir.path(),
+        &[
+            "lock",
+            "--name",
+            "asking",
+            "--lock-dir",
+            locks.to_str().expect("utf-8"),
+            "--by",
+            "t",
+            "--at",
+            "2026-07-28T12:00:00Z",
+            "--url",
+            &url,
+        ],
+    );
+    let lock = locks.join("asking.lock.json").display().to_string();
+    let mut g = Proc::guard(&["guard", "--lock", &lock, "--url", &url], dir.path());
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}, "sampling": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}});
+    let call = |id: u64, extra: Value| {
+        let mut params = json!({"_meta": meta, "name": "greet", "arguments": {}});
+        if let (Some(p), Some(e)) = (params.as_object_mut(), extra.as_object()) {
+            p.extend(e.clone());
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string()
+    };
+    g.send(&call(1, json!({})));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 1, "{r}");
+    assert_eq!(r["result"]["resultType"], "input_required", "{r}");
+    let asks = &r["result"]["inputRequests"];
+    assert_eq!(asks["who"]["method"], "elicitation/create", "{r}");
+    assert_eq!(asks["guess"]["method"], "sampling/createMessage", "{r}");
+    let state = r["result"]["requestState"].clone();
+    g.send(&call(
+        2,
+        json!({"requestState": state, "inputResponses": {
+            "who": {"action": "accept", "content": {"name": "Ada"}},
+            "guess": {"role": "assistant", "content": {"type": "text", "text": "Ada?"}, "model": "m"},
+        }}),
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["id"], 2, "{r}");
+    assert_eq!(r["result"]["content"][0]["text"], "Hello, Ada", "{r}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+}
+
+/// `--header NAME=env:VAR`: the header's value comes from the guard's environment (where a
+/// host config's `env` block puts it), so the secret is never in the guard's argv; a
+/// missing variable is an error naming it, and a secret header written on the command line
+/// gets a warning naming the header, never its value.
+#[test]
+fn a_header_value_comes_from_the_environment_not_the_command_line() {
+    let dir = tmp();
+    let mut server = Command::new(python())
+        .arg(root().join("tests/fixtures/hostile/http_server.py"))
+        .arg("needs_auth")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("http server");
+    let mut port = String::new();
+    BufReader::new(server.stdout.take().expect("stdout"))
+        .read_line(&mut port)
+        .expect("port");
+    let url = format!("http://127.0.0.1:{}/mcp", port.trim());
+    const SECRET: &str = "Bearer let-me-in";
+    let locks = dir.path().join("lockfiles");
+    run_mcpvet(
+        dir.path(),
+        &[
+            "lock",
+            "--name",
+            "web",
+            "--lock-dir",
+            locks.to_str().expect("utf-8"),
+            "--by",
+            "t",
+            "--at",
+            "2026-07-28T12:00:00Z",
+            "--url",
+            &url,
+            "--header",
+            &format!("Authorization: {SECRET}"),
+        ],
+    );
+    let lock = locks.join("web.lock.json").display().to_string();
+    let argv: [&str; 7] = [
+        "guard",
+        "--lock",
+        &lock,
+        "--url",
+        &url,
+        "--header",
+        "Authorization=env:WEB_TOKEN",
+    ];
+    let mut g = Proc::start_env(
+        env!("CARGO_BIN_EXE_mcpvet"),
+        &argv,
+        dir.path(),
+        &[("WEB_TOKEN", SECRET)],
+    );
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", g.child.id())).unwrap_or_default();
+    assert!(
+        !String::from_utf8_lossy(&cmdline).contains("let-me-in"),
+        "the secret is not in argv"
+    );
+    g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
+    let list = g.recv_json();
+    assert!(list["result"]["tools"].is_array(), "authorized: {list}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("let-me-in"), "{err}");
+
+    // The variable missing: an error naming it, nothing started.
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
+        .args(argv)
+        .env_remove("WEB_TOKEN")
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("WEB_TOKEN") && err.contains("not set"),
+        "{err}"
+    );
+
+    // The value on the command line works, with a warning that never shows it.
+    let out = Command::new(env!("CARGO_BIN_EXE_mcpvet"))
+        .args([
+            "guard",
+            "--lock",
+            &lock,
+            "--url",
+            &url,
+            "--header",
+            &format!("Authorization: {SECRET}"),
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning") && err.contains("Authorization") && err.contains("=env:VAR"),
+        "{err}"
+    );
+    assert!(!err.contains("let-me-in"), "{err}");
+    let _ = server.kill();
+    let _ = server.wait();
 }
