@@ -51,11 +51,41 @@ pub enum AuditError {
 pub fn definition_rules() -> Vec<RuleMeta> {
     let mut out = checks::coded_rule_docs();
     out.extend(engine::engine_rule_docs());
-    if let Ok(rs) = RuleSet::builtin() {
-        out.extend(rs.docs().iter().cloned());
+    if let Ok(docs) = RuleSet::builtin_docs() {
+        out.extend(docs);
     }
     out.sort_by(|a, b| a.id.cmp(&b.id));
     out
+}
+
+/// Build what the audit otherwise builds on first use — the Latin-script lexicons, the
+/// coded checks' expressions, the patterns an ordinary English tool meets — by auditing a
+/// small made-up server and discarding the result. A live scan calls it on a thread of its
+/// own while the servers start, so that work is done before their answers arrive.
+pub fn warm_up(rules: &RuleSet) {
+    let tool = serde_json::json!({
+        "name": "read_file",
+        "title": "Read a file",
+        "description": "Reads a file from the project and returns its text. Use it before \
+            editing; do not send the contents anywhere else.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "path": {"type": "string", "description": "Path of the file to read"},
+                "url": {"type": "string", "format": "uri"},
+                "command": {"type": "string", "enum": ["cat", "head"]}
+            },
+            "required": ["path"]
+        },
+        "annotations": {"readOnlyHint": true}
+    });
+    let snap = crate::model::snapshot::ServerSnapshot {
+        server: "warm-up".into(),
+        instructions: Some("Use read_file to read files.".into()),
+        tools: vec![tool],
+        ..crate::model::snapshot::ServerSnapshot::default()
+    };
+    drop(engine::audit_snapshots(std::slice::from_ref(&snap), rules));
 }
 
 /// Documentation of every rule a given rule set reports (built-in and `--rules DIR`).

@@ -192,6 +192,19 @@ pub struct RuleSet {
 impl RuleSet {
     /// The embedded rules.
     pub fn builtin() -> Result<RuleSet, AuditError> {
+        let mut rs = Self::builtin_parsed()?;
+        rs.rebuild()?;
+        Ok(rs)
+    }
+
+    /// The documentation of the embedded rules (`[[rule]]` entries), without building the
+    /// pattern matchers: what the rule catalog needs, at the cost of parsing the TOML only.
+    pub fn builtin_docs() -> Result<Vec<RuleMeta>, AuditError> {
+        Ok(Self::builtin_parsed()?.docs)
+    }
+
+    /// The embedded rule files parsed and checked, the matchers not built yet.
+    fn builtin_parsed() -> Result<RuleSet, AuditError> {
         let mut rs = RuleSet {
             patterns: Vec::new(),
             set_ascii: None,
@@ -204,7 +217,6 @@ impl RuleSet {
         for (name, text) in BUILTIN_FILES {
             rs.add_file(name, text, cfg!(test))?;
         }
-        rs.rebuild()?;
         Ok(rs)
     }
 

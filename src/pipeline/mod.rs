@@ -192,6 +192,40 @@ pub fn rule_set(rules_dirs: &[PathBuf]) -> anyhow::Result<RuleSet> {
     Ok(rules)
 }
 
+/// The rule set, loaded on a thread of its own — and the audit's lazily built matchers
+/// compiled ([`audit::warm_up`]) — while the servers start, so a live scan spends none of
+/// its own time on them after the last answer. [`RulesAhead::finish`] takes the result.
+pub struct RulesAhead {
+    dirs: Vec<PathBuf>,
+    thread: Option<std::thread::JoinHandle<anyhow::Result<RuleSet>>>,
+}
+
+impl RulesAhead {
+    /// Start loading the built-in rules and every folder of extra rules.
+    pub fn start(rules_dirs: &[PathBuf]) -> Self {
+        let dirs = rules_dirs.to_vec();
+        let theirs = dirs.clone();
+        let thread = std::thread::Builder::new()
+            .name("mcpvet-rules".into())
+            .spawn(move || {
+                let rules = rule_set(&theirs)?;
+                audit::warm_up(&rules);
+                Ok(rules)
+            })
+            .ok();
+        RulesAhead { dirs, thread }
+    }
+
+    /// The rule set (or why it could not be loaded). Where the thread could not start or
+    /// did not finish, the rules are loaded here instead.
+    pub fn finish(self) -> anyhow::Result<RuleSet> {
+        match self.thread.map(std::thread::JoinHandle::join) {
+            Some(Ok(loaded)) => loaded,
+            Some(Err(_)) | None => rule_set(&self.dirs),
+        }
+    }
+}
+
 /// Lockfiles on disk, as the policy asks about them.
 struct DiskLocks<'a> {
     dir: &'a Path,
@@ -215,14 +249,26 @@ fn fill_config_origin(f: &mut Finding, spec: Option<&ServerSpec>) {
 /// Judge the subjects and build the report. Subjects without snapshots (the static `check`,
 /// or servers that could not be probed) get the launch, lockfile and policy checks only.
 pub fn judge(
-    mut subjects: Vec<Subject>,
+    subjects: Vec<Subject>,
     judge: &JudgeOptions,
     cwd: &Path,
     extra_findings: Vec<Finding>,
 ) -> anyhow::Result<ScanReport> {
+    let rules = rule_set(&judge.rules_dirs)?;
+    judge_with(subjects, judge, cwd, extra_findings, &rules)
+}
+
+/// [`judge`] with the rule set already loaded (`judge.rules_dirs` is not read again): the
+/// live scan's, loaded by [`RulesAhead`] while the servers started.
+pub fn judge_with(
+    mut subjects: Vec<Subject>,
+    judge: &JudgeOptions,
+    cwd: &Path,
+    extra_findings: Vec<Finding>,
+    rules: &RuleSet,
+) -> anyhow::Result<ScanReport> {
     let policy_file = policy_path(&judge.policy, cwd);
     let policy = policy_file.as_deref().map(Policy::load).transpose()?;
-    let rules = rule_set(&judge.rules_dirs)?;
     let lock_dir = if judge.lock_dir.is_absolute() {
         judge.lock_dir.clone()
     } else {
@@ -252,7 +298,7 @@ pub fn judge(
             owners.push(i);
         }
     }
-    let mut definition = audit::audit_snapshots(&snaps, &rules);
+    let mut definition = audit::audit_snapshots(&snaps, rules);
     for (i, snap) in owners.into_iter().zip(snaps) {
         subjects[i].snapshot = Some(snap);
     }
