@@ -135,8 +135,8 @@ pub fn judge_with(
     extra_findings: Vec<Finding>,
     rules: library::RulesAhead,
 ) -> anyhow::Result<ScanReport> {
-    let rules = rules.finish()?;
-    library::judge_with(subjects, &judge.options(), cwd, extra_findings, &rules)
+    let loaded = rules.finish()?;
+    library::judge_with(subjects, &judge.options(), cwd, extra_findings, loaded)
 }
 
 /// Judge the subjects with the options the flags describe (see [`library::judge`]).

@@ -46,8 +46,7 @@ pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
     let rules = pipeline::rules_ahead(&args.judge);
     let gathered = pipeline::gather(&args.targets, &args.judge.options().policy, g)?;
     pipeline::announce_sources(&gathered, g);
-    let mut report =
-        pipeline::judge_with(gathered.subjects, &args.judge, &cwd, Vec::new(), rules)?;
+    let mut report = pipeline::judge_with(gathered.subjects, &args.judge, &cwd, Vec::new(), rules)?;
     report.unsandboxed = gathered.unsandboxed;
     let names: Vec<String> = match &args.server {
         Some(n) => {

@@ -55,8 +55,7 @@ pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
     } else {
         Vec::new()
     };
-    let mut report =
-        pipeline::judge_with(gathered.subjects, &args.judge, &cwd, cloaking, rules)?;
+    let mut report = pipeline::judge_with(gathered.subjects, &args.judge, &cwd, cloaking, rules)?;
     report.sources = gathered.sources;
     report.warnings.extend(gathered.skipped);
     report.unsandboxed = gathered.unsandboxed;

@@ -824,9 +824,7 @@ impl Exchange<'_> {
                 .await
                 .map_err(|e| RpcError::from_call(method, e, self.deadline))?;
             let caps = &self.opts.caps;
-            match take_page(
-                method, key, page, &result, caps, items, &mut out, &mut seen,
-            )? {
+            match take_page(method, key, page, &result, caps, items, &mut out, &mut seen)? {
                 None => break,
                 Some(c) => cursor = Some(c),
             }

@@ -13,7 +13,7 @@ use anyhow::Context;
 use crate::audit::{self, RuleSet};
 use crate::lock::{self, Lockfile};
 use crate::mcp::{ProbeEvent, ProbeOptions};
-use crate::model::finding::{Finding, Severity};
+use crate::model::finding::{Finding, RuleMeta, Severity};
 use crate::model::fingerprint::Fingerprinter;
 use crate::model::snapshot::ServerSnapshot;
 use crate::model::spec::ServerSpec;
@@ -192,12 +192,29 @@ pub fn rule_set(rules_dirs: &[PathBuf]) -> anyhow::Result<RuleSet> {
     Ok(rules)
 }
 
-/// The rule set, loaded on a thread of its own — and the audit's lazily built matchers
-/// compiled ([`audit::warm_up`]) — while the servers start, so a live scan spends none of
-/// its own time on them after the last answer. [`RulesAhead::finish`] takes the result.
+/// What judging needs before any server answers: the rule set and the rule catalog.
+pub struct Loaded {
+    pub rules: RuleSet,
+    /// Every rule's documentation ([`crate::catalog::catalog`]), for the report.
+    pub catalog: Vec<RuleMeta>,
+}
+
+impl Loaded {
+    /// Load both here and now.
+    pub fn now(rules_dirs: &[PathBuf]) -> anyhow::Result<Loaded> {
+        Ok(Loaded {
+            rules: rule_set(rules_dirs)?,
+            catalog: crate::catalog::catalog(),
+        })
+    }
+}
+
+/// The rule set and catalog, loaded on a thread of its own — and the audit's lazily built
+/// matchers compiled ([`audit::warm_up`]) — while the servers start, so a live scan spends
+/// none of its own time on them after the last answer. [`RulesAhead::finish`] takes them.
 pub struct RulesAhead {
     dirs: Vec<PathBuf>,
-    thread: Option<std::thread::JoinHandle<anyhow::Result<RuleSet>>>,
+    thread: Option<std::thread::JoinHandle<anyhow::Result<Loaded>>>,
 }
 
 impl RulesAhead {
@@ -208,20 +225,20 @@ impl RulesAhead {
         let thread = std::thread::Builder::new()
             .name("mcpvet-rules".into())
             .spawn(move || {
-                let rules = rule_set(&theirs)?;
-                audit::warm_up(&rules);
-                Ok(rules)
+                let loaded = Loaded::now(&theirs)?;
+                audit::warm_up(&loaded.rules);
+                Ok(loaded)
             })
             .ok();
         RulesAhead { dirs, thread }
     }
 
-    /// The rule set (or why it could not be loaded). Where the thread could not start or
-    /// did not finish, the rules are loaded here instead.
-    pub fn finish(self) -> anyhow::Result<RuleSet> {
+    /// The rules and catalog (or why they could not be loaded). Where the thread could not
+    /// start or did not finish, they are loaded here instead.
+    pub fn finish(self) -> anyhow::Result<Loaded> {
         match self.thread.map(std::thread::JoinHandle::join) {
             Some(Ok(loaded)) => loaded,
-            Some(Err(_)) | None => rule_set(&self.dirs),
+            Some(Err(_)) | None => Loaded::now(&self.dirs),
         }
     }
 }
@@ -254,19 +271,20 @@ pub fn judge(
     cwd: &Path,
     extra_findings: Vec<Finding>,
 ) -> anyhow::Result<ScanReport> {
-    let rules = rule_set(&judge.rules_dirs)?;
-    judge_with(subjects, judge, cwd, extra_findings, &rules)
+    let loaded = Loaded::now(&judge.rules_dirs)?;
+    judge_with(subjects, judge, cwd, extra_findings, loaded)
 }
 
-/// [`judge`] with the rule set already loaded (`judge.rules_dirs` is not read again): the
-/// live scan's, loaded by [`RulesAhead`] while the servers started.
+/// [`judge`] with the rule set and catalog already loaded (`judge.rules_dirs` is not read
+/// again): the live scan's, loaded by [`RulesAhead`] while the servers started.
 pub fn judge_with(
     mut subjects: Vec<Subject>,
     judge: &JudgeOptions,
     cwd: &Path,
     extra_findings: Vec<Finding>,
-    rules: &RuleSet,
+    loaded: Loaded,
 ) -> anyhow::Result<ScanReport> {
+    let Loaded { rules, catalog } = loaded;
     let policy_file = policy_path(&judge.policy, cwd);
     let policy = policy_file.as_deref().map(Policy::load).transpose()?;
     let lock_dir = if judge.lock_dir.is_absolute() {
@@ -298,7 +316,7 @@ pub fn judge_with(
             owners.push(i);
         }
     }
-    let mut definition = audit::audit_snapshots(&snaps, rules);
+    let mut definition = audit::audit_snapshots(&snaps, &rules);
     for (i, snap) in owners.into_iter().zip(snaps) {
         subjects[i].snapshot = Some(snap);
     }
@@ -434,7 +452,7 @@ pub fn judge_with(
     report.suppressed = suppressed;
     report.warnings = warnings.iter().map(PolicyWarning::to_string).collect();
     report.warnings.extend(era_notes);
-    report.rules = crate::catalog::catalog();
+    report.rules = catalog;
     report.root = Some(cwd.to_path_buf());
     Ok(report)
 }
