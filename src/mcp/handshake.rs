@@ -772,7 +772,8 @@ impl Exchange<'_> {
                 &mut items,
                 &mut list.out,
                 &mut list.seen,
-            )?;
+            )
+            .map_err(|e| *e)?;
             match next {
                 None => list.done = Some(Ok(std::mem::take(&mut list.out))),
                 Some(cursor) => {
@@ -793,7 +794,13 @@ impl Exchange<'_> {
         }
         Ok(lists
             .into_iter()
-            .map(|l| (l.method, l.done.unwrap_or_else(|| Ok(Vec::new()))))
+            .map(|l| {
+                let items = match l.done {
+                    Some(done) => done,
+                    None => Ok(Vec::new()),
+                };
+                (l.method, items)
+            })
             .collect())
     }
 
@@ -824,7 +831,8 @@ impl Exchange<'_> {
                 .await
                 .map_err(|e| RpcError::from_call(method, e, self.deadline))?;
             let caps = &self.opts.caps;
-            match take_page(method, key, page, &result, caps, items, &mut out, &mut seen)? {
+            let next = take_page(method, key, page, &result, caps, items, &mut out, &mut seen);
+            match next.map_err(|e| *e)? {
                 None => break,
                 Some(c) => cursor = Some(c),
             }
@@ -875,52 +883,52 @@ fn take_page(
     items: &mut usize,
     out: &mut Vec<Value>,
     seen: &mut HashSet<String>,
-) -> Result<Option<String>, RpcError> {
+) -> Result<Option<String>, Box<RpcError>> {
     if let Some(rt) = result.get("resultType") {
         if rt.as_str() != Some("complete") {
-            return Err(RpcError::Malformed(format!(
+            return Err(Box::new(RpcError::Malformed(format!(
                 "{method}: resultType {rt} is not \"complete\""
-            )));
+            ))));
         }
     }
     let list = match result.get(key) {
         Some(Value::Array(a)) => a,
         Some(_) => {
-            return Err(RpcError::Malformed(format!(
+            return Err(Box::new(RpcError::Malformed(format!(
                 "{method}: `{key}` is not an array (page {page})"
-            )));
+            ))));
         }
         None => {
-            return Err(RpcError::Malformed(format!(
+            return Err(Box::new(RpcError::Malformed(format!(
                 "{method}: the result has no `{key}` array (page {page})"
-            )));
+            ))));
         }
     };
     *items += list.len();
     tracing::debug!(method, page, items = list.len(), "list page received");
     if *items > caps.max_items {
-        return Err(RpcError::ItemCap {
+        return Err(Box::new(RpcError::ItemCap {
             method: method.into(),
             max: caps.max_items,
-        });
+        }));
     }
     out.extend(list.iter().cloned());
     match result.get("nextCursor") {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(c)) => {
             if !seen.insert(c.clone()) {
-                return Err(RpcError::RepeatedCursor {
+                return Err(Box::new(RpcError::RepeatedCursor {
                     method: method.into(),
                     cursor: c.clone(),
                     page,
-                });
+                }));
             }
             Ok(Some(c.clone()))
         }
-        Some(other) => Err(RpcError::Malformed(format!(
+        Some(other) => Err(Box::new(RpcError::Malformed(format!(
             "{method}: nextCursor {} is not a string",
             short(other)
-        ))),
+        )))),
     }
 }
 
