@@ -487,6 +487,14 @@ impl RuleSet {
         }
     }
 
+    /// Build the Unicode-mode pattern set now if it is not built yet (otherwise it is built
+    /// on the first string that is not ASCII): see [`crate::audit::warm_up`].
+    pub fn build_unicode_set(&self) {
+        let _ = self
+            .set_unicode
+            .get_or_init(|| self.unicode_set_build().ok());
+    }
+
     pub fn patterns(&self) -> &[Pattern] {
         &self.patterns
     }

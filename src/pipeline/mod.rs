@@ -194,7 +194,8 @@ pub fn rule_set(rules_dirs: &[PathBuf]) -> anyhow::Result<RuleSet> {
 
 /// What judging needs before any server answers: the rule set and the rule catalog.
 pub struct Loaded {
-    pub rules: RuleSet,
+    /// Shared with the thread that warms it up ([`RulesAhead`]).
+    pub rules: std::sync::Arc<RuleSet>,
     /// Every rule's documentation ([`crate::catalog::catalog`]), for the report.
     pub catalog: Vec<RuleMeta>,
 }
@@ -203,18 +204,21 @@ impl Loaded {
     /// Load both here and now.
     pub fn now(rules_dirs: &[PathBuf]) -> anyhow::Result<Loaded> {
         Ok(Loaded {
-            rules: rule_set(rules_dirs)?,
+            rules: std::sync::Arc::new(rule_set(rules_dirs)?),
             catalog: crate::catalog::catalog(),
         })
     }
 }
 
-/// The rule set and catalog, loaded on a thread of its own — and the audit's lazily built
-/// matchers compiled ([`audit::warm_up`]) — while the servers start, so a live scan spends
-/// none of its own time on them after the last answer. [`RulesAhead::finish`] takes them.
+/// The rule set and catalog, loaded on a thread of its own while the servers start, which
+/// then goes on to build what the audit otherwise builds on first use ([`audit::warm_up`]):
+/// a live scan spends none of its own time on them after the last answer. The rules are
+/// handed over as soon as they are loaded ([`RulesAhead::finish`]); a matcher the warm-up
+/// is still building when the audit needs it is waited for (each is built once, by
+/// whichever thread comes first), one it has not reached is built by the audit.
 pub struct RulesAhead {
     dirs: Vec<PathBuf>,
-    thread: Option<std::thread::JoinHandle<anyhow::Result<Loaded>>>,
+    loaded: Option<std::sync::mpsc::Receiver<anyhow::Result<Loaded>>>,
 }
 
 impl RulesAhead {
@@ -222,21 +226,32 @@ impl RulesAhead {
     pub fn start(rules_dirs: &[PathBuf]) -> Self {
         let dirs = rules_dirs.to_vec();
         let theirs = dirs.clone();
-        let thread = std::thread::Builder::new()
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let started = std::thread::Builder::new()
             .name("mcpvet-rules".into())
-            .spawn(move || {
-                let loaded = Loaded::now(&theirs)?;
-                audit::warm_up(&loaded.rules);
-                Ok(loaded)
+            .spawn(move || match Loaded::now(&theirs) {
+                Ok(loaded) => {
+                    let rules = std::sync::Arc::clone(&loaded.rules);
+                    // The receiver may be gone (the command failed): nothing to warm then.
+                    if tx.send(Ok(loaded)).is_ok() {
+                        audit::warm_up(&rules);
+                    }
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                }
             })
-            .ok();
-        RulesAhead { dirs, thread }
+            .is_ok();
+        RulesAhead {
+            dirs,
+            loaded: started.then_some(rx),
+        }
     }
 
     /// The rules and catalog (or why they could not be loaded). Where the thread could not
-    /// start or did not finish, they are loaded here instead.
+    /// start or ended without them, they are loaded here instead.
     pub fn finish(self) -> anyhow::Result<Loaded> {
-        match self.thread.map(std::thread::JoinHandle::join) {
+        match self.loaded.map(|rx| rx.recv()) {
             Some(Ok(loaded)) => loaded,
             Some(Err(_)) | None => Loaded::now(&self.dirs),
         }
