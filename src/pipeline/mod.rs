@@ -471,3 +471,26 @@ pub fn judge_with(
     report.root = Some(cwd.to_path_buf());
     Ok(report)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_loaded_ahead_are_the_rules_loaded_now_and_fail_the_same_way() {
+        let ahead = RulesAhead::start(&[]).finish().unwrap();
+        let now = Loaded::now(&[]).unwrap();
+        assert_eq!(ahead.catalog, now.catalog);
+        assert_eq!(ahead.rules.docs(), now.rules.docs());
+        assert_eq!(ahead.rules.patterns().len(), now.rules.patterns().len());
+        let empty = tempfile::tempdir().unwrap();
+        let dirs = [empty.path().to_path_buf()];
+        let e = RulesAhead::start(&dirs).finish().err().unwrap();
+        let n = Loaded::now(&dirs).err().unwrap();
+        assert_eq!(format!("{e:#}"), format!("{n:#}"));
+        assert!(
+            format!("{e:#}").contains("holds no *.toml rule files"),
+            "{e:#}"
+        );
+    }
+}
