@@ -5,6 +5,8 @@
 #
 #   bash scripts/bench-handshake.sh             # 15 rounds
 #   ROUNDS=31 bash scripts/bench-handshake.sh
+#   ONLY="everything time" bash scripts/bench-handshake.sh   # a subset: everything, time,
+#                                                            # ci-insights, ignore-discover
 #
 # Servers: server-everything (npm, legacy), mcp-server-time (PyPI, modern), ci-insights
 # (modern), and the hostile fixture `ignore_discover` (a legacy server that never answers
@@ -12,8 +14,10 @@
 # Each round runs every command once per server, in an order that alternates between
 # rounds; the overhead is taken pair by pair (mcpvet minus the floor of the same round), so
 # a drift in the machine's speed cancels out. The mcpvet commands run with --no-sandbox, like
-# the floor, to measure mcpvet itself; a sandboxed `snapshot` is timed too, for reference.
-# Output: medians with min–max, in milliseconds. Needs cargo, node + npm, python3.
+# the floor, to measure mcpvet itself; the sandboxed (default) `snapshot` and `scan` are timed
+# too, and the sandbox's own cost is taken pair by pair (sandboxed minus --no-sandbox).
+# Output: medians with min–max, in milliseconds. Needs cargo, node + npm, python3. The
+# binaries are built into CARGO_TARGET_DIR when it is set (else target/).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,7 +26,7 @@ cd "$ROOT"
 
 echo "building release binaries (mcpvet, ci-insights, examples/floor_client)" >&2
 cargo build --quiet --release --locked --bin mcpvet --bin ci-insights --example floor_client
-REL="$ROOT/target/release"
+REL="${CARGO_TARGET_DIR:-$ROOT/target}/release"
 
 # Install the real servers (and nothing else) the way the interop run does.
 MCPVET="$REL/mcpvet" CI_INSIGHTS="$REL/ci-insights" INTEROP_ONLY=none \
@@ -30,20 +34,22 @@ MCPVET="$REL/mcpvet" CI_INSIGHTS="$REL/ci-insights" INTEROP_ONLY=none \
 
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-exec python3 - "$ROOT" "$REL" "$ROUNDS" "$PY" <<'PY'
+exec python3 - "$ROOT" "$REL" "$ROUNDS" "$PY" "${ONLY:-}" <<'PY'
 import os, statistics, subprocess, sys, tempfile, time
 
-root, rel, rounds, py = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+root, rel, rounds, py, only = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5].split()
 cache = os.path.join(root, ".cache/interop")
 mcpvet, floor = os.path.join(rel, "mcpvet"), os.path.join(rel, "examples/floor_client")
 servers = [
-    ("server-everything (legacy)", "--legacy",
+    ("everything", "server-everything (legacy)", "--legacy",
      [os.path.join(cache, "npm/node_modules/.bin/mcp-server-everything")]),
-    ("mcp-server-time (modern)", "--modern", [os.path.join(cache, "venv/bin/mcp-server-time")]),
-    ("ci-insights (modern)", "--modern", [os.path.join(rel, "ci-insights")]),
-    ("ignores server/discover (legacy)", "--legacy",
+    ("time", "mcp-server-time (modern)", "--modern",
+     [os.path.join(cache, "venv/bin/mcp-server-time")]),
+    ("ci-insights", "ci-insights (modern)", "--modern", [os.path.join(rel, "ci-insights")]),
+    ("ignore-discover", "ignores server/discover (legacy)", "--legacy",
      [py, os.path.join(root, "tests/fixtures/hostile/hostile.py"), "ignore_discover"]),
 ]
+servers = [s[1:] for s in servers if not only or s[0] in only]
 tmp = tempfile.mkdtemp(prefix="mcpvet-bench-")
 out = os.path.join(tmp, "s.json")
 commands = {
@@ -52,6 +58,8 @@ commands = {
     "scan": lambda era, cmd: [mcpvet, "scan", "--quiet", "--no-sandbox", "--no-policy",
                               "--format", "json", "-o", out, "--", *cmd],
     "snapshot, sandboxed": lambda era, cmd: [mcpvet, "snapshot", "--quiet", "-o", out, "--", *cmd],
+    "scan, sandboxed": lambda era, cmd: [mcpvet, "scan", "--quiet", "--no-policy",
+                                         "--format", "json", "-o", out, "--", *cmd],
 }
 
 def timed(argv):
@@ -84,4 +92,7 @@ for label, era, cmd in servers:
             diff = [a - b for a, b in zip(times[n], times["floor"])]
             line += f"   over the floor: {fmt(diff)}"
         print(line)
+    for boxed, plain in (("snapshot, sandboxed", "snapshot"), ("scan, sandboxed", "scan")):
+        diff = [a - b for a, b in zip(times[boxed], times[plain])]
+        print(f"  the sandbox's cost ({plain}): {fmt(diff)}")
 PY

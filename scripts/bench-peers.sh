@@ -26,7 +26,7 @@ PEERS=(snyk-agent-scan==0.6.9 cisco-ai-mcp-scanner==4.8.6 agent-bom==0.102.0)
 
 echo "building release binaries (mcpvet, ci-insights, examples/floor_client)" >&2
 cargo build --quiet --release --locked --bin mcpvet --bin ci-insights --example floor_client
-REL="$ROOT/target/release"
+REL="${CARGO_TARGET_DIR:-$ROOT/target}/release"
 
 # The real servers, installed the way the interop run installs them.
 MCPVET="$REL/mcpvet" CI_INSIGHTS="$REL/ci-insights" INTEROP_ONLY=none \

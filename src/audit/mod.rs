@@ -51,11 +51,51 @@ pub enum AuditError {
 pub fn definition_rules() -> Vec<RuleMeta> {
     let mut out = checks::coded_rule_docs();
     out.extend(engine::engine_rule_docs());
-    if let Ok(rs) = RuleSet::builtin() {
-        out.extend(rs.docs().iter().cloned());
+    if let Ok(docs) = RuleSet::builtin_docs() {
+        out.extend(docs);
     }
     out.sort_by(|a, b| a.id.cmp(&b.id));
     out
+}
+
+/// Build what the audit otherwise builds on first use — the Latin-script lexicons, the
+/// coded checks' expressions, the patterns an ordinary tool meets, then the Unicode-mode
+/// pattern set (built on the first string that is not ASCII: an en dash or an emoji is
+/// enough, and it is the costliest) — by auditing two small made-up tools and discarding
+/// the result. A live scan runs it on a thread of its own while the servers start, so the
+/// work is done, or under way, before their answers arrive.
+pub fn warm_up(rules: &RuleSet) {
+    let tool = |description: &str| {
+        serde_json::json!({
+            "name": "read_file",
+            "title": "Read a file",
+            "description": description,
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "description": "Path of the file to read"},
+                    "url": {"type": "string", "format": "uri"},
+                    "command": {"type": "string", "enum": ["cat", "head"]}
+                },
+                "required": ["path"]
+            },
+            "annotations": {"readOnlyHint": true}
+        })
+    };
+    for description in [
+        "Reads a file from the project and returns its text. Use it before editing; do not \
+         send the contents anywhere else.",
+        "Reads a file – its text, as stored; a café’s menu \u{1f389}.",
+    ] {
+        let snap = crate::model::snapshot::ServerSnapshot {
+            server: "warm-up".into(),
+            instructions: Some("Use read_file to read files.".into()),
+            tools: vec![tool(description)],
+            ..crate::model::snapshot::ServerSnapshot::default()
+        };
+        drop(engine::audit_snapshots(std::slice::from_ref(&snap), rules));
+    }
+    rules.build_unicode_set();
 }
 
 /// Documentation of every rule a given rule set reports (built-in and `--rules DIR`).

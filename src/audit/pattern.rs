@@ -192,6 +192,19 @@ pub struct RuleSet {
 impl RuleSet {
     /// The embedded rules.
     pub fn builtin() -> Result<RuleSet, AuditError> {
+        let mut rs = Self::builtin_parsed()?;
+        rs.rebuild()?;
+        Ok(rs)
+    }
+
+    /// The documentation of the embedded rules (`[[rule]]` entries), without building the
+    /// pattern matchers: what the rule catalog needs, at the cost of parsing the TOML only.
+    pub fn builtin_docs() -> Result<Vec<RuleMeta>, AuditError> {
+        Ok(Self::builtin_parsed()?.docs)
+    }
+
+    /// The embedded rule files parsed and checked, the matchers not built yet.
+    fn builtin_parsed() -> Result<RuleSet, AuditError> {
         let mut rs = RuleSet {
             patterns: Vec::new(),
             set_ascii: None,
@@ -204,7 +217,6 @@ impl RuleSet {
         for (name, text) in BUILTIN_FILES {
             rs.add_file(name, text, cfg!(test))?;
         }
-        rs.rebuild()?;
         Ok(rs)
     }
 
@@ -473,6 +485,14 @@ impl RuleSet {
             Some(set) => set.matches(text).into_iter().collect(),
             None => Vec::new(),
         }
+    }
+
+    /// Build the Unicode-mode pattern set now if it is not built yet (otherwise it is built
+    /// on the first string that is not ASCII): see [`crate::audit::warm_up`].
+    pub fn build_unicode_set(&self) {
+        let _ = self
+            .set_unicode
+            .get_or_init(|| self.unicode_set_build().ok());
     }
 
     pub fn patterns(&self) -> &[Pattern] {

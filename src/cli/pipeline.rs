@@ -121,6 +121,24 @@ pub fn policy_path(judge: &JudgeArgs, cwd: &Path) -> Option<PathBuf> {
     library::policy_path(&judge.options().policy, cwd)
 }
 
+/// Start loading the rules (`--rules` folders included) while the servers start (see
+/// [`library::RulesAhead`]); [`judge_with`] takes the result.
+pub fn rules_ahead(judge: &JudgeArgs) -> library::RulesAhead {
+    library::RulesAhead::start(&judge.rules_dirs)
+}
+
+/// [`judge`] with the rules [`rules_ahead`] loaded.
+pub fn judge_with(
+    subjects: Vec<Subject>,
+    judge: &JudgeArgs,
+    cwd: &Path,
+    extra_findings: Vec<Finding>,
+    rules: library::RulesAhead,
+) -> anyhow::Result<ScanReport> {
+    let loaded = rules.finish()?;
+    library::judge_with(subjects, &judge.options(), cwd, extra_findings, loaded)
+}
+
 /// Judge the subjects with the options the flags describe (see [`library::judge`]).
 pub fn judge(
     subjects: Vec<Subject>,

@@ -42,9 +42,11 @@ pub struct ReviewArgs {
 
 pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    // The rules load while the servers start.
+    let rules = pipeline::rules_ahead(&args.judge);
     let gathered = pipeline::gather(&args.targets, &args.judge.options().policy, g)?;
     pipeline::announce_sources(&gathered, g);
-    let mut report = pipeline::judge(gathered.subjects, &args.judge, &cwd, Vec::new())?;
+    let mut report = pipeline::judge_with(gathered.subjects, &args.judge, &cwd, Vec::new(), rules)?;
     report.unsandboxed = gathered.unsandboxed;
     let names: Vec<String> = match &args.server {
         Some(n) => {

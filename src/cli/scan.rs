@@ -47,13 +47,15 @@ const POPULAR_HOST: (&str, &str) = ("claude-code", "2.1.0");
 pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let policy = args.judge.options().policy;
+    // The rules load (and the audit's matchers compile) while the servers start.
+    let rules = pipeline::rules_ahead(&args.judge);
     let gathered = pipeline::gather(&args.targets, &policy, g)?;
     let cloaking = if args.cloak_check {
         cloak_check(&gathered.subjects, &args.targets, &policy)?
     } else {
         Vec::new()
     };
-    let mut report = pipeline::judge(gathered.subjects, &args.judge, &cwd, cloaking)?;
+    let mut report = pipeline::judge_with(gathered.subjects, &args.judge, &cwd, cloaking, rules)?;
     report.sources = gathered.sources;
     report.warnings.extend(gathered.skipped);
     report.unsandboxed = gathered.unsandboxed;

@@ -635,6 +635,9 @@ impl Exchange<'_> {
         Ok(snap)
     }
 
+    /// Every list the server advertises (tools always). Over stdio the first page of each
+    /// is asked for at once and the answers are read as they come (see [`Self::lists_pipelined`]);
+    /// over HTTP one request at a time.
     async fn lists(
         &mut self,
         conn: &mut Conn,
@@ -643,52 +646,61 @@ impl Exchange<'_> {
         era: Era,
     ) -> Result<(), RpcError> {
         let advertises = |k: &str| caps.and_then(|c| c.get(k)).is_some_and(|v| !v.is_null());
-        let mut items = 0usize;
         // Tools are asked for even when not advertised (hiding tools is no defence); then a
         // "method not found" is accepted, and a non-empty list is worth a note.
         let tools_advertised = advertises("tools");
-        match self
-            .list_all(conn, "tools/list", "tools", era, &mut items)
-            .await
-        {
-            Ok(t) => {
-                if !tools_advertised && !t.is_empty() {
-                    self.session.note(
-                        "the server lists tools without advertising the tools capability".into(),
-                    );
-                }
-                snap.tools = t;
-            }
-            Err(e) if !tools_advertised && e.is_method_not_found() => {
-                tracing::debug!(error = ?e, "tools/list is not implemented and not advertised");
-            }
-            Err(e) => return Err(e),
-        }
+        let mut wanted = vec![List::new("tools/list", "tools", !tools_advertised)];
         if advertises("prompts") {
-            snap.prompts = self
-                .list_all(conn, "prompts/list", "prompts", era, &mut items)
-                .await?;
+            wanted.push(List::new("prompts/list", "prompts", false));
         }
         if advertises("resources") {
-            snap.resources = self
-                .list_all(conn, "resources/list", "resources", era, &mut items)
-                .await?;
-            match self
-                .list_all(
-                    conn,
-                    "resources/templates/list",
-                    "resourceTemplates",
-                    era,
-                    &mut items,
-                )
-                .await
-            {
-                Ok(t) => snap.resource_templates = t,
-                Err(e) if e.is_method_not_found() => {
+            wanted.push(List::new("resources/list", "resources", false));
+            wanted.push(List::new(
+                "resources/templates/list",
+                "resourceTemplates",
+                true,
+            ));
+        }
+        let got = if let Conn::Stdio(c) = &mut *conn {
+            self.lists_pipelined(c, wanted, era).await?
+        } else {
+            let mut items = 0usize;
+            let mut got = Vec::with_capacity(wanted.len());
+            for list in wanted {
+                let r = self
+                    .list_all(conn, list.method, list.key, era, &mut items)
+                    .await;
+                match r {
+                    Err(e) if !(list.may_be_missing && e.is_method_not_found()) => return Err(e),
+                    r => got.push((list.method, r)),
+                }
+            }
+            got
+        };
+        for (method, r) in got {
+            match (method, r) {
+                ("tools/list", Ok(t)) => {
+                    if !tools_advertised && !t.is_empty() {
+                        self.session.note(
+                            "the server lists tools without advertising the tools capability"
+                                .into(),
+                        );
+                    }
+                    snap.tools = t;
+                }
+                ("tools/list", Err(e)) => {
+                    tracing::debug!(error = ?e, "tools/list is not implemented and not advertised");
+                }
+                ("prompts/list", r) => snap.prompts = r?,
+                ("resources/list", r) => snap.resources = r?,
+                ("resources/templates/list", Ok(t)) => snap.resource_templates = t,
+                ("resources/templates/list", Err(_)) => {
                     self.session
                         .note("resources/templates/list is not implemented (-32601)".into());
                 }
-                Err(e) => return Err(e),
+                (_, r) => {
+                    r?;
+                }
             }
         }
         let mut seen = HashSet::new();
@@ -699,6 +711,97 @@ impl Exchange<'_> {
             }
         }
         Ok(())
+    }
+
+    /// stdio: the first page of every list at once, then each list's next page as soon as
+    /// its previous one arrives, so the lists cost one round trip (per page) instead of one
+    /// each. The answers may come in any order. A list refused with -32601 where that is
+    /// allowed (`may_be_missing`) is returned as that error; any other failure ends the
+    /// listing at once. Returns each list's items, in the order asked.
+    async fn lists_pipelined(
+        &mut self,
+        c: &mut super::stdio::StdioConn,
+        mut lists: Vec<List>,
+        era: Era,
+    ) -> Result<Vec<(&'static str, Result<Vec<Value>, RpcError>)>, RpcError> {
+        let deadline = self.deadline;
+        let client = self.opts.client();
+        let mut items = 0usize;
+        for list in &mut lists {
+            let params = jsonrpc::params(era, None, &client);
+            list.pending = Some(
+                c.send(list.method, params, deadline)
+                    .await
+                    .map_err(|e| RpcError::from_call(list.method, e, deadline))?,
+            );
+        }
+        loop {
+            let ids: Vec<u64> = lists.iter().filter_map(|l| l.pending).collect();
+            let Some(waiting) = lists.iter().find(|l| l.pending.is_some()) else {
+                break;
+            };
+            let waiting_for = waiting.method;
+            let (id, outcome) = c
+                .answer(&ids, waiting_for, deadline, self.session)
+                .await
+                .map_err(|e| RpcError::from_call(waiting_for, e, deadline))?;
+            let Some(list) = lists.iter_mut().find(|l| l.pending == Some(id)) else {
+                continue;
+            };
+            list.pending = None;
+            let method = list.method;
+            let result = match outcome {
+                Ok(v) => v,
+                Err(e) => {
+                    let e = RpcError::from_call(method, CallError::Rpc(e), deadline);
+                    if list.may_be_missing && e.is_method_not_found() {
+                        list.done = Some(Err(e));
+                        continue;
+                    }
+                    return Err(e);
+                }
+            };
+            list.page += 1;
+            let page = list.page;
+            let next = take_page(
+                method,
+                list.key,
+                page,
+                &result,
+                &self.opts.caps,
+                &mut items,
+                &mut list.out,
+                &mut list.seen,
+            )
+            .map_err(|e| *e)?;
+            match next {
+                None => list.done = Some(Ok(std::mem::take(&mut list.out))),
+                Some(cursor) => {
+                    if page + 1 > self.opts.caps.max_pages {
+                        return Err(RpcError::PageCap {
+                            method: method.into(),
+                            max: self.opts.caps.max_pages,
+                        });
+                    }
+                    let params = jsonrpc::params(era, Some(&cursor), &client);
+                    list.pending = Some(
+                        c.send(method, params, deadline)
+                            .await
+                            .map_err(|e| RpcError::from_call(method, e, deadline))?,
+                    );
+                }
+            }
+        }
+        Ok(lists
+            .into_iter()
+            .map(|l| {
+                let items = match l.done {
+                    Some(done) => done,
+                    None => Ok(Vec::new()),
+                };
+                (l.method, items)
+            })
+            .collect())
     }
 
     /// Every page of one list method, following `nextCursor` (an empty string is a cursor)
@@ -727,56 +830,105 @@ impl Exchange<'_> {
                 .call(conn, method, params, era)
                 .await
                 .map_err(|e| RpcError::from_call(method, e, self.deadline))?;
-            if let Some(rt) = result.get("resultType") {
-                if rt.as_str() != Some("complete") {
-                    return Err(RpcError::Malformed(format!(
-                        "{method}: resultType {rt} is not \"complete\""
-                    )));
-                }
-            }
-            let list = match result.get(key) {
-                Some(Value::Array(a)) => a,
-                Some(_) => {
-                    return Err(RpcError::Malformed(format!(
-                        "{method}: `{key}` is not an array (page {page})"
-                    )));
-                }
-                None => {
-                    return Err(RpcError::Malformed(format!(
-                        "{method}: the result has no `{key}` array (page {page})"
-                    )));
-                }
-            };
-            *items += list.len();
-            tracing::debug!(method, page, items = list.len(), "list page received");
-            if *items > caps.max_items {
-                return Err(RpcError::ItemCap {
-                    method: method.into(),
-                    max: caps.max_items,
-                });
-            }
-            out.extend(list.iter().cloned());
-            match result.get("nextCursor") {
-                None | Some(Value::Null) => break,
-                Some(Value::String(c)) => {
-                    if !seen.insert(c.clone()) {
-                        return Err(RpcError::RepeatedCursor {
-                            method: method.into(),
-                            cursor: c.clone(),
-                            page,
-                        });
-                    }
-                    cursor = Some(c.clone());
-                }
-                Some(other) => {
-                    return Err(RpcError::Malformed(format!(
-                        "{method}: nextCursor {} is not a string",
-                        short(other)
-                    )));
-                }
+            let caps = &self.opts.caps;
+            let next = take_page(method, key, page, &result, caps, items, &mut out, &mut seen);
+            match next.map_err(|e| *e)? {
+                None => break,
+                Some(c) => cursor = Some(c),
             }
         }
         Ok(out)
+    }
+}
+
+/// One list the probe reads: its method, the result's array key, whether -32601 is an
+/// acceptable answer (tools when not advertised, resource templates), and, while it is read
+/// over stdio, its state.
+struct List {
+    method: &'static str,
+    key: &'static str,
+    may_be_missing: bool,
+    pending: Option<u64>,
+    page: usize,
+    out: Vec<Value>,
+    seen: HashSet<String>,
+    done: Option<Result<Vec<Value>, RpcError>>,
+}
+
+impl List {
+    fn new(method: &'static str, key: &'static str, may_be_missing: bool) -> Self {
+        List {
+            method,
+            key,
+            may_be_missing,
+            pending: None,
+            page: 0,
+            out: Vec::new(),
+            seen: HashSet::new(),
+            done: None,
+        }
+    }
+}
+
+/// Check one page of a list and keep its items: `resultType` must be complete, `key` an
+/// array; `items` counts across lists against the item cap. Returns the next cursor, if
+/// any (an empty string is a cursor; a cursor seen before in this list is an error).
+#[allow(clippy::too_many_arguments)]
+fn take_page(
+    method: &str,
+    key: &str,
+    page: usize,
+    result: &Value,
+    caps: &super::limits::Limits,
+    items: &mut usize,
+    out: &mut Vec<Value>,
+    seen: &mut HashSet<String>,
+) -> Result<Option<String>, Box<RpcError>> {
+    if let Some(rt) = result.get("resultType") {
+        if rt.as_str() != Some("complete") {
+            return Err(Box::new(RpcError::Malformed(format!(
+                "{method}: resultType {rt} is not \"complete\""
+            ))));
+        }
+    }
+    let list = match result.get(key) {
+        Some(Value::Array(a)) => a,
+        Some(_) => {
+            return Err(Box::new(RpcError::Malformed(format!(
+                "{method}: `{key}` is not an array (page {page})"
+            ))));
+        }
+        None => {
+            return Err(Box::new(RpcError::Malformed(format!(
+                "{method}: the result has no `{key}` array (page {page})"
+            ))));
+        }
+    };
+    *items += list.len();
+    tracing::debug!(method, page, items = list.len(), "list page received");
+    if *items > caps.max_items {
+        return Err(Box::new(RpcError::ItemCap {
+            method: method.into(),
+            max: caps.max_items,
+        }));
+    }
+    out.extend(list.iter().cloned());
+    match result.get("nextCursor") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(c)) => {
+            if !seen.insert(c.clone()) {
+                return Err(Box::new(RpcError::RepeatedCursor {
+                    method: method.into(),
+                    cursor: c.clone(),
+                    page,
+                }));
+            }
+            Ok(Some(c.clone()))
+        }
+        Some(other) => Err(Box::new(RpcError::Malformed(format!(
+            "{method}: nextCursor {} is not a string",
+            short(other)
+        )))),
     }
 }
 

@@ -191,7 +191,12 @@ pub async fn open(spec: &ServerSpec, opts: &ProbeOptions) -> Result<Opened, Prob
     let deadline = Instant::now() + opts.timeout;
     let mut session = Session::new();
     let stderr: StderrBuf = Arc::new(Mutex::new(RingBuffer::new(opts.caps.max_stderr_bytes)));
-    let mut launcher = prepare(spec, opts, deadline, &mut session, stderr.clone()).await?;
+    let mut launcher = prepare(spec, opts, &mut session, stderr.clone())?;
+    if let Some(b) = &launcher.bwrap {
+        preflight(b, launcher.net, deadline)
+            .await
+            .map_err(|e| ProbeFailure::new(&spec.name, e))?;
+    }
     let conn = launcher
         .start()
         .await
@@ -214,21 +219,57 @@ pub async fn probe_async(
     let mut session = Session::new();
     let stderr: StderrBuf = Arc::new(Mutex::new(RingBuffer::new(opts.caps.max_stderr_bytes)));
     let fail = |m: String| ProbeFailure::new(&spec.name, m);
-    let mut launcher = prepare(spec, opts, deadline, &mut session, stderr.clone()).await?;
-    let result = tokio::time::timeout_at(
-        deadline,
-        handshake::run(&mut launcher, opts, &mut session, deadline),
-    )
-    .await;
+    let mut launcher = prepare(spec, opts, &mut session, stderr.clone())?;
+    // The sandbox check runs beside the first launch instead of before it: a bubblewrap
+    // that cannot build the sandbox never runs the server at all (it exits first), so
+    // nothing runs unsandboxed meanwhile, and its failure is the one reported.
+    let check = launcher.bwrap.clone().map(|b| (b, launcher.net));
+    let preflight = async {
+        match &check {
+            Some((b, net)) => preflight(b, *net, deadline).await,
+            None => Ok(()),
+        }
+    };
+    let result = {
+        let handshake = tokio::time::timeout_at(
+            deadline,
+            handshake::run(&mut launcher, opts, &mut session, deadline),
+        );
+        tokio::pin!(preflight, handshake);
+        tokio::select! {
+            checked = &mut preflight => {
+                checked.map_err(fail)?;
+                handshake.await
+            }
+            result = &mut handshake => {
+                preflight.await.map_err(fail)?;
+                result
+            }
+        }
+    };
     drop(launcher);
     probe_outcome(spec, opts, result, session, &stderr, deadline).map_err(fail)
 }
 
-/// Everything before the first launch: environment, arguments, the sandbox check, headers.
-async fn prepare<'a>(
+/// Check that bubblewrap can build the sandbox here ([`sandbox::bwrap_preflight`], once per
+/// process) before `deadline`; the error refuses the server.
+async fn preflight(bwrap: &std::path::Path, net: bool, deadline: Instant) -> Result<(), String> {
+    tokio::time::timeout_at(deadline, sandbox::bwrap_preflight(bwrap, net))
+        .await
+        .unwrap_or_else(|_| Err("bubblewrap did not start before the --timeout limit".into()))
+        .map_err(|e| {
+            format!(
+                "sandbox: {e}; refusing to run the server unsandboxed: make user namespaces available to bubblewrap, or {}",
+                sandbox::INSTALL_HINT
+            )
+        })
+}
+
+/// Everything before the first launch: environment, arguments, headers, which sandbox (the
+/// caller runs its check, [`preflight`]).
+fn prepare<'a>(
     spec: &'a ServerSpec,
     opts: &'a ProbeOptions,
-    deadline: Instant,
     session: &mut Session,
     stderr: StderrBuf,
 ) -> Result<Launcher<'a>, ProbeFailure> {
@@ -277,17 +318,6 @@ async fn prepare<'a>(
                 }
             }
             net = opts.sandbox_net || opts.sandbox_net_servers.iter().any(|n| n == &spec.name);
-            tokio::time::timeout_at(deadline, sandbox::bwrap_preflight(&b, net))
-                .await
-                .unwrap_or_else(|_| {
-                    Err("bubblewrap did not start before the --timeout limit".into())
-                })
-                .map_err(|e| {
-                    fail(format!(
-                        "sandbox: {e}; refusing to run the server unsandboxed: make user namespaces available to bubblewrap, or {}",
-                        sandbox::INSTALL_HINT
-                    ))
-                })?;
             session.note(format!(
                 "sandboxed with bubblewrap ({})",
                 if opts.sandbox_net {

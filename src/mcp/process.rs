@@ -250,16 +250,7 @@ pub fn descendants(root: i32) -> Vec<i32> {
         else {
             continue;
         };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // The command name is in parentheses and may contain spaces; fields follow the last ')'.
-        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-            continue;
-        };
-        let mut fields = rest.split_whitespace();
-        let _state = fields.next();
-        if let Some(ppid) = fields.next().and_then(|s| s.parse::<i32>().ok()) {
+        if let Some(ppid) = parent_of(&entry.path().join("stat")) {
             children.entry(ppid).or_default().push(pid);
         }
     }
@@ -276,6 +267,22 @@ pub fn descendants(root: i32) -> Vec<i32> {
         }
     }
     out
+}
+
+/// The parent process id in a `/proc/PID/stat` file, read with one `read` (this runs over
+/// every process on the machine, twice per probe): the parent is the second field after the
+/// command name, which is in parentheses, may hold spaces and parentheses, and is at most
+/// 64 bytes, so the first 512 bytes always hold it.
+fn parent_of(stat: &Path) -> Option<i32> {
+    use std::io::Read;
+    let mut buf = [0u8; 512];
+    let n = std::fs::File::open(stat).ok()?.read(&mut buf).ok()?;
+    let head = buf.get(..n)?;
+    let close = head.iter().rposition(|&b| b == b')')?;
+    let rest = std::str::from_utf8(head.get(close + 1..)?).ok()?;
+    let mut fields = rest.split_ascii_whitespace();
+    let _state = fields.next()?;
+    fields.next()?.parse().ok()
 }
 
 /// Protect mcpvet from the servers it launches, early in `main`: mark it non-dumpable, so
@@ -450,6 +457,24 @@ mod tests {
         assert_eq!(env.vars.get("REGION").map(String::as_str), Some("eu"));
         assert!(!env.vars.contains_key("NOPE"));
         assert!(!env.vars.contains_key("GITHUB_TOKEN"));
+    }
+
+    #[test]
+    fn the_parent_is_read_past_any_command_name() {
+        let ppid = i32::try_from(std::os::unix::process::parent_id()).unwrap();
+        assert_eq!(parent_of(Path::new("/proc/self/stat")), Some(ppid));
+        let dir = tempfile::tempdir().unwrap();
+        let stat = dir.path().join("stat");
+        let name = format!("a) S 1 (b {}", "x".repeat(40));
+        std::fs::write(
+            &stat,
+            format!("42 ({name}) R 4242 42 42 0 -1 {}\n", "7 ".repeat(60)),
+        )
+        .unwrap();
+        assert_eq!(parent_of(&stat), Some(4242));
+        std::fs::write(&stat, "42 (no closing paren R 4242").unwrap();
+        assert_eq!(parent_of(&stat), None);
+        assert_eq!(parent_of(&dir.path().join("missing")), None);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use anyhow::Context;
 use crate::audit::{self, RuleSet};
 use crate::lock::{self, Lockfile};
 use crate::mcp::{ProbeEvent, ProbeOptions};
-use crate::model::finding::{Finding, Severity};
+use crate::model::finding::{Finding, RuleMeta, Severity};
 use crate::model::fingerprint::Fingerprinter;
 use crate::model::snapshot::ServerSnapshot;
 use crate::model::spec::ServerSpec;
@@ -192,6 +192,72 @@ pub fn rule_set(rules_dirs: &[PathBuf]) -> anyhow::Result<RuleSet> {
     Ok(rules)
 }
 
+/// What judging needs before any server answers: the rule set and the rule catalog.
+pub struct Loaded {
+    /// Shared with the thread that warms it up ([`RulesAhead`]).
+    pub rules: std::sync::Arc<RuleSet>,
+    /// Every rule's documentation ([`crate::catalog::catalog`]), for the report.
+    pub catalog: Vec<RuleMeta>,
+}
+
+impl Loaded {
+    /// Load both here and now.
+    pub fn now(rules_dirs: &[PathBuf]) -> anyhow::Result<Loaded> {
+        Ok(Loaded {
+            rules: std::sync::Arc::new(rule_set(rules_dirs)?),
+            catalog: crate::catalog::catalog(),
+        })
+    }
+}
+
+/// The rule set and catalog, loaded on a thread of its own while the servers start, which
+/// then goes on to build what the audit otherwise builds on first use ([`audit::warm_up`]):
+/// a live scan spends none of its own time on them after the last answer. The rules are
+/// handed over as soon as they are loaded ([`RulesAhead::finish`]); a matcher the warm-up
+/// is still building when the audit needs it is waited for (each is built once, by
+/// whichever thread comes first), one it has not reached is built by the audit.
+pub struct RulesAhead {
+    dirs: Vec<PathBuf>,
+    loaded: Option<std::sync::mpsc::Receiver<anyhow::Result<Loaded>>>,
+}
+
+impl RulesAhead {
+    /// Start loading the built-in rules and every folder of extra rules.
+    pub fn start(rules_dirs: &[PathBuf]) -> Self {
+        let dirs = rules_dirs.to_vec();
+        let theirs = dirs.clone();
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let started = std::thread::Builder::new()
+            .name("mcpvet-rules".into())
+            .spawn(move || match Loaded::now(&theirs) {
+                Ok(loaded) => {
+                    let rules = std::sync::Arc::clone(&loaded.rules);
+                    // The receiver may be gone (the command failed): nothing to warm then.
+                    if tx.send(Ok(loaded)).is_ok() {
+                        audit::warm_up(&rules);
+                    }
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                }
+            })
+            .is_ok();
+        RulesAhead {
+            dirs,
+            loaded: started.then_some(rx),
+        }
+    }
+
+    /// The rules and catalog (or why they could not be loaded). Where the thread could not
+    /// start or ended without them, they are loaded here instead.
+    pub fn finish(self) -> anyhow::Result<Loaded> {
+        match self.loaded.map(|rx| rx.recv()) {
+            Some(Ok(loaded)) => loaded,
+            Some(Err(_)) | None => Loaded::now(&self.dirs),
+        }
+    }
+}
+
 /// Lockfiles on disk, as the policy asks about them.
 struct DiskLocks<'a> {
     dir: &'a Path,
@@ -215,14 +281,27 @@ fn fill_config_origin(f: &mut Finding, spec: Option<&ServerSpec>) {
 /// Judge the subjects and build the report. Subjects without snapshots (the static `check`,
 /// or servers that could not be probed) get the launch, lockfile and policy checks only.
 pub fn judge(
-    mut subjects: Vec<Subject>,
+    subjects: Vec<Subject>,
     judge: &JudgeOptions,
     cwd: &Path,
     extra_findings: Vec<Finding>,
 ) -> anyhow::Result<ScanReport> {
+    let loaded = Loaded::now(&judge.rules_dirs)?;
+    judge_with(subjects, judge, cwd, extra_findings, loaded)
+}
+
+/// [`judge`] with the rule set and catalog already loaded (`judge.rules_dirs` is not read
+/// again): the live scan's, loaded by [`RulesAhead`] while the servers started.
+pub fn judge_with(
+    mut subjects: Vec<Subject>,
+    judge: &JudgeOptions,
+    cwd: &Path,
+    extra_findings: Vec<Finding>,
+    loaded: Loaded,
+) -> anyhow::Result<ScanReport> {
+    let Loaded { rules, catalog } = loaded;
     let policy_file = policy_path(&judge.policy, cwd);
     let policy = policy_file.as_deref().map(Policy::load).transpose()?;
-    let rules = rule_set(&judge.rules_dirs)?;
     let lock_dir = if judge.lock_dir.is_absolute() {
         judge.lock_dir.clone()
     } else {
@@ -388,7 +467,30 @@ pub fn judge(
     report.suppressed = suppressed;
     report.warnings = warnings.iter().map(PolicyWarning::to_string).collect();
     report.warnings.extend(era_notes);
-    report.rules = crate::catalog::catalog();
+    report.rules = catalog;
     report.root = Some(cwd.to_path_buf());
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_loaded_ahead_are_the_rules_loaded_now_and_fail_the_same_way() {
+        let ahead = RulesAhead::start(&[]).finish().unwrap();
+        let now = Loaded::now(&[]).unwrap();
+        assert_eq!(ahead.catalog, now.catalog);
+        assert_eq!(ahead.rules.docs(), now.rules.docs());
+        assert_eq!(ahead.rules.patterns().len(), now.rules.patterns().len());
+        let empty = tempfile::tempdir().unwrap();
+        let dirs = [empty.path().to_path_buf()];
+        let e = RulesAhead::start(&dirs).finish().err().unwrap();
+        let n = Loaded::now(&dirs).err().unwrap();
+        assert_eq!(format!("{e:#}"), format!("{n:#}"));
+        assert!(
+            format!("{e:#}").contains("holds no *.toml rule files"),
+            "{e:#}"
+        );
+    }
 }

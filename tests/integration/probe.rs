@@ -253,6 +253,17 @@ fn a_legacy_server_that_ignores_discover_is_decided_by_its_initialize_answer() {
 }
 
 #[test]
+fn the_lists_are_asked_for_together_and_read_in_any_order() {
+    // The fixture answers no list before it has been asked for all four, then answers in
+    // reverse order: a probe that waits for each list before asking the next times out.
+    let s = run("lists_together", 1).unwrap();
+    assert_eq!(names(&s.tools), ["first", "second"]);
+    assert_eq!(names(&s.prompts), ["p"]);
+    assert_eq!(s.resources.len(), 1);
+    assert_eq!(s.resource_templates.len(), 1);
+}
+
+#[test]
 fn garbage_answer_to_discover_then_correct_initialize() {
     let (s, processes) = run_counting("discover_garbage", 1);
     let s = s.unwrap();
