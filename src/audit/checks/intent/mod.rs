@@ -227,6 +227,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     in_param,
                     kind: field.kind,
                     damp: u8::from(whole),
+                    names_self: item.name.len() >= 4 && folded.contains(&item.name.to_lowercase()),
                 },
                 fi,
                 span,
