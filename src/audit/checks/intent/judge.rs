@@ -101,6 +101,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // "Do not pass the value to other tools" is a safeguard: other tools in general, named
     // only as where data must not go, with nothing moved in the clause.
     let guards_others = r.forbids_move && !moves && !named_other;
+    let mut other_weight = 0;
     if !whole && other && pressed && acts && !guards_others {
         let what = if targets.is_empty() {
             "orders the model how to use other tools".to_owned()
@@ -119,6 +120,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             (false, false, false) => 3,
             (false, _, true) => 2,
         };
+        other_weight = weight;
         emit(rule_id::CROSS_TOOL_INSTRUCTION, "intent-other-tool", weight, &what);
     }
     // Against what the user asked, or naming another tool, with a literal destination (an
@@ -171,7 +173,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && carries
         && !asks_user
         && !guards_others;
-    if gates {
+    // (An order about another tool that already weighs 4 says it all.)
+    if gates && other_weight < 4 {
         emit(
             rule_id::CROSS_TOOL_INSTRUCTION,
             "intent-prerequisite",
