@@ -118,7 +118,7 @@ const READ_VERBS: &[&str] = &[
     "get", "list", "search", "read", "fetch", "find", "describe", "show", "query", "count",
     "view", "check", "inspect", "lookup", "look", "explain", "preview", "diff", "status",
     "validate", "browse", "download", "export", "watch", "summarize", "summarise", "analyze",
-    "analyse", "compare", "estimate", "calculate", "resolve", "verify", "test", "dry",
+    "analyse", "compare", "estimate", "calculate", "resolve", "verify", "test", "dry", "generate",
 ];
 
 /// Objects of `execute`/`run` that are queries, not code (`execute_query`, `run_report`).
@@ -363,13 +363,15 @@ pub fn effects(tool: &Value) -> Effects {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
     let all_words = crate::model::words::name_words(name);
     // A name led by a read verb names what it reads: only its first word says what it does.
-    let reads = all_words
-        .first()
-        .is_some_and(|w| READ_VERBS.contains(&w.as_str()));
-    let words: Vec<String> = if reads {
-        all_words.iter().take(1).cloned().collect()
-    } else {
-        all_words.clone()
+    // A namespace may stand before the verb (`auth_generate_password_reset_link`,
+    // `storage_get_download_url`).
+    let read_at = all_words
+        .iter()
+        .take(2)
+        .position(|w| READ_VERBS.contains(&w.as_str()));
+    let words: Vec<String> = match read_at {
+        Some(i) => all_words.iter().take(i + 1).cloned().collect(),
+        None => all_words.clone(),
     };
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     let params: Vec<String> = crate::audit::walk::property_names(tool)

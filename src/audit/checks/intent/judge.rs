@@ -55,7 +55,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let skip = r.skip_confirm();
     let takes = r.has(ActRead) || r.has(Contents);
     let moves = r.has(ActSend) || r.has(ActModify);
-    let reference_only = ["path to", "path of", "location of", "file name of", "filename of"]
+    // … or a scanner that reports where secrets are written ("scan for hard-coded secrets
+    // and report file and line").
+    let reference_only = ["path to", "path of", "location of", "file name of", "filename of", "hard-coded", "hardcoded", "file and line", "line number"]
         .iter()
         .any(|p| r.folded.contains(p))
         && !r.has(Contents);
@@ -205,6 +207,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && secret_object
         && (takes || named_sink || other || into_param)
         && (named_sink || !asks_user)
+        && !(reference_only && !named_sink)
         && !r.shields_secret()
     {
         emit(
