@@ -199,7 +199,7 @@ fn described(desc: &str) -> Option<Effects> {
             }
         }
         for piece in pieces {
-            if let Some(more) = clause_effect(&lex, piece, n > 0) {
+            if let Some(more) = clause_effect(lex, piece, n > 0) {
                 fx.executes |= more.executes;
                 fx.deletes |= more.deletes;
                 fx.writes |= more.writes;

@@ -207,7 +207,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && secret_object
         && (takes || named_sink || other || into_param)
         && (named_sink || !asks_user)
-        && !(reference_only && !named_sink)
+        && (!reference_only || named_sink)
         && !r.shields_secret()
     {
         emit(
