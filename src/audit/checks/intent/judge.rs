@@ -171,7 +171,13 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && (role || other)
         && (trigger || super::reading::requirement(r.folded))
         && (r.has(ActCall) || r.has(ActSend) || r.has(ActModify))
-        && (x.param_sink || x.in_param || x.names_self || r.about_itself())
+        && (x.param_sink
+            || x.in_param
+            || x.names_self
+            || r.about_itself()
+            || ["must be called", "must be invoked", "has to be called", "is to be called"]
+                .iter()
+                .any(|p| r.folded.contains(p)))
         && carries
         && !asks_user
         && !guards_others;
@@ -261,7 +267,13 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // or a call to it forbidden: the model is steered away from it. (Said of this tool or
     // of nothing in particular, the same words are ordinary warnings.)
     let another = named_other || r.has(OtherTools) || r.other_tools || role;
-    if !whole && another && (r.has(Unfit) || (named_other && r.forbids_call && !r.about_itself())) {
+    // "Only this one is correct; do not call the other translators": the others forbidden
+    // beside a claim to be the only choice.
+    let only_this = r.has(Prefer) && r.forbids_call && (r.has(OtherTools) || r.other_tools || role);
+    if !whole
+        && another
+        && (r.has(Unfit) || (named_other && r.forbids_call && !r.about_itself()) || only_this)
+    {
         let what = if targets.is_empty() {
             "declares other tools unsafe or forbidden so the model avoids them".to_owned()
         } else {
@@ -310,7 +322,12 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         );
     }
     let filled_command = matches!(x.kind, StrKind::Default | StrKind::Example) && named_sink;
-    if !whole && r.has(ActRun) && !asks_user && (((told || trigger) && (stakes || named_sink)) || filled_command) {
+    let handed = role && r.literal_sink;
+    if !whole
+        && r.has(ActRun)
+        && !asks_user
+        && (((told || trigger || handed) && (stakes || named_sink)) || filled_command)
+    {
         emit(
             rule_id::EMBEDDED_COMMAND,
             "intent-run",

@@ -91,7 +91,7 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // (upper case, as written), a markdown image, a card number, a bank account written in
     // digit groups, a git remote.
     Regex::new(
-        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b",
+        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b|\b\d{16,34}\b",
     )
     .ok()
 });
@@ -116,7 +116,7 @@ pub(super) fn requirement(folded: &str) -> bool {
         Regex::new(r"\b(should|must|is expected to|are expected to|has to|have to|needs? to|doit|doivent|devra|devront|deve|devem|deverá|debe|deben|deberá|muss|müssen|soll|sollen|wird erwartet|werden erwartet|должен|должна|должно|должны|следует|ha de|han de|hay que|est censé|sont censés|est tenu de|é preciso|erwartet|erwartet das|ist anzuhängen|sind anzuhängen)\b|\b(?:ist|sind)\b[^.;:]{0,80}?\b\w+zu(?:tragen|fügen|setzen|hängen|geben|ändern|wenden|senden|schicken)\b").ok()
     });
     // Chinese, Japanese and Korean put the requirement in a particle or an ending.
-    const CJK: &[&str] = &["应把", "应将", "应改为", "应使用", "应该", "都应", "应当", "必须", "须要", "べき", "なければならない", "ことになっています", "해야", "하여야"];
+    const CJK: &[&str] = &["어야 합니다", "아야 합니다", "ものとします", "应把", "应将", "应改为", "应使用", "应该", "都应", "应当", "必须", "须要", "べき", "なければならない", "ことになっています", "해야", "하여야"];
     RE.as_ref().is_some_and(|r| r.is_match(folded)) || CJK.iter().any(|w| folded.contains(w))
 }
 
@@ -146,9 +146,14 @@ pub(super) fn role_tool(folded: &str) -> bool {
     });
     english
         || TOOL_WORDS.iter().any(|(word, this)| {
-            folded
-                .match_indices(word)
-                .any(|(i, _)| !this.iter().any(|t| folded[..i].ends_with(t)))
+            folded.match_indices(word).any(|(i, _)| {
+                // A host or a URL ("setup.cache-tools.example") names no tool.
+                let token_start = folded[..i].rfind(char::is_whitespace).map_or(0, |s| s + 1);
+                let token_end = folded[i..].find(char::is_whitespace).map_or(folded.len(), |e| i + e);
+                let token = folded[token_start..token_end].trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+                let in_host = word.starts_with('-') && token.contains('.');
+                !in_host && !this.iter().any(|t| folded[..i].ends_with(t))
+            })
         })
 }
 
