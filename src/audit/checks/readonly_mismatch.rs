@@ -168,11 +168,14 @@ fn described_passive(desc: &str) -> Option<Effects> {
 /// language the lexicons know; `None` when none does or the opening sentence says it only
 /// reads. An effect a sentence negates ("Deletes nothing", "削除しません") or names as a
 /// topic ("Writes are not allowed") is no effect.
-fn described(desc: &str) -> Option<Effects> {
+/// `every_sentence` false reads the opening sentence only (enough to tell what a tool is for;
+/// the whole description is read where an annotation makes a claim to check).
+fn described(desc: &str, every_sentence: bool) -> Option<Effects> {
     use crate::audit::lexicon::{Lexicon, fold};
     let lex = Lexicon::builtin().ok()?;
     let mut fx = Effects::default();
-    for (n, c) in crate::audit::clause::split(desc).into_iter().enumerate() {
+    let sentences = if every_sentence { usize::MAX } else { 1 };
+    for (n, c) in crate::audit::clause::split(desc).into_iter().enumerate().take(sentences) {
         let folded = fold(&desc[c.start..c.end]);
         if READ_ONLY_WORDS.iter().any(|p| folded.contains(p)) {
             // The opening sentence saying the tool only reads settles it.
@@ -410,11 +413,17 @@ pub fn effects(tool: &Value) -> Effects {
         .iter()
         .any(|w| QUERY_OBJECTS.contains(&w.as_str()))
         && !has(&["shell", "command", "cmd", "script", "code", "bash", "terminal"]);
+    // Every sentence is read where the annotations claim the tool reads only or destroys
+    // nothing (the claim this check weighs); the opening one otherwise.
+    let claims = tool.get("annotations").is_some_and(|a| {
+        a.get("readOnlyHint") == Some(&Value::Bool(true))
+            || a.get("destructiveHint") == Some(&Value::Bool(false))
+    });
     let told = tool
         .get("description")
         .and_then(Value::as_str)
         .map(|d| {
-            let a = described(d).unwrap_or_default();
+            let a = described(d, claims).unwrap_or_default();
             let b = described_passive(d).unwrap_or_default();
             Effects {
                 executes: a.executes || b.executes,
