@@ -78,6 +78,8 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
     let server = &scan.servers[si];
     let own = server.memo("intent::own_names", || own_names(scan, si));
     let mut params_of: (Option<usize>, Vec<String>) = (None, Vec::new());
+    // The item's own name in lower case, for "call `security_precheck` first".
+    let mut self_name: String = String::new();
     for (fi, (field, prep)) in server.fields.iter().zip(&server.prepared).enumerate() {
         let phrase;
         let mut prepared_text = false;
@@ -110,6 +112,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         let item = &server.items[field.item];
         // The item's parameter names, computed once per item (its fields are consecutive).
         if params_of.0 != Some(field.item) {
+            self_name = if item.name.len() >= 4 { item.name.to_lowercase() } else { String::new() };
             params_of = (
                 Some(field.item),
                 item.value
@@ -227,7 +230,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     in_param,
                     kind: field.kind,
                     damp: u8::from(whole),
-                    names_self: item.name.len() >= 4 && folded.contains(&item.name.to_lowercase()),
+                    names_self: !self_name.is_empty() && folded.contains(self_name.as_str()),
                 },
                 fi,
                 span,
