@@ -91,7 +91,7 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // (upper case, as written), a markdown image, a card number, a bank account written in
     // digit groups, a git remote.
     Regex::new(
-        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b",
+        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b|\b\d{16,34}\b",
     )
     .ok()
 });
@@ -105,7 +105,7 @@ pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// Another tool named by what it does rather than by its name: "the payment tool",
 /// "whichever tool sends mail", "the tool that creates charges" (not "this tool").
 pub(super) static ROLE_TOOL: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(the|whichever|whatever)\s+(?:[a-z][\w-]*\s+){0,3}?(tools?|servers?|connectors?|integrations?)\b")
+    Regex::new(r"(?i)\b[a-z][\w-]*\s+tools?\s+(?:in|of)\s+(?:this|the)\s+(?:session|conversation|chat)\b|\b(the|whichever|whatever|any)\s+(?:[a-z][\w-]*\s+){0,3}?(tools?|servers?|connectors?|integrations?)\b|\b[a-z][\w-]*\s+(?:[a-z][\w-]*\s+)?(tools|connectors|integrations)\s+(?:that|which)\b")
         .ok()
 });
 
@@ -113,10 +113,10 @@ pub(super) static ROLE_TOOL: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// "messages are expected to carry …").
 pub(super) fn requirement(folded: &str) -> bool {
     static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"\b(should|must|is expected to|are expected to|has to|have to|needs? to|doit|doivent|devra|devront|deve|devem|deverá|debe|deben|deberá|muss|müssen|soll|sollen|wird erwartet|werden erwartet|должен|должна|должно|должны|следует)\b").ok()
+        Regex::new(r"\b(should|must|is expected to|are expected to|has to|have to|needs? to|doit|doivent|devra|devront|deve|devem|deverá|debe|deben|deberá|muss|müssen|soll|sollen|wird erwartet|werden erwartet|должен|должна|должно|должны|следует|ha de|han de|hay que|est censé|sont censés|est tenu de|é preciso|erwartet|erwartet das|ist anzuhängen|sind anzuhängen)\b|\b(?:ist|sind)\b[^.;:]{0,80}?\b\w+zu(?:tragen|fügen|setzen|hängen|geben|ändern|wenden|senden|schicken)\b").ok()
     });
     // Chinese, Japanese and Korean put the requirement in a particle or an ending.
-    const CJK: &[&str] = &["应该", "都应", "应当", "必须", "须要", "べき", "なければならない", "ことになっています", "해야", "하여야"];
+    const CJK: &[&str] = &["어야 합니다", "아야 합니다", "ものとします", "应把", "应将", "应改为", "应使用", "应该", "都应", "应当", "必须", "须要", "べき", "なければならない", "ことになっています", "해야", "하여야"];
     RE.as_ref().is_some_and(|r| r.is_match(folded)) || CJK.iter().any(|w| folded.contains(w))
 }
 
@@ -146,9 +146,14 @@ pub(super) fn role_tool(folded: &str) -> bool {
     });
     english
         || TOOL_WORDS.iter().any(|(word, this)| {
-            folded
-                .match_indices(word)
-                .any(|(i, _)| !this.iter().any(|t| folded[..i].ends_with(t)))
+            folded.match_indices(word).any(|(i, _)| {
+                // A host or a URL ("setup.cache-tools.example") names no tool.
+                let token_start = folded[..i].rfind(char::is_whitespace).map_or(0, |s| s + 1);
+                let token_end = folded[i..].find(char::is_whitespace).map_or(folded.len(), |e| i + e);
+                let token = folded[token_start..token_end].trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+                let in_host = word.starts_with('-') && token.contains('.');
+                !in_host && !this.iter().any(|t| folded[..i].ends_with(t))
+            })
         })
 }
 
@@ -354,7 +359,7 @@ const APPROVAL: &[&str] = &[
     "bestätig", "bestaetig", "rückfrage", "rueckfrage", "genehmig", "freigabe", "freigegeben",
     "zustimm", "zugestimmt", "erlaubnis", "eingewilligt", "подтвержд", "соглас", "разреш",
     "одобр", "确认", "確認", "审批", "審批", "批准", "同意", "授权", "授權", "审核", "承認", "許可",
-    "了承", "확인", "승인", "허락", "허가", "동의",
+    "了承", "확인", "승인", "허락", "허가", "동의", "l'accord", "visto bueno",
 ];
 
 /// Could the clause forbid a call in words the lexicons leave out (see
@@ -398,7 +403,17 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
             .iter()
             .any(|w| before.ends_with(w) || before.ends_with(&format!("{}the ", w)));
         // "meta: insert …": the parameter as the label the clause opens with.
-        let label = before.trim().is_empty() && after.starts_with(':');
+        let label = before.trim().is_empty()
+            && (after.starts_with(':')
+                || [" must ", " should ", " deve ", " debe ", " doit ", " muss ", " должен ", " has to "]
+                    .iter()
+                    .any(|w| after.starts_with(w)));
+        // "在 detail 参数中", "card_info 参数", "repo 인자에": the parameter named by the word
+        // for parameter after it, in the languages that put it there.
+        let labelled = labelled
+            || ["参数", "字段", "パラメータ", "引数", "인자", "필드", "параметр", "поле"]
+                .iter()
+                .any(|w| after.trim_start().starts_with(w));
         quoted || labelled || placed || label
     })
 }
@@ -506,6 +521,8 @@ impl Reading<'_> {
                         "nunca", "no le", "sin ", "ne ", "nicht", "kein", "sem ", "não", "не ",
                         "不要", "无需", "不必", "しないで", "不要", "묻지", "없이", "not ", "jamais",
                         "aucune", "sans ", "ohne ", "без ", "不需要", "不用", "无须", "なしで",
+                        "noise", "dismiss", "unnecessary", "désactiv", "desactiv", "pauschal",
+                        "заранее", "包括", "免确认", "ne demande pas", "ya dio",
                         "なしに", "せず", "필요 없", "생략", "entfällt",
                     ]
                     .iter()
@@ -560,7 +577,7 @@ impl Reading<'_> {
         // получено", "consent … already given") is no safeguard.
         let inside_skip = |a: &ConceptHit| {
             self.hits.iter().any(|s| {
-                s.concept == Concept::SkipConfirm && s.start <= a.start && a.end <= s.end
+                s.concept == Concept::SkipConfirm && s.start < a.end && a.start < s.end
             })
         };
         self.hits
