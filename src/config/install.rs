@@ -292,6 +292,12 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
             .filter(|c| std::ptr::eq(c.spec, spec))
             .and_then(|c| c.remote.as_ref())
         {
+            if mode == Mode::Install && crate::model::redact::url_for_report(&r.url) != r.url {
+                warnings.push(format!(
+                    "server `{}`: its URL carries a credential (user info or a secret query parameter), which is now on the guard's command line, where other users of this machine can read it; move it into a header from the environment (`--header NAME=env:VAR`) if the server accepts one",
+                    spec.name
+                ));
+            }
             for (header, var, value) in &r.headers {
                 if literal_credential(header, value) {
                     secrets.push(value.clone());
@@ -462,6 +468,17 @@ fn remote_entry(root: &Node, spec: &ServerSpec) -> Result<Remote, String> {
     let mut headers: Vec<(String, String, String)> = Vec::new();
     if let Some(h) = obj.member("headers") {
         for hm in h.value.members().unwrap_or_default() {
+            let token = !hm.key.is_empty()
+                && hm
+                    .key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+            if !token {
+                return Err(format!(
+                    "server `{name}`: the header name `{}` is not a valid HTTP header name{by_hand}",
+                    crate::model::escape::line(&hm.key)
+                ));
+            }
             let value = hm.value.as_str().ok_or_else(|| {
                 format!(
                     "server `{name}`: the header `{}` is not a string{by_hand}",
@@ -1625,6 +1642,30 @@ mod tests {
         let p = run("/x/config.toml", text, Mode::Install);
         let back = run("/x/config.toml", &p.after, Mode::Uninstall);
         assert_eq!(back.after, text, "{}", p.after);
+    }
+
+    #[test]
+    fn remote_entries_with_odd_headers_are_left_alone_and_url_credentials_warned() {
+        let text = "{\"mcpServers\": {\"a\": {\"url\": \"https://a.example.test/mcp\", \"headers\": {\"X=Y\": \"v\"}}, \"b\": {\"url\": \"https://b.example.test/mcp?api_key=kq83hdn2lsoe9xvt\"}, \"c\": {\"url\": \"https://c.example.test/\", \"env\": {}}, \"d\": {\"url\": \"https://d.example.test/\", \"headers\": {\"A-B\": \"1\", \"a.b\": \"2\"}}}}";
+        let p = run("/x/mcp.json", text, Mode::Install);
+        assert!(
+            matches!(&p.outcomes[0].status, Status::Skipped(w) if w.contains("not a valid HTTP header name")),
+            "{:?}",
+            p.outcomes[0]
+        );
+        assert!(matches!(p.outcomes[1].status, Status::Guarded { .. }));
+        assert!(p.outcomes[1].warnings[0].contains("its URL carries a credential"));
+        assert!(!p.outcomes[1].warnings[0].contains("kq83hdn2lsoe9xvt"));
+        assert!(matches!(&p.outcomes[2].status, Status::Skipped(w) if w.contains("`env` key")));
+        // Two names that map to the same variable get distinct ones.
+        assert!(
+            p.after.contains(
+                "\"A-B=env:MCPVET_HEADER_A_B\", \"--header\", \"a.b=env:MCPVET_HEADER_A_B_2\""
+            ),
+            "{}",
+            p.after
+        );
+        assert_eq!(run("/x/mcp.json", &p.after, Mode::Uninstall).after, text);
     }
 
     #[test]
