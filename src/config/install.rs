@@ -285,7 +285,9 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
         let mut warnings = Vec::new();
         let status = match mode {
             Mode::Install => install_status(spec, &doc.root, json, opts, &mut changes),
-            Mode::Uninstall => uninstall_status(spec, json, &mut changes),
+            Mode::Uninstall => {
+                uninstall_status(spec, json.then_some((text, &doc.root)), &mut changes)
+            }
         };
         if let Some(r) = changes
             .last()
@@ -577,7 +579,35 @@ fn guarded_remote(spec: &ServerSpec) -> Option<(Remote, String)> {
         .then_some((remote, lock))
 }
 
-fn uninstall_status<'s>(spec: &'s ServerSpec, json: bool, changes: &mut Vec<Change<'s>>) -> Status {
+/// Whether a remote guard entry is still written as `--install` wrote it: `command` and
+/// `args` side by side (`, ` between them), no URL key and no `headers` beside them.
+fn remote_restorable(text: &str, root: &Node, spec: &ServerSpec, r: &Remote) -> bool {
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let body = &text[bom..];
+    let starts = line_starts(body);
+    let Ok((obj, cmd)) = command_member(root, spec) else {
+        return false;
+    };
+    let Some(args) = obj.member("args") else {
+        return false;
+    };
+    if obj.member("headers").is_some() || obj.member(&r.key).is_some() {
+        return false;
+    }
+    let (Some(c), Some(a)) = (
+        offset(body, &starts, cmd.value.pos),
+        offset(body, &starts, args.key_pos),
+    ) else {
+        return false;
+    };
+    json_end(body, c).is_ok_and(|end| body.get(end..a) == Some(", "))
+}
+
+fn uninstall_status<'s>(
+    spec: &'s ServerSpec,
+    json: Option<(&str, &Node)>,
+    changes: &mut Vec<Change<'s>>,
+) -> Status {
     if !is_guarded(spec) {
         return Status::NotGuarded;
     }
@@ -590,7 +620,9 @@ fn uninstall_status<'s>(spec: &'s ServerSpec, json: bool, changes: &mut Vec<Chan
         return Status::Restored;
     }
     match guarded_remote(spec) {
-        Some((remote, _)) if json => {
+        Some((remote, _))
+            if json.is_some_and(|(text, root)| remote_restorable(text, root, spec, &remote)) =>
+        {
             changes.push(Change {
                 spec,
                 lock: None,
@@ -1666,6 +1698,17 @@ mod tests {
             p.after
         );
         assert_eq!(run("/x/mcp.json", &p.after, Mode::Uninstall).after, text);
+        // Edited since: listed and left alone, not an error.
+        let edited = p
+            .after
+            .replacen("\"mcpvet\", \"args\"", "\"mcpvet\",  \"args\"", 1);
+        let back = run("/x/mcp.json", &edited, Mode::Uninstall);
+        assert!(
+            matches!(&back.outcomes[1].status, Status::Skipped(w) if w.contains("did not write")),
+            "{:?}",
+            back.outcomes[1]
+        );
+        assert_eq!(back.outcomes[3].status, Status::Restored);
     }
 
     #[test]
