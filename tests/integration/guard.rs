@@ -1808,6 +1808,47 @@ fn a_header_value_comes_from_the_environment_not_the_command_line() {
         "{err}"
     );
     assert!(!err.contains("let-me-in"), "{err}");
+
+    // Through `guard --install`: the installed entry's `env`, expanded as a host would,
+    // carries the header to the server (which answers 401 without it).
+    let config = dir.path().join(".mcp.json");
+    let original = format!(
+        "{{\"mcpServers\": {{\"web\": {{\"url\": {}, \"headers\": {{\"Authorization\": \"Bearer ${{WEB_TOKEN}}\"}}}}}}}}\n",
+        serde_json::to_string(&url).expect("json")
+    );
+    std::fs::write(&config, &original).expect("write");
+    run_mcpvet(
+        dir.path(),
+        &[
+            "guard",
+            "--install",
+            ".mcp.json",
+            "--apply",
+            "--lock-dir",
+            locks.to_str().expect("utf-8"),
+        ],
+    );
+    let specs = mcpvet::config::load_path(&config).expect("parse");
+    let mcpvet::model::spec::Transport::Stdio {
+        command, args, env, ..
+    } = &specs[0].transport
+    else {
+        panic!("stdio");
+    };
+    let envs: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| (k.clone(), v.replace("${WEB_TOKEN}", "let-me-in")))
+        .collect();
+    let env_refs: Vec<(&str, &str)> = envs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert!(argv.iter().all(|a| !a.contains("let-me-in")), "{argv:?}");
+    let mut g = Proc::start_env(command, &argv, dir.path(), &env_refs);
+    g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
+    let list = g.recv_json();
+    assert!(list["result"]["tools"].is_array(), "authorized: {list}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("let-me-in"), "{err}");
     let _ = server.kill();
     let _ = server.wait();
 }
