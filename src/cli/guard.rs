@@ -35,6 +35,11 @@ pub struct GuardArgs {
     /// of the machine can read); `Name: value` takes it as written.
     #[arg(long, value_name = "HEADER", requires = "url")]
     pub header: Vec<String>,
+    /// Written by `--install` for a remote entry: the key that held the URL and the entry's
+    /// `type` (`url` or `url;type=http`), so `--uninstall` can give the entry back exactly.
+    /// The guard itself does not use it.
+    #[arg(long, value_name = "KEY", requires = "url", hide = true)]
+    pub installed_from: Option<String>,
     /// Seconds the server may take to answer one request (and to start).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,

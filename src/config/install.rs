@@ -17,8 +17,16 @@
 //! reader before it is returned: if any server would not run exactly the expected command, or
 //! any other server changed, the plan is an error and nothing is written.
 //!
-//! Remote (HTTP) entries are listed and left alone: the guard's `--url` form needs the
-//! headers carried to a stdio entry, which is not built yet.
+//! A remote (HTTP) entry of a JSON host config becomes a stdio entry running
+//! `PROGRAM guard --lock LOCK --url URL [--header NAME=env:VAR …] --installed-from KEY[;type=T]`:
+//! the member holding the URL is replaced by `command` and `args` (the URL copied as its source
+//! text), the `headers` object becomes the `env` block (each header's key renamed to its
+//! variable, each value kept byte for byte, so a host reference such as `${TOKEN}` is still
+//! expanded by the host and no header value is ever in argv), and a `type` value becomes
+//! `"stdio"`. `--installed-from` records the URL's key and the old `type`, so uninstall gives
+//! the original bytes back. A literal header value is moved as it is, with a warning naming
+//! the server and header (never the value). Remote entries of TOML and YAML configs, and of
+//! hosts whose remote entries have another shape, are listed and left alone.
 
 use std::path::Path;
 
@@ -28,6 +36,12 @@ use crate::model::spec::{ServerSpec, Transport};
 
 /// The first argument of every guard invocation.
 pub const GUARD: &str = "guard";
+
+/// The guard option recording a remote entry's URL key and `type` (see the module doc).
+pub const INSTALLED_FROM: &str = "--installed-from";
+
+/// The keys a JSON host entry holds its URL in.
+const URL_KEYS: [&str; 3] = ["url", "httpUrl", "serverUrl"];
 
 /// What [`plan`] does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +84,8 @@ pub struct Outcome {
     /// The line of the entry in the config.
     pub line: u32,
     pub status: Status,
+    /// Warnings for the user (never a secret's value).
+    pub warnings: Vec<String>,
 }
 
 /// The rewritten config: the text before and after, and one outcome per server entry.
@@ -167,6 +183,82 @@ struct Change<'s> {
     spec: &'s ServerSpec,
     /// Install: the lock path; uninstall: `None`.
     lock: Option<String>,
+    /// A remote entry put behind the guard (install) or given back (uninstall).
+    remote: Option<Remote>,
+}
+
+/// A remote entry as it was written: what a guard invocation for it carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Remote {
+    /// The key that holds the URL (`url`, `httpUrl`, `serverUrl`).
+    key: String,
+    /// The entry's `type` value, if it had one.
+    kind: Option<String>,
+    url: String,
+    /// `(header name, environment variable, value)`, in file order.
+    headers: Vec<(String, String, String)>,
+}
+
+impl Remote {
+    /// The `--installed-from` value: `KEY` or `KEY;type=TYPE`.
+    fn mark(&self) -> String {
+        match &self.kind {
+            Some(t) => format!("{};type={t}", self.key),
+            None => self.key.clone(),
+        }
+    }
+
+    /// The guard's arguments for this entry.
+    fn args(&self, lock: &str) -> Vec<String> {
+        let mut out = vec![
+            GUARD.to_string(),
+            "--lock".into(),
+            lock.into(),
+            "--url".into(),
+            self.url.clone(),
+        ];
+        for (name, var, _) in &self.headers {
+            out.push("--header".into());
+            out.push(format!("{name}=env:{var}"));
+        }
+        out.push(INSTALLED_FROM.into());
+        out.push(self.mark());
+        out
+    }
+}
+
+/// The environment variable a header's value travels in: `MCPVET_HEADER_` and the name in
+/// upper case, anything but `A-Z0-9` as `_`, with `_2`, `_3`… when two names collide.
+fn header_var(name: &str, taken: &[String]) -> String {
+    let base: String = std::iter::once("MCPVET_HEADER_".to_string())
+        .chain(name.chars().map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase().to_string()
+            } else {
+                "_".to_string()
+            }
+        }))
+        .collect();
+    let mut var = base.clone();
+    let mut n = 2;
+    while taken.contains(&var) {
+        var = format!("{base}_{n}");
+        n += 1;
+    }
+    var
+}
+
+/// Whether a header value is written as a literal credential (no host reference in it).
+pub fn literal_credential(name: &str, value: &str) -> bool {
+    if value.is_empty() || crate::model::secrets::has_reference(value) {
+        return false;
+    }
+    let lower = name.to_ascii_lowercase();
+    ["auth", "token", "key", "secret", "cookie", "pass"]
+        .iter()
+        .any(|w| lower.contains(w))
+        || crate::model::redact::secret_for_name(name, value)
+        || crate::model::redact::high_entropy(value)
 }
 
 /// Rewrite `text` (the content of `path`) for `mode`. Pure: nothing is read or written.
@@ -184,20 +276,51 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
         });
     }
     let specs = super::parse_as(path, &doc, format)?;
+    let json = syntax(path) == Syntax::Json && remote_shape(format);
     let mut outcomes = Vec::new();
     let mut changes = Vec::new();
+    let mut secrets = literal_secrets(&specs);
     for spec in &specs {
         let line = spec.origin.as_ref().map_or(0, |o| o.line);
+        let mut warnings = Vec::new();
         let status = match mode {
-            Mode::Install => install_status(spec, &doc.root, opts, &mut changes),
-            Mode::Uninstall => uninstall_status(spec, &mut changes),
+            Mode::Install => install_status(spec, &doc.root, json, opts, &mut changes),
+            Mode::Uninstall => {
+                uninstall_status(spec, json.then_some((text, &doc.root)), &mut changes)
+            }
         };
+        if let Some(r) = changes
+            .last()
+            .filter(|c| std::ptr::eq(c.spec, spec))
+            .and_then(|c| c.remote.as_ref())
+        {
+            if mode == Mode::Install && crate::model::redact::url_for_report(&r.url) != r.url {
+                warnings.push(format!(
+                    "server `{}`: its URL carries a credential (user info or a secret query parameter), which is now on the guard's command line, where other users of this machine can read it; move it into a header from the environment (`--header NAME=env:VAR`) if the server accepts one",
+                    spec.name
+                ));
+            }
+            for (header, var, value) in &r.headers {
+                if literal_credential(header, value) {
+                    secrets.push(value.clone());
+                    if mode == Mode::Install {
+                        warnings.push(format!(
+                            "server `{}`: the header `{header}` is a literal value in this file; it is moved unchanged into the entry's `env` block as {var}: replace it there with a reference to an environment variable in the host's syntax (such as `${{VAR}}`) so the secret does not sit in the file",
+                            spec.name
+                        ));
+                    }
+                }
+            }
+        }
         outcomes.push(Outcome {
             server: spec.name.clone(),
             line,
             status,
+            warnings,
         });
     }
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    secrets.dedup();
     let after = if changes.is_empty() {
         text.to_string()
     } else {
@@ -222,7 +345,7 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
         before: text.to_string(),
         after,
         outcomes,
-        secrets: literal_secrets(&specs),
+        secrets,
     })
 }
 
@@ -252,9 +375,27 @@ fn literal_secrets(specs: &[ServerSpec]) -> Vec<String> {
     out
 }
 
+/// Host formats whose remote entries are `{url|httpUrl|serverUrl, headers, type}` objects
+/// beside stdio entries of the shared shape, so one can become the other in place.
+fn remote_shape(format: HostFormat) -> bool {
+    matches!(
+        format,
+        HostFormat::ClaudeDesktop
+            | HostFormat::ClaudeCode
+            | HostFormat::VsCode
+            | HostFormat::Cursor
+            | HostFormat::Windsurf
+            | HostFormat::Gemini
+            | HostFormat::Cline
+            | HostFormat::Junie
+            | HostFormat::Generic
+    )
+}
+
 fn install_status<'s>(
     spec: &'s ServerSpec,
     root: &Node,
+    json: bool,
     opts: &Options<'_>,
     changes: &mut Vec<Change<'s>>,
 ) -> Status {
@@ -264,32 +405,235 @@ fn install_status<'s>(
     let Some(lock) = (opts.lock_for)(&spec.name) else {
         return Status::NotLocked;
     };
-    if matches!(spec.transport, Transport::Http { .. }) {
-        return Status::Skipped(
-            "remote (HTTP) entry: `--install` rewrites stdio entries only so far; run `mcpvet guard --lock … --url …` by hand".into(),
-        );
-    }
-    if let Err(why) = command_member(root, spec) {
-        return Status::Skipped(why);
-    }
+    let remote = if matches!(spec.transport, Transport::Http { .. }) {
+        if !json {
+            return Status::Skipped(
+                "remote (HTTP) entry: `--install` rewrites remote entries of JSON host configs only so far; run `mcpvet guard --lock … --url … --header NAME=env:VAR` by hand".into(),
+            );
+        }
+        match remote_entry(root, spec) {
+            Ok(r) => Some(r),
+            Err(why) => return Status::Skipped(why),
+        }
+    } else {
+        if let Err(why) = command_member(root, spec) {
+            return Status::Skipped(why);
+        }
+        None
+    };
     changes.push(Change {
         spec,
         lock: Some(lock.clone()),
+        remote,
     });
     Status::Guarded { lock }
 }
 
-fn uninstall_status<'s>(spec: &'s ServerSpec, changes: &mut Vec<Change<'s>>) -> Status {
+/// A remote entry of a JSON config as [`Remote`], or why it cannot be rewritten in place.
+fn remote_entry(root: &Node, spec: &ServerSpec) -> Result<Remote, String> {
+    let name = crate::model::escape::line(&spec.name);
+    let (obj, m) = url_member(root, spec)?;
+    let by_hand =
+        "; put it behind the guard by hand (`mcpvet guard --lock … --url … --header NAME=env:VAR`)";
+    let members = obj.members().unwrap_or_default();
+    if members
+        .iter()
+        .filter(|x| URL_KEYS.contains(&x.key.as_str()))
+        .count()
+        != 1
+    {
+        return Err(format!(
+            "server `{name}`: more than one URL key (`url`, `httpUrl`, `serverUrl`){by_hand}"
+        ));
+    }
+    for key in ["command", "args", "env", "cwd", "transport"] {
+        if obj.member(key).is_some() {
+            return Err(format!(
+                "server `{name}`: a remote entry with a `{key}` key{by_hand}"
+            ));
+        }
+    }
+    let url = m
+        .value
+        .as_str()
+        .ok_or_else(|| format!("server `{name}`: its URL is not a string"))?
+        .to_string();
+    let kind = match obj.member("type") {
+        Some(t) => Some(
+            t.value
+                .as_str()
+                .ok_or_else(|| format!("server `{name}`: its `type` is not a string{by_hand}"))?
+                .to_string(),
+        ),
+        None => None,
+    };
+    let mut headers: Vec<(String, String, String)> = Vec::new();
+    if let Some(h) = obj.member("headers") {
+        for hm in h.value.members().unwrap_or_default() {
+            let token = !hm.key.is_empty()
+                && hm
+                    .key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+            if !token {
+                return Err(format!(
+                    "server `{name}`: the header name `{}` is not a valid HTTP header name{by_hand}",
+                    crate::model::escape::line(&hm.key)
+                ));
+            }
+            let value = hm.value.as_str().ok_or_else(|| {
+                format!(
+                    "server `{name}`: the header `{}` is not a string{by_hand}",
+                    hm.key
+                )
+            })?;
+            if headers.iter().any(|(n, _, _)| *n == hm.key) {
+                return Err(format!(
+                    "server `{name}`: the header `{}` is written twice{by_hand}",
+                    hm.key
+                ));
+            }
+            let taken: Vec<String> = headers.iter().map(|(_, v, _)| v.clone()).collect();
+            let var = header_var(&hm.key, &taken);
+            headers.push((hm.key.clone(), var, value.to_string()));
+        }
+    }
+    Ok(Remote {
+        key: m.key.clone(),
+        kind,
+        url,
+        headers,
+    })
+}
+
+/// The member holding a remote entry's URL, and the entry object.
+fn url_member<'n>(root: &'n Node, spec: &ServerSpec) -> Result<(&'n Node, &'n Member), String> {
+    let name = crate::model::escape::line(&spec.name);
+    let at = spec
+        .locations
+        .get("/url")
+        .ok_or_else(|| format!("server `{name}`: no URL position"))?;
+    let pos = Pos {
+        line: at.line,
+        column: at.column,
+    };
+    let (obj, m) = member_at(root, pos)
+        .ok_or_else(|| format!("server `{name}`: cannot find its URL in the file"))?;
+    if !URL_KEYS.contains(&m.key.as_str()) {
+        return Err(format!(
+            "server `{name}`: its URL is not under `url`, `httpUrl` or `serverUrl`"
+        ));
+    }
+    Ok((obj, m))
+}
+
+/// The remote entry a guard invocation written by `--install` stands for: the arguments must
+/// be exactly what install writes, every header's variable must be in `env` and `env` must
+/// hold nothing else.
+fn guarded_remote(spec: &ServerSpec) -> Option<(Remote, String)> {
+    if !is_guarded(spec) {
+        return None;
+    }
+    let Transport::Stdio { args, env, cwd, .. } = &spec.transport else {
+        return None;
+    };
+    if cwd.is_some() {
+        return None;
+    }
+    let value_of = |flag: &str| {
+        let i = args.iter().position(|a| a == flag)?;
+        args.get(i + 1).cloned()
+    };
+    let lock = value_of("--lock")?;
+    let url = value_of("--url")?;
+    let mark = value_of(INSTALLED_FROM)?;
+    let (key, kind) = match mark.split_once(";type=") {
+        Some((k, t)) => (k.to_string(), Some(t.to_string())),
+        None => (mark.clone(), None),
+    };
+    if !URL_KEYS.contains(&key.as_str()) {
+        return None;
+    }
+    let mut headers = Vec::new();
+    for pair in args.windows(2).filter(|w| w[0] == "--header") {
+        let (name, var) = pair[1].split_once("=env:")?;
+        headers.push((name.to_string(), var.to_string(), env.get(var)?.clone()));
+    }
+    let remote = Remote {
+        key,
+        kind,
+        url,
+        headers,
+    };
+    let vars: std::collections::BTreeSet<&String> =
+        remote.headers.iter().map(|(_, v, _)| v).collect();
+    let type_now = spec.settings.get("type").and_then(|t| t.as_str());
+    let type_ok = match &remote.kind {
+        Some(_) => type_now == Some("stdio"),
+        None => !spec.settings.contains_key("type"),
+    };
+    (remote.args(&lock) == *args
+        && vars.len() == env.len()
+        && env.keys().all(|k| vars.contains(k))
+        && type_ok)
+        .then_some((remote, lock))
+}
+
+/// Whether a remote guard entry is still written as `--install` wrote it: `command` and
+/// `args` side by side (`, ` between them), no URL key and no `headers` beside them.
+fn remote_restorable(text: &str, root: &Node, spec: &ServerSpec, r: &Remote) -> bool {
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let body = &text[bom..];
+    let starts = line_starts(body);
+    let Ok((obj, cmd)) = command_member(root, spec) else {
+        return false;
+    };
+    let Some(args) = obj.member("args") else {
+        return false;
+    };
+    if obj.member("headers").is_some() || obj.member(&r.key).is_some() {
+        return false;
+    }
+    let (Some(c), Some(a)) = (
+        offset(body, &starts, cmd.value.pos),
+        offset(body, &starts, args.key_pos),
+    ) else {
+        return false;
+    };
+    json_end(body, c).is_ok_and(|end| body.get(end..a) == Some(", "))
+}
+
+fn uninstall_status<'s>(
+    spec: &'s ServerSpec,
+    json: Option<(&str, &Node)>,
+    changes: &mut Vec<Change<'s>>,
+) -> Status {
     if !is_guarded(spec) {
         return Status::NotGuarded;
     }
-    if guarded_command(spec).is_none() {
-        return Status::Skipped(
-            "the guard invocation has no `-- COMMAND` (a `--url` guard); restore it by hand".into(),
-        );
+    if guarded_command(spec).is_some() {
+        changes.push(Change {
+            spec,
+            lock: None,
+            remote: None,
+        });
+        return Status::Restored;
     }
-    changes.push(Change { spec, lock: None });
-    Status::Restored
+    match guarded_remote(spec) {
+        Some((remote, _))
+            if json.is_some_and(|(text, root)| remote_restorable(text, root, spec, &remote)) =>
+        {
+            changes.push(Change {
+                spec,
+                lock: None,
+                remote: Some(remote),
+            });
+            Status::Restored
+        }
+        _ => Status::Skipped(
+            "a `--url` guard that `--install` did not write (or that was edited since); restore the remote entry by hand".into(),
+        ),
+    }
 }
 
 /// The command and args an entry must have after the change.
@@ -341,10 +685,49 @@ fn verify(
         if old.name != new.name {
             return Err(format!("server `{name}` was renamed"));
         }
-        let change = changes
-            .iter()
-            .find(|c| std::ptr::eq(c.spec, old))
-            .and_then(|c| expected(c, opts));
+        let found = changes.iter().find(|c| std::ptr::eq(c.spec, old));
+        if let Some((c, r)) = found.and_then(|c| c.remote.as_ref().map(|r| (c, r))) {
+            let mut settings = old.settings.clone();
+            let (transport, kind) = match &c.lock {
+                Some(lock) => (
+                    Transport::Stdio {
+                        command: opts.program.clone(),
+                        args: r.args(lock),
+                        env: r
+                            .headers
+                            .iter()
+                            .map(|(_, v, x)| (v.clone(), x.clone()))
+                            .collect(),
+                        cwd: None,
+                    },
+                    r.kind.as_ref().map(|_| "stdio".to_string()),
+                ),
+                None => (
+                    Transport::Http {
+                        url: r.url.clone(),
+                        headers: r
+                            .headers
+                            .iter()
+                            .map(|(n, _, x)| (n.clone(), x.clone()))
+                            .collect(),
+                    },
+                    r.kind.clone(),
+                ),
+            };
+            if let Some(k) = kind {
+                settings.insert("type".into(), serde_json::Value::String(k));
+            }
+            if new.transport != transport {
+                return Err(format!(
+                    "server `{name}` would not run the expected command"
+                ));
+            }
+            if new.settings != settings {
+                return Err(format!("server `{name}`: its settings changed"));
+            }
+            continue;
+        }
+        let change = found.and_then(|c| expected(c, opts));
         match (&old.transport, &new.transport, change) {
             (
                 Transport::Stdio {
@@ -563,6 +946,10 @@ fn json_edit(
     };
     let mut edits = Vec::new();
     for change in changes {
+        if let Some(r) = &change.remote {
+            json_remote_edits(text, root, change, r, opts, &off, &mut edits)?;
+            continue;
+        }
         let (obj, cmd) = command_member(root, change.spec)?;
         let cmd_start = off(cmd.value.pos)?;
         let cmd_end = json_end(text, cmd_start)?;
@@ -657,6 +1044,151 @@ fn json_edit(
         }
     }
     apply(text, edits)
+}
+
+/// The edits that put a remote entry behind the guard (install) or give it back (uninstall).
+fn json_remote_edits(
+    text: &str,
+    root: &Node,
+    change: &Change<'_>,
+    r: &Remote,
+    opts: &Options<'_>,
+    off: &dyn Fn(Pos) -> Result<usize, String>,
+    edits: &mut Vec<Edit>,
+) -> Result<(), String> {
+    let name = crate::model::escape::line(&change.spec.name);
+    // The source text span of a member's key and of its value.
+    let key_span = |m: &Member| -> Result<(usize, usize), String> {
+        let at = off(m.key_pos)?;
+        if text.as_bytes().get(at) != Some(&b'"') {
+            return Err(format!("server `{name}`: a key is not a quoted string"));
+        }
+        Ok((at, json_end(text, at)?))
+    };
+    let value_span = |m: &Member| -> Result<(usize, usize), String> {
+        let at = off(m.value.pos)?;
+        Ok((at, json_end(text, at)?))
+    };
+    match &change.lock {
+        Some(lock) => {
+            let (obj, url) = url_member(root, change.spec)?;
+            let (key_at, _) = key_span(url)?;
+            let (url_at, url_end) = value_span(url)?;
+            let mut items: Vec<String> = [GUARD, "--lock", lock.as_str(), "--url"]
+                .iter()
+                .map(|s| json_string(s))
+                .collect();
+            items.push(text[url_at..url_end].to_string());
+            for (header, var, _) in &r.headers {
+                items.push(json_string("--header"));
+                items.push(json_string(&format!("{header}=env:{var}")));
+            }
+            items.push(json_string(INSTALLED_FROM));
+            items.push(json_string(&r.mark()));
+            edits.push(Edit {
+                start: key_at,
+                end: url_end,
+                with: format!(
+                    "\"command\": {}, \"args\": [{}]",
+                    json_string(&opts.program),
+                    items.join(", ")
+                ),
+            });
+            if let Some(h) = obj.member("headers") {
+                let (s, e) = key_span(h)?;
+                edits.push(Edit {
+                    start: s,
+                    end: e,
+                    with: json_string("env"),
+                });
+                for (hm, (_, var, _)) in
+                    h.value.members().unwrap_or_default().iter().zip(&r.headers)
+                {
+                    let (s, e) = key_span(hm)?;
+                    edits.push(Edit {
+                        start: s,
+                        end: e,
+                        with: json_string(var),
+                    });
+                }
+            }
+            if let Some(t) = obj.member("type") {
+                let (s, e) = value_span(t)?;
+                edits.push(Edit {
+                    start: s,
+                    end: e,
+                    with: json_string("stdio"),
+                });
+            }
+        }
+        None => {
+            let (obj, cmd) = command_member(root, change.spec)?;
+            let args = obj
+                .member("args")
+                .ok_or_else(|| format!("server `{name}`: the guard invocation has no `args`"))?;
+            let (cmd_key, _) = key_span(cmd)?;
+            let (_, cmd_end) = value_span(cmd)?;
+            let (args_key, _) = key_span(args)?;
+            let (_, args_end) = value_span(args)?;
+            if text.get(cmd_end..args_key) != Some(", ") {
+                return Err(format!(
+                    "server `{name}`: its `command` and `args` are no longer written as `--install` wrote them; restore the remote entry by hand"
+                ));
+            }
+            let list = args.value.items().unwrap_or_default();
+            let url_item = args
+                .value
+                .items()
+                .and_then(|_| {
+                    let Transport::Stdio { args: a, .. } = &change.spec.transport else {
+                        return None;
+                    };
+                    a.iter().position(|x| x == "--url")
+                })
+                .and_then(|i| list.get(i + 1))
+                .ok_or_else(|| format!("server `{name}`: no `--url` value"))?;
+            let url_at = off(url_item.pos)?;
+            let url_src = &text[url_at..json_end(text, url_at)?];
+            edits.push(Edit {
+                start: cmd_key,
+                end: args_end,
+                with: format!("{}: {url_src}", json_string(&r.key)),
+            });
+            if let Some(env) = obj.member("env") {
+                let (s, e) = key_span(env)?;
+                edits.push(Edit {
+                    start: s,
+                    end: e,
+                    with: json_string("headers"),
+                });
+                for em in env.value.members().unwrap_or_default() {
+                    let header = r
+                        .headers
+                        .iter()
+                        .find(|(_, v, _)| *v == em.key)
+                        .map(|(h, _, _)| h)
+                        .ok_or_else(|| {
+                            format!("server `{name}`: an `env` variable is not a header's")
+                        })?;
+                    let (s, e) = key_span(em)?;
+                    edits.push(Edit {
+                        start: s,
+                        end: e,
+                        with: json_string(header),
+                    });
+                }
+            }
+            if let (Some(t), Some(kind)) = (obj.member("type"), &r.kind) {
+                let (s, e) = value_span(t)?;
+                edits.push(Edit {
+                    start: s,
+                    end: e,
+                    with: json_string(kind),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1142,6 +1674,41 @@ mod tests {
         let p = run("/x/config.toml", text, Mode::Install);
         let back = run("/x/config.toml", &p.after, Mode::Uninstall);
         assert_eq!(back.after, text, "{}", p.after);
+    }
+
+    #[test]
+    fn remote_entries_with_odd_headers_are_left_alone_and_url_credentials_warned() {
+        let text = "{\"mcpServers\": {\"a\": {\"url\": \"https://a.example.test/mcp\", \"headers\": {\"X=Y\": \"v\"}}, \"b\": {\"url\": \"https://b.example.test/mcp?api_key=kq83hdn2lsoe9xvt\"}, \"c\": {\"url\": \"https://c.example.test/\", \"env\": {}}, \"d\": {\"url\": \"https://d.example.test/\", \"headers\": {\"A-B\": \"1\", \"a.b\": \"2\"}}}}";
+        let p = run("/x/mcp.json", text, Mode::Install);
+        assert!(
+            matches!(&p.outcomes[0].status, Status::Skipped(w) if w.contains("not a valid HTTP header name")),
+            "{:?}",
+            p.outcomes[0]
+        );
+        assert!(matches!(p.outcomes[1].status, Status::Guarded { .. }));
+        assert!(p.outcomes[1].warnings[0].contains("its URL carries a credential"));
+        assert!(!p.outcomes[1].warnings[0].contains("kq83hdn2lsoe9xvt"));
+        assert!(matches!(&p.outcomes[2].status, Status::Skipped(w) if w.contains("`env` key")));
+        // Two names that map to the same variable get distinct ones.
+        assert!(
+            p.after.contains(
+                "\"A-B=env:MCPVET_HEADER_A_B\", \"--header\", \"a.b=env:MCPVET_HEADER_A_B_2\""
+            ),
+            "{}",
+            p.after
+        );
+        assert_eq!(run("/x/mcp.json", &p.after, Mode::Uninstall).after, text);
+        // Edited since: listed and left alone, not an error.
+        let edited = p
+            .after
+            .replacen("\"mcpvet\", \"args\"", "\"mcpvet\",  \"args\"", 1);
+        let back = run("/x/mcp.json", &edited, Mode::Uninstall);
+        assert!(
+            matches!(&back.outcomes[1].status, Status::Skipped(w) if w.contains("did not write")),
+            "{:?}",
+            back.outcomes[1]
+        );
+        assert_eq!(back.outcomes[3].status, Status::Restored);
     }
 
     #[test]

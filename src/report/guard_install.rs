@@ -61,6 +61,9 @@ pub fn render(plan: &Plan, config: &str, mode: Mode, applied: &Applied) -> Strin
             Status::Skipped(why) => format!("left alone: {}", escape::line(why)),
         };
         out.push_str(&format!("server `{server}` (line {}): {what}\n", o.line));
+        for w in &o.warnings {
+            out.push_str(&format!("warning: {}\n", escape::line(w)));
+        }
     }
     if plan.outcomes.is_empty() {
         out.push_str(&format!("{shown}: no server entries\n"));

@@ -1808,6 +1808,138 @@ fn a_header_value_comes_from_the_environment_not_the_command_line() {
         "{err}"
     );
     assert!(!err.contains("let-me-in"), "{err}");
+
+    // Through `guard --install`: the installed entry's `env`, expanded as a host would,
+    // carries the header to the server (which answers 401 without it).
+    let config = dir.path().join(".mcp.json");
+    let original = format!(
+        "{{\"mcpServers\": {{\"web\": {{\"url\": {}, \"headers\": {{\"Authorization\": \"Bearer ${{WEB_TOKEN}}\"}}}}}}}}\n",
+        serde_json::to_string(&url).expect("json")
+    );
+    std::fs::write(&config, &original).expect("write");
+    run_mcpvet(
+        dir.path(),
+        &[
+            "guard",
+            "--install",
+            ".mcp.json",
+            "--apply",
+            "--lock-dir",
+            locks.to_str().expect("utf-8"),
+        ],
+    );
+    let specs = mcpvet::config::load_path(&config).expect("parse");
+    let mcpvet::model::spec::Transport::Stdio {
+        command, args, env, ..
+    } = &specs[0].transport
+    else {
+        panic!("stdio");
+    };
+    let envs: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| (k.clone(), v.replace("${WEB_TOKEN}", "let-me-in")))
+        .collect();
+    let env_refs: Vec<(&str, &str)> = envs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert!(argv.iter().all(|a| !a.contains("let-me-in")), "{argv:?}");
+    let mut g = Proc::start_env(command, &argv, dir.path(), &env_refs);
+    g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
+    let list = g.recv_json();
+    assert!(list["result"]["tools"].is_array(), "authorized: {list}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("let-me-in"), "{err}");
     let _ = server.kill();
     let _ = server.wait();
+}
+
+/// End to end: `guard --install` rewrites a remote entry for ci-insights `--http`, and the
+/// entry's own command line, started as a host would (its `env` block expanded from the
+/// host's environment), lists and calls ci-insights through the guard; the header's value is
+/// in the environment, never in the guard's argv.
+#[test]
+fn an_installed_remote_entry_starts_and_lists_ci_insights_through_the_guard() {
+    let dir = tmp();
+    let server = Proc::start(
+        env!("CARGO_BIN_EXE_ci-insights"),
+        &["--http", "127.0.0.1:0"],
+        dir.path(),
+    );
+    let url = server
+        .err
+        .recv_timeout(Duration::from_secs(20))
+        .ok()
+        .and_then(|l| {
+            l.strip_prefix("ci-insights listening on ")
+                .map(str::to_owned)
+        })
+        .expect("bound");
+    std::fs::create_dir(dir.path().join("lockfiles")).expect("mkdir");
+    std::fs::copy(
+        ci_lock(),
+        dir.path().join("lockfiles/ci-insights.lock.json"),
+    )
+    .expect("lock");
+    let config = dir.path().join(".mcp.json");
+    let original = format!(
+        "{{\n  \"mcpServers\": {{\n    \"ci-insights\": {{\n      \"type\": \"http\",\n      \"url\": {},\n      \"headers\": {{ \"Authorization\": \"Bearer ${{E2E_TOKEN}}\" }}\n    }}\n  }}\n}}\n",
+        serde_json::to_string(&url).expect("json")
+    );
+    std::fs::write(&config, &original).expect("write");
+    run_mcpvet(dir.path(), &["guard", "--install", ".mcp.json", "--apply"]);
+    let specs = mcpvet::config::load_path(&config).expect("parse");
+    let mcpvet::model::spec::Transport::Stdio {
+        command, args, env, ..
+    } = &specs[0].transport
+    else {
+        panic!(
+            "stdio: {}",
+            std::fs::read_to_string(&config).unwrap_or_default()
+        );
+    };
+    assert_eq!(command, env!("CARGO_BIN_EXE_mcpvet"));
+    const TOKEN: &str = "e2e-Tq81xZpL3v";
+    // The host expands its references in the env block.
+    let envs: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| (k.clone(), v.replace("${E2E_TOKEN}", TOKEN)))
+        .collect();
+    assert_eq!(
+        envs,
+        [(
+            "MCPVET_HEADER_AUTHORIZATION".to_string(),
+            format!("Bearer {TOKEN}")
+        )]
+    );
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let env_refs: Vec<(&str, &str)> = envs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut g = Proc::start_env(command, &argv, dir.path(), &env_refs);
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", g.child.id())).unwrap_or_default();
+    assert!(
+        !String::from_utf8_lossy(&cmdline).contains(TOKEN),
+        "the header value is not in argv"
+    );
+    g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
+    let list = g.recv_json();
+    assert_eq!(
+        list["result"]["tools"].as_array().map(Vec::len),
+        Some(2),
+        "{list}"
+    );
+    g.send(&call(
+        2,
+        "get_build_status",
+        r#"{"pipeline":"api","build":412}"#,
+    ));
+    let r = g.recv_json();
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains(TOKEN), "{err}");
+    // Uninstall gives the remote entry back, byte for byte.
+    run_mcpvet(
+        dir.path(),
+        &["guard", "--uninstall", ".mcp.json", "--apply"],
+    );
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
 }

@@ -80,6 +80,38 @@ fn assert_same_argv(path: &Path, before: &str, after: &str) {
                 assert_eq!(&a1[dashes + 2..], a0.as_slice(), "{}", o.name);
                 assert_eq!((e0, d0), (e1, d1));
             }
+            // A remote entry: the URL after `--url`, each header's value in `env` only.
+            (
+                Transport::Http { url, headers },
+                Transport::Stdio {
+                    command, args, env, ..
+                },
+            ) => {
+                assert_eq!(command, "mcpvet", "{}", o.name);
+                assert_eq!(
+                    &args[..5],
+                    [
+                        "guard",
+                        "--lock",
+                        &format!("/locks/{}.lock.json", o.name),
+                        "--url",
+                        url
+                    ]
+                );
+                let carried: Vec<&String> = env.values().collect();
+                let mut want: Vec<&String> = headers.values().collect();
+                want.sort();
+                let mut got = carried.clone();
+                got.sort();
+                assert_eq!(got, want, "{}", o.name);
+                for value in headers.values().filter(|v| !v.is_empty()) {
+                    assert!(
+                        args.iter().all(|a| !a.contains(value.as_str())),
+                        "{}",
+                        o.name
+                    );
+                }
+            }
             (a, b) => assert_eq!(a, b, "{}", o.name),
         }
     }
@@ -271,7 +303,163 @@ fn unlocked_and_remote_servers_are_listed_and_left_alone() {
     };
     let p = plan(&path, &text, Mode::Install, &opts).expect("plan");
     assert!(matches!(p.outcomes[0].status, Status::Guarded { .. }));
-    assert!(matches!(p.outcomes[1].status, Status::Skipped(_)));
+    assert!(matches!(p.outcomes[1].status, Status::Guarded { .. }));
+    // Only the stdio server is locked: the remote one is listed as not locked, its text kept.
+    let stdio_only = |name: &str| (name == "ci-insights").then(|| "/locks/c.lock.json".to_string());
+    let opts = Options {
+        program: "mcpvet".into(),
+        lock_for: &stdio_only,
+    };
+    let p = plan(&path, &text, Mode::Install, &opts).expect("plan");
+    assert!(matches!(p.outcomes[0].status, Status::Guarded { .. }));
+    assert_eq!(p.outcomes[1].status, Status::NotLocked);
+    assert!(p.after.contains(
+        "      \"type\": \"http\",\n      \"url\": \"https://docs.example.test/mcp\",\n      \"headers\": { \"Authorization\": \"Bearer ${DOCS_API_KEY}\" },\n"
+    ), "{}", p.after);
+}
+
+const REMOTE: &str = "{\n  // team servers\n  \"mcpServers\": {\n    \"tracker\": {\n      \"type\": \"http\",\n      \"url\": \"https://tracker.example.test/mcp?v=1\",\n      \"headers\": {\n        \"Authorization\": \"Bearer ${TRACKER_TOKEN}\", // from the shell\n        \"X-Team\": \"${env:TEAM}\"\n      },\n    },\n  },\n}\n";
+
+#[test]
+fn a_remote_entry_runs_behind_the_guard_with_its_header_references_only_in_env() {
+    let path = PathBuf::from("/tmp/r/.mcp.json");
+    let p = run(&path, REMOTE, Mode::Install);
+    assert!(
+        matches!(&p.outcomes[0].status, Status::Guarded { lock } if lock == "/locks/tracker.lock.json"),
+        "{:?}",
+        p.outcomes
+    );
+    let specs = mcpvet::config::load_str(&path, &p.after).expect("after");
+    let Transport::Stdio {
+        command, args, env, ..
+    } = &specs[0].transport
+    else {
+        panic!("stdio: {}", p.after);
+    };
+    assert_eq!(command, "mcpvet");
+    assert_eq!(
+        &args[..9],
+        [
+            "guard",
+            "--lock",
+            "/locks/tracker.lock.json",
+            "--url",
+            "https://tracker.example.test/mcp?v=1",
+            "--header",
+            "Authorization=env:MCPVET_HEADER_AUTHORIZATION",
+            "--header",
+            "X-Team=env:MCPVET_HEADER_X_TEAM",
+        ],
+        "{}",
+        p.after
+    );
+    for a in args {
+        assert!(
+            !a.contains("TRACKER_TOKEN") && !a.contains("Bearer") && !a.contains("TEAM}"),
+            "{a}"
+        );
+    }
+    assert_eq!(
+        env.iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect::<Vec<_>>(),
+        [
+            ("MCPVET_HEADER_AUTHORIZATION", "Bearer ${TRACKER_TOKEN}"),
+            ("MCPVET_HEADER_X_TEAM", "${env:TEAM}"),
+        ]
+    );
+    assert_eq!(
+        specs[0].settings.get("type"),
+        Some(&serde_json::json!("stdio"))
+    );
+    assert!(p.after.contains("// from the shell") && p.after.contains("// team servers"));
+    // Installing again changes nothing; uninstall gives the original bytes back.
+    let again = run(&path, &p.after, Mode::Install);
+    assert_eq!(again.after, p.after);
+    assert_eq!(again.outcomes[0].status, Status::AlreadyGuarded);
+    let back = run(&path, &p.after, Mode::Uninstall);
+    assert_eq!(back.outcomes[0].status, Status::Restored);
+    assert_eq!(back.after, REMOTE);
+    // Every other JSON host's remote key and type come back too.
+    for (file, entry) in [
+        (
+            "/tmp/r/settings.json",
+            "{\"mcpServers\": {\"g\": {\"httpUrl\": \"https://g.example.test/mcp\", \"headers\": {\"A\": \"$T\"}, \"timeout\": 5}}}",
+        ),
+        (
+            "/tmp/r/mcp_config.json",
+            "{\"mcpServers\": {\"w\": {\"serverUrl\": \"http://w.example.test/mcp\"}}}",
+        ),
+        (
+            "/tmp/r/mcp.json",
+            "{\"servers\": {\"v\": {\"type\": \"sse\", \"url\": \"https://v.example.test/sse\", \"headers\": {}}}}",
+        ),
+    ] {
+        let path = PathBuf::from(file);
+        let p = run(&path, entry, Mode::Install);
+        assert!(
+            matches!(p.outcomes[0].status, Status::Guarded { .. }),
+            "{file}: {:?}",
+            p.outcomes
+        );
+        assert_eq!(
+            run(&path, &p.after, Mode::Uninstall).after,
+            entry,
+            "{file}: {}",
+            p.after
+        );
+    }
+}
+
+fn locked_dir(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("lockfiles")).expect("mkdir");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("lockfiles/ci-insights.lock.json"),
+        dir.path().join(format!("lockfiles/{name}.lock.json")),
+    )
+    .expect("lock");
+    dir
+}
+
+#[test]
+fn a_literal_header_secret_is_moved_to_env_with_a_warning_that_never_shows_it() {
+    let secret = "q8Zt3LmV0pRw9Xy2Kd7NbT4u";
+    let dir = locked_dir("ci-insights");
+    let config = dir.path().join(".mcp.json");
+    let original = format!(
+        "{{\n  \"mcpServers\": {{\n    \"ci-insights\": {{\n      \"type\": \"http\",\n      \"url\": \"http://127.0.0.1:9/mcp\",\n      \"headers\": {{ \"X-Api-Key\": \"{secret}\" }}\n    }}\n  }}\n}}\n"
+    );
+    std::fs::write(&config, &original).expect("write");
+    let (code, out, err) = mcpvet(dir.path(), &["guard", "--install", ".mcp.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains(secret) && !err.contains(secret), "{out}{err}");
+    assert!(
+        out.contains("warning: server `ci-insights`: the header `X-Api-Key` is a literal value"),
+        "{out}"
+    );
+    assert!(out.contains("\"--url\""), "{out}");
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
+
+    let (code, out, err) = mcpvet(dir.path(), &["guard", "--install", ".mcp.json", "--apply"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains(secret) && !err.contains(secret), "{out}{err}");
+    let specs = mcpvet::config::load_path(&config).expect("parse");
+    let Transport::Stdio { args, env, .. } = &specs[0].transport else {
+        panic!("stdio");
+    };
+    assert!(args.iter().all(|a| !a.contains(secret)), "{args:?}");
+    assert_eq!(
+        env.get("MCPVET_HEADER_X_API_KEY").map(String::as_str),
+        Some(secret)
+    );
+    let (code, out, err) = mcpvet(
+        dir.path(),
+        &["guard", "--uninstall", ".mcp.json", "--apply"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains(secret) && !err.contains(secret), "{out}{err}");
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
 }
 
 proptest! {
