@@ -74,7 +74,7 @@ impl ToolOutput {
     pub fn value(value: &Value) -> Self {
         match value {
             Value::String(s) => Self::text(s.clone()),
-            other => Self::text(other.to_string()),
+            other => Self::text(serde_json::to_string(other).unwrap_or_else(|_| other.to_string())),
         }
     }
 
@@ -1665,7 +1665,11 @@ impl ToolServer {
                     } = output;
                     if content.is_empty() {
                         if let Some(value) = &structured {
-                            content.push(text_block(value.to_string()));
+                            // Straight into a string buffer: `Value`'s `Display` writes the
+                            // same compact JSON through a formatter, several times slower.
+                            let text =
+                                serde_json::to_string(value).unwrap_or_else(|_| value.to_string());
+                            content.push(text_block(text));
                         }
                     }
                     (tool_result(content, structured, false), AuditOutcome::Ok)
