@@ -16,15 +16,23 @@
 //! | `_meta` serverInfo only when configured | `ToolServer::with_server_info_meta` |
 //! | tool definitions listed exactly as configured | `Tool::from_definition` |
 //!
-//! The tools' handlers normalise whole floats (`2.0` → `2`) on a copy before they run; nothing
-//! here mutates the request or the configuration.
+//! The tools' handlers read the arguments borrowed and normalise whole floats (`2.0` → `2`) on
+//! a copy only when there is one to normalise; nothing here mutates the request or the
+//! configuration.
+//!
+//! [`handle_mcp_request`] keeps the kit server it built for a configuration (one per thread)
+//! and builds a new one only when it is handed a configuration that differs from that one in
+//! any byte it could answer with ([`same_config`]); a caller that holds its configuration for
+//! a whole session can equally build the server once with [`tool_server`].
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
 use super::config::{Build, FlakyTest, ServerConfig};
-use super::validate::{display_value, normalize_owned, validate_arguments};
+use super::validate::{display_value, has_whole_float, normalize_owned, validate_arguments};
 use crate::kit::rules::{CallParams, Cursors, MetaCheck, MethodCheck, RequestRules};
 use crate::kit::{
     CacheHint, CacheHints, KitError, Tool, ToolError, ToolOutput, ToolServer,
@@ -96,9 +104,17 @@ pub fn tool_server(config: &ServerConfig) -> Result<ToolServer, KitError> {
             .to_string();
         let builds = Arc::clone(&builds);
         let flaky = Arc::clone(&flaky);
-        server.add_tool(Tool::from_definition(definition, move |arguments| {
-            let outcome = run_tool(&tool_name, &normalize_owned(arguments), &builds, &flaky);
-            std::future::ready(outcome.map(ToolOutput::structured).map_err(ToolError))
+        server.add_tool(Tool::from_definition_sync(definition, move |arguments| {
+            let normalized;
+            let arguments = if arguments.values().any(has_whole_float) {
+                normalized = normalize_owned(arguments.clone());
+                &normalized
+            } else {
+                arguments
+            };
+            run_tool(&tool_name, arguments, &builds, &flaky)
+                .map(ToolOutput::structured)
+                .map_err(ToolError)
         }))?;
     }
     Ok(server)
@@ -106,11 +122,14 @@ pub fn tool_server(config: &ServerConfig) -> Result<ToolServer, KitError> {
 
 /// Handle one already-parsed message: `None` for a notification, otherwise the response.
 ///
-/// Builds the kit server from `server` on every call (the contract's signature keeps the
-/// configuration a plain value); a transport or a loop builds it once with [`tool_server`]. A
-/// configuration the kit refuses answers `-32603` naming the problem.
+/// A pure function of `message` and `server` (neither is mutated; the same input gives the
+/// same output). The kit server is built from `server` on the first call and kept (one per
+/// thread) for the following calls with an identical configuration ([`same_config`]); a
+/// configuration that differs in anything builds a fresh server. A configuration the kit
+/// refuses answers `-32603` naming the problem.
 pub fn handle_mcp_request(message: &Value, server: &ServerConfig) -> Option<Value> {
-    match tool_server(server) {
+    let built = built_for(server);
+    match built.as_ref() {
         Ok(kit) => kit.handle_blocking(message),
         Err(why) => {
             let id = message.get("id")?;
@@ -121,6 +140,84 @@ pub fn handle_mcp_request(message: &Value, server: &ServerConfig) -> Option<Valu
                 &format!("ci-insights configuration is unusable: {why}"),
             ))
         }
+    }
+}
+
+type Built = Rc<Result<ToolServer, KitError>>;
+
+thread_local! {
+    /// The last configuration [`handle_mcp_request`] was given on this thread (a copy) and
+    /// the server built from it.
+    static BUILT: RefCell<Option<(ServerConfig, Built)>> = const { RefCell::new(None) };
+}
+
+/// The kit server for `config`: the kept one when `config` is the same as the one it was built
+/// from, else a new one (kept in its place).
+fn built_for(config: &ServerConfig) -> Built {
+    let kept = BUILT.try_with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        if let Some((cached, built)) = slot.as_ref() {
+            if same_config(cached, config) {
+                return Some(Rc::clone(built));
+            }
+        }
+        let built = Rc::new(tool_server(config));
+        *slot = Some((config.clone(), Rc::clone(&built)));
+        Some(built)
+    });
+    // Only a thread being torn down (or a re-entrant call) finds the slot unusable.
+    match kept {
+        Ok(Some(built)) => built,
+        _ => Rc::new(tool_server(config)),
+    }
+}
+
+/// Would a server built from `a` answer every message exactly as one built from `b`? Field by
+/// field, with JSON compared as it serialises: object members in their order (the tools are
+/// listed as configured), numbers by representation (`2` is not `2.0`, `0.0` is not `-0.0`).
+/// `ServerConfig`'s `==` is not enough: JSON objects compare equal in any member order.
+pub fn same_config(a: &ServerConfig, b: &ServerConfig) -> bool {
+    let ServerConfig {
+        supported_versions,
+        cache_ttl_ms,
+        cache_scope,
+        tools,
+        builds,
+        flaky_tests,
+        server_info,
+    } = a;
+    *supported_versions == b.supported_versions
+        && *cache_ttl_ms == b.cache_ttl_ms
+        && *cache_scope == b.cache_scope
+        && *builds == b.builds
+        && *flaky_tests == b.flaky_tests
+        && tools.len() == b.tools.len()
+        && tools.iter().zip(&b.tools).all(|(x, y)| identical(x, y))
+        && match (server_info, &b.server_info) {
+            (None, None) => true,
+            (Some(x), Some(y)) => identical(x, y),
+            _ => false,
+        }
+}
+
+/// Do `a` and `b` serialise to the same bytes?
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((kx, vx), (ky, vy))| kx == ky && identical(vx, vy))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| identical(p, q))
+        }
+        (Value::Number(x), Value::Number(y)) => match (x.is_f64(), y.is_f64()) {
+            (true, true) => x.as_f64().map(f64::to_bits) == y.as_f64().map(f64::to_bits),
+            (false, false) => x == y,
+            _ => false,
+        },
+        _ => a == b,
     }
 }
 
@@ -265,6 +362,88 @@ mod tests {
         )
         .unwrap();
         assert_eq!(got["result"]["structuredContent"]["tests"], json!([]));
+    }
+
+    fn list(id: i64) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": meta()}})
+    }
+
+    /// The kept server never answers for a configuration it was not built from: a change of
+    /// data, of a tool definition's member order, or of a number's representation is served
+    /// from a fresh server, and going back serves the first configuration again.
+    #[test]
+    fn the_kept_server_follows_every_change_of_configuration() {
+        let first = ServerConfig::contract();
+        let found = call(
+            json!(1),
+            "get_build_status",
+            json!({"pipeline": "api", "build": 412}),
+        );
+        let before = handle_mcp_request(&found, &first).unwrap();
+        assert_eq!(
+            before["result"]["structuredContent"]["status"],
+            json!("failed")
+        );
+        let mut changed = first.clone();
+        changed.builds[0].status = "passed".into();
+        let after = handle_mcp_request(&found, &changed).unwrap();
+        assert_eq!(
+            after["result"]["structuredContent"]["status"],
+            json!("passed")
+        );
+        assert_eq!(handle_mcp_request(&found, &first).unwrap(), before);
+
+        // Same members in another order: `==` holds, the listing differs.
+        let mut reordered = first.clone();
+        let tool = reordered.tools[0].as_object().unwrap();
+        let mut members: Vec<(String, Value)> =
+            tool.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        members.reverse();
+        reordered.tools[0] = Value::Object(members.into_iter().collect());
+        assert_eq!(reordered, first);
+        assert!(!same_config(&reordered, &first));
+        let listed = |config: &ServerConfig| {
+            serde_json::to_string(&handle_mcp_request(&list(2), config).unwrap()).unwrap()
+        };
+        let (a, b) = (listed(&first), listed(&reordered));
+        assert_ne!(a, b);
+        assert_eq!(
+            b,
+            serde_json::to_string(&json!({"jsonrpc": "2.0", "id": 2, "result": {
+                "resultType": "complete", "tools": reordered.tools,
+                "ttlMs": 300_000, "cacheScope": "public"}}))
+            .unwrap()
+        );
+        assert_eq!(listed(&first), a);
+    }
+
+    #[test]
+    fn same_config_compares_json_as_it_serialises() {
+        let base = ServerConfig::contract();
+        assert!(same_config(&base, &base.clone()));
+        let with_limit = |max: Value| {
+            let mut c = base.clone();
+            c.tools[1]["inputSchema"]["properties"]["limit"]["maximum"] = max;
+            c
+        };
+        assert!(!same_config(
+            &with_limit(json!(20)),
+            &with_limit(json!(20.0))
+        ));
+        assert!(!same_config(
+            &with_limit(json!(0.0)),
+            &with_limit(json!(-0.0))
+        ));
+        assert!(same_config(
+            &with_limit(json!(2.5)),
+            &with_limit(json!(2.5))
+        ));
+        let mut info = base.clone();
+        info.server_info = Some(json!({"name": "a", "version": "1"}));
+        assert!(!same_config(&base, &info));
+        let mut versions = base.clone();
+        versions.supported_versions.push("2025-11-25".into());
+        assert!(!same_config(&base, &versions));
     }
 
     #[test]

@@ -17,6 +17,6 @@ pub mod validate;
 pub use config::{
     Build, CacheScope, ConfigError, DataFile, FlakyTest, PROTOCOL_VERSION, ServerConfig,
 };
-pub use handler::{contract_rules, handle_mcp_request, tool_server};
+pub use handler::{contract_rules, handle_mcp_request, same_config, tool_server};
 pub use http::{HttpOptions, HttpServer, ServeError, serve_http};
 pub use stdio::{StdioStats, serve_stdio};

@@ -161,6 +161,17 @@ pub fn normalize_owned(mut arguments: Map<String, Value>) -> Map<String, Value> 
     arguments
 }
 
+/// Does `value` hold (at any depth) a whole number written as a float (`2.0`), which
+/// [`normalize_owned`] would rewrite?
+pub fn has_whole_float(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => !n.is_i64() && !n.is_u64() && number_is_integer(n),
+        Value::Array(items) => items.iter().any(has_whole_float),
+        Value::Object(map) => map.values().any(has_whole_float),
+        _ => false,
+    }
+}
+
 fn normalize_value(value: &mut Value) {
     match value {
         Value::Number(n) if !n.is_i64() && !n.is_u64() && number_is_integer(n) => {

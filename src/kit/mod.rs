@@ -69,5 +69,6 @@ pub use rules::{CallParams, Cursors, MetaCheck, MethodCheck, RequestRules};
 pub use server::{
     ArgumentCheckFn, BoxFuture, CacheHint, CacheHints, CacheScope, CallContext, InputRequired,
     Interaction, KitError, Notify, PROTOCOL_VERSION, Prompt, PromptArgument, Resource,
-    ResourceTemplate, ServerInfo, Tool, ToolError, ToolOutput, ToolServer, TransportCheck,
+    ResourceTemplate, ServerInfo, SyncToolFn, Tool, ToolError, ToolOutput, ToolServer,
+    TransportCheck,
 };

@@ -74,7 +74,7 @@ impl ToolOutput {
     pub fn value(value: &Value) -> Self {
         match value {
             Value::String(s) => Self::text(s.clone()),
-            other => Self::text(other.to_string()),
+            other => Self::text(serde_json::to_string(other).unwrap_or_else(|_| other.to_string())),
         }
     }
 
@@ -111,6 +111,20 @@ where
         let done = handler(args);
         Box::pin(async move { done.await.map(Interaction::Complete) })
     })
+}
+
+/// A synchronous tool handler: the validated arguments (borrowed) in, the output or an error
+/// out. The kit calls it directly, without a future or a copy of the arguments.
+pub type SyncToolFn =
+    Arc<dyn Fn(&Map<String, Value>) -> Result<ToolOutput, ToolError> + Send + Sync>;
+
+/// How a registered tool runs.
+#[derive(Clone)]
+enum ToolHandler {
+    /// Finishes on the calling thread (`Tool::sync`, `Tool::from_definition_sync`).
+    Sync(SyncToolFn),
+    /// A future over owned arguments and the call's [`CallContext`].
+    Context(ContextToolFn),
 }
 
 /// A tool (or resource or prompt) handler's failure: its text goes to the model.
@@ -354,7 +368,7 @@ pub struct Tool {
     name: String,
     definition: Map<String, Value>,
     required_capabilities: Map<String, Value>,
-    handler: ContextToolFn,
+    handler: ToolHandler,
 }
 
 impl Tool {
@@ -378,7 +392,7 @@ impl Tool {
             name,
             definition,
             required_capabilities: Map::new(),
-            handler: complete_only(handler),
+            handler: ToolHandler::Context(complete_only(handler)),
         }
     }
 
@@ -421,7 +435,9 @@ impl Tool {
             name,
             definition,
             required_capabilities: Map::new(),
-            handler: Arc::new(move |args, context| Box::pin(handler(args, context))),
+            handler: ToolHandler::Context(Arc::new(move |args, context| {
+                Box::pin(handler(args, context))
+            })),
         }
     }
 
@@ -443,11 +459,31 @@ impl Tool {
             name,
             definition,
             required_capabilities: Map::new(),
-            handler: complete_only(handler),
+            handler: ToolHandler::Context(complete_only(handler)),
         }
     }
 
-    /// A tool with a synchronous handler.
+    /// [`Tool::from_definition`] with a synchronous handler, called with the arguments
+    /// borrowed (no future, no copy of the arguments per call).
+    pub fn from_definition_sync<F>(definition: Map<String, Value>, handler: F) -> Self
+    where
+        F: Fn(&Map<String, Value>) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
+    {
+        let name = definition
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        Tool {
+            name,
+            definition,
+            required_capabilities: Map::new(),
+            handler: ToolHandler::Sync(Arc::new(handler)),
+        }
+    }
+
+    /// A tool with a synchronous handler (called with the arguments borrowed, on the thread
+    /// that handles the request).
     pub fn sync<F>(
         name: impl Into<String>,
         description: impl Into<String>,
@@ -457,11 +493,17 @@ impl Tool {
     where
         F: Fn(&Map<String, Value>) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
     {
-        let handler = Arc::new(handler);
-        Tool::new(name, description, input_schema, move |args| {
-            let handler = Arc::clone(&handler);
-            async move { handler(&args) }
-        })
+        let name = name.into();
+        let mut definition = Map::new();
+        definition.insert("name".into(), Value::String(name.clone()));
+        definition.insert("description".into(), Value::String(description.into()));
+        definition.insert("inputSchema".into(), input_schema);
+        Tool {
+            name,
+            definition,
+            required_capabilities: Map::new(),
+            handler: ToolHandler::Sync(Arc::new(handler)),
+        }
     }
 
     /// Set `title`.
@@ -502,7 +544,7 @@ struct RegisteredTool {
     output: Option<CompiledSchema>,
     mirrored: Vec<MirroredParam>,
     required_capabilities: Map<String, Value>,
-    handler: ContextToolFn,
+    handler: ToolHandler,
 }
 
 /// A resource at a fixed URI.
@@ -884,17 +926,15 @@ fn envelope(message: &Value, strict: bool) -> Envelope<'_> {
             "Invalid Request",
         ));
     };
-    if strict {
-        let method = obj.get("method").and_then(Value::as_str).unwrap_or("");
-        if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") || method.is_empty() {
-            let id = obj
-                .get("id")
-                .filter(|id| is_valid_id(id))
-                .unwrap_or(&Value::Null);
-            return Envelope::Rejected(error_response(id, INVALID_REQUEST, "Invalid Request"));
-        }
+    let method = obj.get("method").and_then(Value::as_str).unwrap_or("");
+    let well_formed =
+        obj.get("jsonrpc").and_then(Value::as_str) == Some("2.0") && !method.is_empty();
+    let id = obj.get("id");
+    if strict && !well_formed {
+        let id = id.filter(|id| is_valid_id(id)).unwrap_or(&Value::Null);
+        return Envelope::Rejected(error_response(id, INVALID_REQUEST, "Invalid Request"));
     }
-    let Some(id) = obj.get("id") else {
+    let Some(id) = id else {
         return Envelope::Notification;
     };
     if !is_valid_id(id) {
@@ -904,8 +944,7 @@ fn envelope(message: &Value, strict: bool) -> Envelope<'_> {
             "Invalid Request",
         ));
     }
-    let method = obj.get("method").and_then(Value::as_str).unwrap_or("");
-    if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") || method.is_empty() {
+    if !well_formed {
         return Envelope::Rejected(error_response(id, INVALID_REQUEST, "Invalid Request"));
     }
     Envelope::Request {
@@ -1334,10 +1373,11 @@ impl ToolServer {
         }
     }
 
-    fn result_response(&self, id: &Value, payload: Map<String, Value>) -> Value {
-        let mut result = Map::with_capacity(payload.len() + 2);
-        result.insert("resultType".into(), json!("complete"));
-        result.extend(payload);
+    fn result_response(&self, id: &Value, mut result: Map<String, Value>) -> Value {
+        // `resultType` first: `"complete"` unless the payload set its own (input_required).
+        if !result.contains_key("resultType") {
+            result.shift_insert(0, "resultType".into(), Value::String("complete".into()));
+        }
         if let Some(meta) = &self.result_meta {
             result.insert("_meta".into(), meta.clone());
         }
@@ -1487,13 +1527,14 @@ impl ToolServer {
         let Some(tool) = self.tools.iter().find(|t| t.name == name) else {
             return Err(invalid(&format!("Unknown tool: {name}")));
         };
-        let missing: Map<String, Value> = tool
-            .required_capabilities
-            .iter()
-            .filter(|(k, _)| !request.capabilities.contains_key(*k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        if !missing.is_empty() {
+        let lacks = |k: &String| !request.capabilities.contains_key(k);
+        if tool.required_capabilities.keys().any(lacks) {
+            let missing: Map<String, Value> = tool
+                .required_capabilities
+                .iter()
+                .filter(|(k, _)| lacks(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
             let names: Vec<&str> = missing.keys().map(String::as_str).collect();
             return Err(error_response_with_data(
                 &Value::Null,
@@ -1574,20 +1615,32 @@ impl ToolServer {
                 }
             }
         };
-        let progress_token = params
-            .get("_meta")
-            .and_then(|meta| meta.get("progressToken"))
-            .filter(|token| is_valid_id(token))
-            .cloned();
-        let (input_responses, request_state) = retry_params(params, || format!("tool:{name}"))?;
-        let context = CallContext {
-            notify: notify.filter(|_| progress_token.is_some()),
-            progress_token,
-            input_responses,
-            request_state,
-            client_capabilities: request.capabilities.clone(),
+        let handled = match &tool.handler {
+            ToolHandler::Sync(handler) => {
+                // A synchronous handler reads no context, but a malformed retry is still
+                // refused, exactly as for any other tool.
+                retry_params(params, || format!("tool:{name}"))?;
+                handler(arguments).map(Interaction::Complete)
+            }
+            ToolHandler::Context(handler) => {
+                let progress_token = params
+                    .get("_meta")
+                    .and_then(|meta| meta.get("progressToken"))
+                    .filter(|token| is_valid_id(token))
+                    .cloned();
+                let (input_responses, request_state) =
+                    retry_params(params, || format!("tool:{name}"))?;
+                let context = CallContext {
+                    notify: notify.filter(|_| progress_token.is_some()),
+                    progress_token,
+                    input_responses,
+                    request_state,
+                    client_capabilities: request.capabilities.clone(),
+                };
+                handler(arguments.clone(), context).await
+            }
         };
-        let outcome = match (tool.handler)(arguments.clone(), context).await {
+        let outcome = match handled {
             Ok(Interaction::Complete(output)) => Ok(output),
             Ok(Interaction::InputRequired(input)) => {
                 audit(decision, AuditOutcome::Ok);
@@ -1612,7 +1665,11 @@ impl ToolServer {
                     } = output;
                     if content.is_empty() {
                         if let Some(value) = &structured {
-                            content.push(text_block(value.to_string()));
+                            // Straight into a string buffer: `Value`'s `Display` writes the
+                            // same compact JSON through a formatter, several times slower.
+                            let text =
+                                serde_json::to_string(value).unwrap_or_else(|_| value.to_string());
+                            content.push(text_block(text));
                         }
                     }
                     (tool_result(content, structured, false), AuditOutcome::Ok)

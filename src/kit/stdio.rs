@@ -110,6 +110,8 @@ pub fn serve_lines_streaming<R: BufRead, W: Write>(
 ) -> std::io::Result<StdioStats> {
     let mut stats = StdioStats::default();
     let mut line = Vec::new();
+    // One response line's bytes, reused from line to line.
+    let mut bytes = Vec::new();
     let mut line_no: u64 = 0;
     loop {
         let read = read_line(&mut input, &mut line)?;
@@ -164,7 +166,8 @@ pub fn serve_lines_streaming<R: BufRead, W: Write>(
             return Ok(stats);
         }
         if let Some(response) = response {
-            let mut bytes = serde_json::to_vec(&response)?;
+            bytes.clear();
+            serde_json::to_writer(&mut bytes, &response)?;
             bytes.push(b'\n');
             match output.write_all(&bytes).and_then(|()| output.flush()) {
                 Ok(()) => stats.responses += 1,

@@ -333,6 +333,39 @@ fn tampered_forged_or_replayed_state_is_invalid_params() {
     assert_eq!(got["error"]["code"], json!(-32602));
 }
 
+/// A synchronous tool (called without a context or a future) refuses a malformed retry exactly
+/// like an interactive one, and answers a well-formed call.
+#[test]
+fn a_synchronous_tool_refuses_a_malformed_retry_too() {
+    let mut server = server();
+    server
+        .add_tool(Tool::sync(
+            "plain",
+            "Echoes its arguments",
+            no_args(),
+            |args| Ok(ToolOutput::value(&Value::Object(args.clone()))),
+        ))
+        .unwrap();
+    for (id, extra) in [
+        (1, json!({"requestState": "x.y"})),
+        (2, json!({"requestState": 42})),
+        (3, json!({"inputResponses": [1]})),
+    ] {
+        let got = handle(&server, &call(id, "plain", extra.clone()));
+        assert_eq!(got["error"]["code"], json!(-32602), "{extra}: {got}");
+        assert_eq!(got["id"], json!(id));
+    }
+    let got = handle(
+        &server,
+        &call(4, "plain", json!({"arguments": {"b": 2.0, "a": "x"}})),
+    );
+    assert_eq!(
+        got["result"]["content"],
+        json!([{"type": "text", "text": "{\"b\":2.0,\"a\":\"x\"}"}])
+    );
+    assert_eq!(got["result"]["isError"], json!(false));
+}
+
 #[test]
 fn input_requests_follow_the_declared_client_capabilities() {
     let server = server();
