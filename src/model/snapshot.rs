@@ -184,14 +184,38 @@ pub mod items {
     /// templates (at the top, or in the `result` of a JSON-RPC response)? Text that is not
     /// JSON is left to the parse that follows.
     pub fn over(text: &str, cap: usize) -> bool {
+        survey(text, cap).over
+    }
+
+    /// What one pass over a snapshot's text tells, without building any value: whether it
+    /// holds more than `cap` definitions (as [`over`]), and — when the text is one valid JSON
+    /// object — which of the keys that decide how it is read stand at its top.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub struct Survey {
+        pub over: bool,
+        /// The text is one JSON object, read to its end without error.
+        pub object: bool,
+        pub tools: bool,
+        pub prompts: bool,
+        pub resources: bool,
+        pub jsonrpc: bool,
+        pub result: bool,
+    }
+
+    /// One pass over `text`: see [`Survey`].
+    pub fn survey(text: &str, cap: usize) -> Survey {
         let mut count = 0usize;
+        let mut keys = Survey::default();
         let mut de = serde_json::Deserializer::from_str(text);
         let root = Root {
             count: &mut count,
             cap,
+            keys: Some(&mut keys),
         };
-        let _ = root.deserialize(&mut de);
-        count > cap
+        let read = root.deserialize(&mut de).is_ok() && de.end().is_ok();
+        keys.object &= read;
+        keys.over = count > cap;
+        keys
     }
 
     /// Does `text` look like a snapshot (an object with a top-level `tools` array, or a
@@ -272,6 +296,8 @@ pub mod items {
     struct Root<'a> {
         count: &'a mut usize,
         cap: usize,
+        /// Where to note the top-level keys (`None` below the top).
+        keys: Option<&'a mut Survey>,
     }
 
     impl<'de> DeserializeSeed<'de> for Root<'_> {
@@ -286,8 +312,21 @@ pub mod items {
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("a snapshot object")
         }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
+            if let Some(k) = self.keys.as_deref_mut() {
+                k.object = true;
+            }
             while let Some(key) = map.next_key::<String>()? {
+                if let Some(k) = self.keys.as_deref_mut() {
+                    match key.as_str() {
+                        "tools" => k.tools = true,
+                        "prompts" => k.prompts = true,
+                        "resources" => k.resources = true,
+                        "jsonrpc" => k.jsonrpc = true,
+                        "result" => k.result = true,
+                        _ => {}
+                    }
+                }
                 match key.as_str() {
                     "tools" | "prompts" | "resources" | "resourceTemplates" => {
                         map.next_value_seed(List {
@@ -298,6 +337,7 @@ pub mod items {
                     "result" => map.next_value_seed(Root {
                         count: &mut *self.count,
                         cap: self.cap,
+                        keys: None,
                     })?,
                     _ => {
                         map.next_value::<IgnoredAny>()?;
@@ -399,9 +439,29 @@ impl ServerSnapshot {
     pub fn from_json_str(text: &str, path: &Path) -> Result<Self, SnapshotError> {
         let shown = path.display().to_string();
         let cap = crate::model::fsio::max_items();
-        if items::over(text, cap) {
+        let survey = items::survey(text, cap);
+        if survey.over {
             return Err(SnapshotError::TooManyItems { path: shown, cap });
         }
+        // The common case, a valid snapshot object, is read straight into the snapshot: no
+        // intermediate tree of values rebuilt a second time (that doubled the time and the
+        // peak memory of reading a large file). Anything else, and any text the typed read
+        // refuses, takes the checked path below, which names the problem.
+        if survey.object
+            && !(survey.jsonrpc && survey.result)
+            && (survey.tools || survey.prompts || survey.resources)
+        {
+            if let Ok(snap) = serde_json::from_str::<ServerSnapshot>(text) {
+                return Ok(Self::named(snap, path));
+            }
+        }
+        Self::checked(text, path)
+    }
+
+    /// [`ServerSnapshot::from_json_str`] by way of a tree of values, each shape checked:
+    /// slower, and the one that says what is wrong.
+    fn checked(text: &str, path: &Path) -> Result<Self, SnapshotError> {
+        let shown = path.display().to_string();
         let value: Value = serde_json::from_str(text).map_err(|e| SnapshotError::Json {
             path: shown.clone(),
             line: e.line(),
@@ -456,12 +516,18 @@ impl ServerSnapshot {
                 problem: "is missing".into(),
             });
         }
-        let mut snap: ServerSnapshot =
+        let snap: ServerSnapshot =
             serde_json::from_value(value).map_err(|e| SnapshotError::Shape {
                 path: shown.clone(),
                 field: "(root)".into(),
                 problem: e.to_string(),
             })?;
+        Ok(Self::named(snap, path))
+    }
+
+    /// A snapshot read from `path`, named (its own `server`, else `serverInfo.name`, else
+    /// the file stem) and marked as read from a file when it records no probe.
+    fn named(mut snap: ServerSnapshot, path: &Path) -> Self {
         if snap.server.is_empty() {
             snap.server = snap
                 .reported_name()
@@ -478,7 +544,7 @@ impl ServerSnapshot {
                 ..ProbeInfo::default()
             });
         }
-        Ok(snap)
+        snap
     }
 
     /// Read a snapshot file.
@@ -518,6 +584,29 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.server, "x");
+    }
+
+    #[test]
+    fn the_direct_read_gives_what_the_checked_read_gives() {
+        let path = Path::new("dir/s.snapshot.json");
+        for text in [
+            r#"{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"z":{},"a":{}}}}]}"#,
+            r#"{"server":"x","era":"modern","protocolVersion":"2026-07-28","instructions":null,"tools":[],"prompts":[{"name":"p"}],"extra":1}"#,
+            r#"{"serverInfo":{"name":"n","version":"1"},"instructions":"Hi","resources":[{"uri":"file:///a"}],"probe":{"transport":"stdio","elapsedMs":3}}"#,
+            r#"{"tools":[{"name":"a"}],"tools":[{"name":"b"}]}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"r"}]}}"#,
+            r#"{"tools":{}}"#,
+            r#"{"tools":[],"instructions":3}"#,
+            r#"{"tools":[],"era":"future"}"#,
+            r#"{"result":{"tools":[]}}"#,
+            r#"{"tools":[1.5e300, 0.1, -0, 12345678901234567890]} "#,
+            "{\"tools\": [,]}",
+            "[]",
+        ] {
+            let direct = ServerSnapshot::from_json_str(text, path).map_err(|e| e.to_string());
+            let checked = ServerSnapshot::checked(text, path).map_err(|e| e.to_string());
+            assert_eq!(direct, checked, "{text}");
+        }
     }
 
     #[test]

@@ -138,7 +138,13 @@ const TOOL_WORDS: &[(&str, &[&str])] = &[
 /// Does the clause name another tool by its role ("the payment tool", "支払いを行うツール",
 /// "la herramienta de pagos"), not this one?
 pub(super) fn role_tool(folded: &str) -> bool {
-    let english = ROLE_TOOL.as_ref().is_some_and(|r| {
+    // Cheap test first: the pattern needs one of its nouns (folded text is lower case; a
+    // long s, which `(?i)` matches as `s`, is let through to the pattern).
+    let noun = ["tool", "server", "connector", "integration"]
+        .iter()
+        .any(|w| folded.contains(w))
+        || folded.contains('\u{17F}');
+    let english = noun && ROLE_TOOL.as_ref().is_some_and(|r| {
         r.captures_iter(folded).any(|c| {
             let between = c.get(0).map_or("", |m| m.as_str());
             !["this ", "same ", "current ", " own "].iter().any(|w| between.contains(w))
@@ -496,6 +502,10 @@ impl Reading<'_> {
     /// safeguard, not an attack.
     pub(super) fn skip_confirm(&self) -> bool {
         use Concept::*;
+        // Cheap test first: most clauses name no skipped confirmation at all.
+        if !self.hits.iter().any(|h| h.concept == SkipConfirm) {
+            return false;
+        }
         // "Do not ask the user" alone may be about asking for information the server already
         // has ("the token is read from the config; do not ask the user for it"): in a clause
         // without a word for approval it counts where the clause also acts (sends, pays, runs,
