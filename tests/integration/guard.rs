@@ -1943,3 +1943,80 @@ fn an_installed_remote_entry_starts_and_lists_ci_insights_through_the_guard() {
     );
     assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
 }
+
+/// Over `--url`, a legacy Streamable HTTP server's requests and notifications inside the SSE
+/// stream of an answer reach the host: progress and log notifications are forwarded, an
+/// `elicitation/create` (the server's id 5) reaches the host under an id of the guard's own
+/// (`mcpvet-guard-N`, which a host's own requests may not use, so they never collide) and the
+/// host's answer goes back to the server with id 5 (the server greets the name it got); a `roots/list` the host cannot answer (it did
+/// not declare `roots`) is refused to the server with a JSON-RPC error naming the capability.
+#[test]
+fn over_url_a_legacy_servers_requests_in_a_stream_are_relayed_to_the_host() {
+    let dir = tmp();
+    let script = root()
+        .join("tests/fixtures/guard/legacy_http_asking.py")
+        .display()
+        .to_string();
+    let server = Proc::start(&python(), &[&script], dir.path());
+    let url = server.recv(Duration::from_secs(20)).expect("bound");
+    let locks = dir.path().join("lockfiles");
+    run_mcpvet(
+        dir.path(),
+        &[
+            "lock",
+            "--name",
+            "asking",
+            "--lock-dir",
+            locks.to_str().expect("utf-8"),
+            "--by",
+            "t",
+            "--at",
+            "2026-07-28T12:00:00Z",
+            "--url",
+            &url,
+        ],
+    );
+    let lock = locks.join("asking.lock.json").display().to_string();
+    let mut g = Proc::guard(&["guard", "--lock", &lock, "--url", &url], dir.path());
+    g.send(&request(
+        1,
+        "initialize",
+        r#"{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}"#,
+    ));
+    let init = g.recv_json();
+    assert!(init.get("result").is_some(), "{init}");
+    g.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    g.send(&request(
+        2,
+        "tools/call",
+        r#"{"name":"ask","arguments":{},"_meta":{"progressToken":"tok"}}"#,
+    ));
+    let progress = g.recv_json();
+    assert_eq!(progress["method"], "notifications/progress", "{progress}");
+    assert_eq!(progress["params"]["progressToken"], "tok", "{progress}");
+    let log = g.recv_json();
+    assert_eq!(log["method"], "notifications/message", "{log}");
+    let ask = g.recv_json();
+    assert_eq!(ask["method"], "elicitation/create", "{ask}");
+    let own = ask["id"].clone();
+    assert!(
+        own.as_str().is_some_and(|s| s.starts_with("mcpvet-guard-")),
+        "{ask}"
+    );
+    g.send(
+        &json!({"jsonrpc": "2.0", "id": own,
+            "result": {"action": "accept", "content": {"name": "Ada"}}})
+        .to_string(),
+    );
+    let r = g.recv_json();
+    assert_eq!(r["id"], 2, "{r}");
+    let text = r["result"]["content"][0]["text"].as_str().unwrap_or("");
+    assert!(
+        text.starts_with("Hello, Ada; roots refused -32601: "),
+        "{r}"
+    );
+    assert!(text.contains("roots"), "{r}");
+    assert!(text.contains("capability"), "{r}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+}
