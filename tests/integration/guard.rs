@@ -2020,3 +2020,88 @@ fn over_url_a_legacy_servers_requests_in_a_stream_are_relayed_to_the_host() {
     let (code, err) = g.finish();
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// End to end for Codex: `guard --install` rewrites a remote `config.toml` entry with
+/// `bearer_token_env_var` for a server that refuses without `Authorization: Bearer …`; the
+/// entry's own command line, started as Codex would (the `env_vars` passed through from the
+/// environment), lists the server's tools through the guard, the token never in argv, and
+/// uninstall gives the file's bytes back.
+#[test]
+fn an_installed_codex_remote_entry_carries_its_bearer_token_from_the_environment() {
+    let dir = tmp();
+    let mut server = Command::new(python())
+        .arg(root().join("tests/fixtures/hostile/http_server.py"))
+        .arg("needs_auth")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("http server");
+    let mut port = String::new();
+    BufReader::new(server.stdout.take().expect("stdout"))
+        .read_line(&mut port)
+        .expect("port");
+    let url = format!("http://127.0.0.1:{}/mcp", port.trim());
+    run_mcpvet(
+        dir.path(),
+        &[
+            "lock",
+            "--name",
+            "web",
+            "--by",
+            "t",
+            "--at",
+            "2026-07-28T12:00:00Z",
+            "--url",
+            &url,
+            "--header",
+            "Authorization: Bearer let-me-in",
+        ],
+    );
+    std::fs::create_dir(dir.path().join(".codex")).expect("mkdir");
+    let config = dir.path().join(".codex/config.toml");
+    let original = format!(
+        "# mine\n[mcp_servers.web]\nurl = \"{url}\"\nbearer_token_env_var = \"WEB_TOKEN\"\nstartup_timeout_sec = 20 # slow\n"
+    );
+    std::fs::write(&config, &original).expect("write");
+    run_mcpvet(
+        dir.path(),
+        &["guard", "--install", ".codex/config.toml", "--apply"],
+    );
+    let specs = mcpvet::config::load_path(&config).expect("parse");
+    let mcpvet::model::spec::Transport::Stdio {
+        command, args, env, ..
+    } = &specs[0].transport
+    else {
+        panic!(
+            "stdio: {}",
+            std::fs::read_to_string(&config).unwrap_or_default()
+        );
+    };
+    assert_eq!(command, env!("CARGO_BIN_EXE_mcpvet"));
+    // Codex passes `env_vars` through from its own environment.
+    assert_eq!(
+        env.iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect::<Vec<_>>(),
+        [("WEB_TOKEN", "${WEB_TOKEN}")]
+    );
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut g = Proc::start_env(command, &argv, dir.path(), &[("WEB_TOKEN", "let-me-in")]);
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", g.child.id())).unwrap_or_default();
+    assert!(
+        !String::from_utf8_lossy(&cmdline).contains("let-me-in"),
+        "the token is not in argv"
+    );
+    g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
+    let list = g.recv_json();
+    assert!(list["result"]["tools"].is_array(), "authorized: {list}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("let-me-in"), "{err}");
+    run_mcpvet(
+        dir.path(),
+        &["guard", "--uninstall", ".codex/config.toml", "--apply"],
+    );
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
+    let _ = server.kill();
+    let _ = server.wait();
+}
