@@ -25,8 +25,9 @@
 //! expanded by the host and no header value is ever in argv), and a `type` value becomes
 //! `"stdio"`. `--installed-from` records the URL's key and the old `type`, so uninstall gives
 //! the original bytes back. A literal header value is moved as it is, with a warning naming
-//! the server and header (never the value). Remote entries of TOML and YAML configs, and of
-//! hosts whose remote entries have another shape, are listed and left alone.
+//! the server and header (never the value). A remote entry of Codex `config.toml` is rewritten
+//! line by line in its `codex` submodule. Remote entries of YAML configs, and of hosts whose remote
+//! entries have another shape, are listed and left alone.
 
 use std::path::Path;
 
@@ -1594,7 +1595,7 @@ fn json_like_flow_end(text: &str, start: usize) -> Result<usize, String> {
 // ---------------------------------------------------------------------------------------------
 // TOML (Codex)
 
-/// The line edits of Codex remote entries (see [`codex`]), last line first.
+/// The line edits of Codex remote entries (see the `codex` submodule), last line first.
 fn codex_edit(text: &str, changes: &[Change<'_>], opts: &Options<'_>) -> Result<String, String> {
     let mut blocks: Vec<(usize, usize, Vec<String>)> = Vec::new();
     for c in changes {

@@ -98,12 +98,21 @@ fn assert_same_argv(path: &Path, before: &str, after: &str) {
                         url
                     ]
                 );
-                let carried: Vec<&String> = env.values().collect();
-                let mut want: Vec<&String> = headers.values().collect();
-                want.sort();
-                let mut got = carried.clone();
-                got.sort();
-                assert_eq!(got, want, "{}", o.name);
+                // The headers the guard sends: each `--header` read from `env` as the guard
+                // reads it (`env:V` the value, `bearer-env:V` `Bearer ` and the value).
+                let sent: std::collections::BTreeMap<String, String> = args
+                    .windows(2)
+                    .filter(|w| w[0] == "--header")
+                    .map(|w| {
+                        let (name, rest) = w[1].split_once('=').expect("NAME=…");
+                        let (prefix, var) = match rest.strip_prefix("bearer-env:") {
+                            Some(v) => ("Bearer ", v),
+                            None => ("", rest.strip_prefix("env:").expect("env:")),
+                        };
+                        (name.to_string(), format!("{prefix}{}", env[var]))
+                    })
+                    .collect();
+                assert_eq!(&sent, headers, "{}", o.name);
                 for value in headers.values().filter(|v| !v.is_empty()) {
                     assert!(
                         args.iter().all(|a| !a.contains(value.as_str())),
