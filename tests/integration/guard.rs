@@ -1949,7 +1949,8 @@ fn an_installed_remote_entry_starts_and_lists_ci_insights_through_the_guard() {
 /// `elicitation/create` (the server's id 5) reaches the host under an id of the guard's own
 /// (`mcpvet-guard-N`, which a host's own requests may not use, so they never collide) and the
 /// host's answer goes back to the server with id 5 (the server greets the name it got); a `roots/list` the host cannot answer (it did
-/// not declare `roots`) is refused to the server with a JSON-RPC error naming the capability.
+/// not declare `roots`) is refused to the server with a JSON-RPC error naming the capability,
+/// and a 2026-07-28 host, which takes no requests from the server, gets none.
 #[test]
 fn over_url_a_legacy_servers_requests_in_a_stream_are_relayed_to_the_host() {
     let dir = tmp();
@@ -1977,6 +1978,35 @@ fn over_url_a_legacy_servers_requests_in_a_stream_are_relayed_to_the_host() {
         ],
     );
     let lock = locks.join("asking.lock.json").display().to_string();
+
+    // A 2026-07-28 host takes no requests from the server: the guard refuses them to the
+    // server, and the host sees only the notifications and the result.
+    let mut g = Proc::guard(&["guard", "--lock", &lock, "--url", &url], dir.path());
+    g.send(&call(1, "ask", "{}"));
+    let mut seen = Vec::new();
+    let r = loop {
+        let m = g.recv_json();
+        if m.get("id").is_some() {
+            break m;
+        }
+        seen.push(m["method"].clone());
+    };
+    assert_eq!(
+        seen,
+        [
+            json!("notifications/progress"),
+            json!("notifications/message")
+        ]
+    );
+    assert_eq!(r["id"], 1, "{r}");
+    let text = r["result"]["content"][0]["text"].as_str().unwrap_or("");
+    assert!(
+        text.starts_with("Hello, ?; roots refused -32601: ") && text.contains("2026-07-28"),
+        "{r}"
+    );
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+
     let mut g = Proc::guard(&["guard", "--lock", &lock, "--url", &url], dir.path());
     g.send(&request(
         1,
