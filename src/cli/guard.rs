@@ -32,11 +32,13 @@ pub struct GuardArgs {
     pub url: Option<String>,
     /// A header for `--url` (repeatable): `NAME=env:VAR` takes the value from the
     /// environment variable VAR (keeps a secret out of the command line, which other users
-    /// of the machine can read); `Name: value` takes it as written.
+    /// of the machine can read), `NAME=bearer-env:VAR` takes `Bearer ` and VAR's value;
+    /// `Name: value` takes it as written.
     #[arg(long, value_name = "HEADER", requires = "url")]
     pub header: Vec<String>,
     /// Written by `--install` for a remote entry: the key that held the URL and the entry's
-    /// `type` (`url` or `url;type=http`), so `--uninstall` can give the entry back exactly.
+    /// `type` (`url` or `url;type=http`), or the remote keys of a Codex entry
+    /// (`codex:url,…`), so `--uninstall` can give the entry back exactly.
     /// The guard itself does not use it.
     #[arg(long, value_name = "KEY", requires = "url", hide = true)]
     pub installed_from: Option<String>,
@@ -177,7 +179,7 @@ pub fn run(args: GuardArgs, _g: Global) -> anyhow::Result<Exit> {
 }
 
 /// One `--header`: `NAME=env:VAR` (the value of the environment variable VAR, looked up with
-/// `env`) or `Name: value`. Returns the name, the value and whether it came from the
+/// `env`), `NAME=bearer-env:VAR` (`Bearer ` and that value) or `Name: value`. Returns the name, the value and whether it came from the
 /// environment.
 fn parse_header(
     text: &str,
@@ -188,25 +190,40 @@ fn parse_header(
             && s.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
     };
-    if let Some((name, var)) = text
+    // `NAME=env:VAR` (the whole value) or `NAME=bearer-env:VAR` (`Bearer ` and the value, as
+    // Codex's `bearer_token_env_var` sends it).
+    if let Some((name, form, var)) = text
         .split_once('=')
-        .and_then(|(n, rest)| Some((n, rest.strip_prefix("env:")?)))
-        .filter(|(n, _)| token(n))
+        .and_then(|(n, rest)| {
+            rest.strip_prefix("env:")
+                .map(|v| (n, "env", v))
+                .or_else(|| {
+                    rest.strip_prefix("bearer-env:")
+                        .map(|v| (n, "bearer-env", v))
+                })
+        })
+        .filter(|(n, _, _)| token(n))
     {
         let shown = crate::model::escape::line(var);
         if var.is_empty() || !var.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
             anyhow::bail!(
-                "--header {}=env:{shown}: `{shown}` is not an environment variable name",
+                "--header {}={form}:{shown}: `{shown}` is not an environment variable name",
                 crate::model::escape::line(name)
             );
         }
         let value = env(var).with_context(|| {
             format!(
-                "--header {}=env:{shown}: the environment variable {shown} is not set (set it where the guard is launched, e.g. in the host config's `env` block)",
+                "--header {}={form}:{shown}: the environment variable {shown} is not set (set it where the guard is launched, e.g. in the host config's `env` block)",
                 crate::model::escape::line(name)
             )
         })?;
-        return Ok((name.to_owned(), value.trim().to_owned(), true));
+        let value = value.trim();
+        let value = if form == "bearer-env" {
+            format!("Bearer {value}")
+        } else {
+            value.to_owned()
+        };
+        return Ok((name.to_owned(), value, true));
     }
     let (k, v) = text.split_once(':').with_context(|| {
         format!(
@@ -244,5 +261,14 @@ mod tests {
             .to_string();
         assert!(e.contains("not an environment variable name"), "{e}");
         assert!(parse_header("nothing", env).is_err());
+        let plain = |var: &str| (var == "T").then(|| " abc ".to_owned());
+        assert_eq!(
+            parse_header("Authorization=bearer-env:T", plain).unwrap(),
+            ("Authorization".into(), "Bearer abc".into(), true)
+        );
+        let e = parse_header("Authorization=bearer-env:U", plain)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("bearer-env:U") && e.contains("not set"), "{e}");
     }
 }

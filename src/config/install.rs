@@ -25,10 +25,13 @@
 //! expanded by the host and no header value is ever in argv), and a `type` value becomes
 //! `"stdio"`. `--installed-from` records the URL's key and the old `type`, so uninstall gives
 //! the original bytes back. A literal header value is moved as it is, with a warning naming
-//! the server and header (never the value). Remote entries of TOML and YAML configs, and of
-//! hosts whose remote entries have another shape, are listed and left alone.
+//! the server and header (never the value). A remote entry of Codex `config.toml` is rewritten
+//! line by line in its `codex` submodule. Remote entries of YAML configs, and of hosts whose remote
+//! entries have another shape, are listed and left alone.
 
 use std::path::Path;
+
+mod codex;
 
 use super::tree::{Member, Node, Pos, Value};
 use super::{ConfigError, HostFormat};
@@ -185,6 +188,9 @@ struct Change<'s> {
     lock: Option<String>,
     /// A remote entry put behind the guard (install) or given back (uninstall).
     remote: Option<Remote>,
+    /// A Codex remote entry put behind the guard or given back, and the first line of the
+    /// block of lines that changes.
+    codex: Option<(codex::CodexRemote, usize)>,
 }
 
 /// A remote entry as it was written: what a guard invocation for it carries.
@@ -277,6 +283,7 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
     }
     let specs = super::parse_as(path, &doc, format)?;
     let json = syntax(path) == Syntax::Json && remote_shape(format);
+    let codex_toml = syntax(path) == Syntax::Toml && format == HostFormat::Codex;
     let mut outcomes = Vec::new();
     let mut changes = Vec::new();
     let mut secrets = literal_secrets(&specs);
@@ -284,10 +291,20 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
         let line = spec.origin.as_ref().map_or(0, |o| o.line);
         let mut warnings = Vec::new();
         let status = match mode {
-            Mode::Install => install_status(spec, &doc.root, json, opts, &mut changes),
-            Mode::Uninstall => {
-                uninstall_status(spec, json.then_some((text, &doc.root)), &mut changes)
-            }
+            Mode::Install => install_status(
+                spec,
+                &doc.root,
+                json,
+                codex_toml.then_some(text),
+                opts,
+                &mut changes,
+            ),
+            Mode::Uninstall => uninstall_status(
+                spec,
+                json.then_some((text, &doc.root)),
+                codex_toml.then_some((text, &doc.root)),
+                &mut changes,
+            ),
         };
         if let Some(r) = changes
             .last()
@@ -312,6 +329,29 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
                 }
             }
         }
+        if let Some((r, _)) = changes
+            .last()
+            .filter(|c| std::ptr::eq(c.spec, spec))
+            .and_then(|c| c.codex.as_ref())
+        {
+            if mode == Mode::Install && crate::model::redact::url_for_report(&r.url) != r.url {
+                warnings.push(format!(
+                    "server `{}`: its URL carries a credential (user info or a secret query parameter), which is now on the guard's command line, where other users of this machine can read it; move it into `env_http_headers` if the server accepts a header",
+                    spec.name
+                ));
+            }
+            for (header, var, value) in &r.literal_headers {
+                if literal_credential(header, value) {
+                    secrets.push(value.clone());
+                    if mode == Mode::Install {
+                        warnings.push(format!(
+                            "server `{}`: the header `{header}` is a literal value in this file; it is moved unchanged into the entry's `env` table as {var}: move the secret out of the file (set it in your environment and name it in `env_http_headers` before installing)",
+                            spec.name
+                        ));
+                    }
+                }
+            }
+        }
         outcomes.push(Outcome {
             server: spec.name.clone(),
             line,
@@ -327,7 +367,9 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
         let edited = match syntax(path) {
             Syntax::Json => json_edit(text, &doc.root, &changes, opts),
             Syntax::Yaml => yaml_edit(text, &doc.root, &changes, opts),
-            Syntax::Toml => toml_edit_doc(text, &changes, opts),
+            Syntax::Toml => {
+                codex_edit(text, &changes, opts).and_then(|t| toml_edit_doc(&t, &changes, opts))
+            }
         };
         edited.map_err(|message| InstallError::Unsupported {
             path: shown.clone(),
@@ -396,6 +438,7 @@ fn install_status<'s>(
     spec: &'s ServerSpec,
     root: &Node,
     json: bool,
+    codex_text: Option<&str>,
     opts: &Options<'_>,
     changes: &mut Vec<Change<'s>>,
 ) -> Status {
@@ -405,10 +448,17 @@ fn install_status<'s>(
     let Some(lock) = (opts.lock_for)(&spec.name) else {
         return Status::NotLocked;
     };
-    let remote = if matches!(spec.transport, Transport::Http { .. }) {
+    let mut codex_remote = None;
+    let remote = if let (Transport::Http { .. }, Some(text)) = (&spec.transport, codex_text) {
+        match codex::remote_entry(text, root, spec) {
+            Ok(found) => codex_remote = Some(found),
+            Err(why) => return Status::Skipped(why),
+        }
+        None
+    } else if matches!(spec.transport, Transport::Http { .. }) {
         if !json {
             return Status::Skipped(
-                "remote (HTTP) entry: `--install` rewrites remote entries of JSON host configs only so far; run `mcpvet guard --lock … --url … --header NAME=env:VAR` by hand".into(),
+                "remote (HTTP) entry: `--install` rewrites remote entries of JSON host configs and Codex `config.toml` only so far; run `mcpvet guard --lock … --url … --header NAME=env:VAR` by hand".into(),
             );
         }
         match remote_entry(root, spec) {
@@ -425,6 +475,7 @@ fn install_status<'s>(
         spec,
         lock: Some(lock.clone()),
         remote,
+        codex: codex_remote,
     });
     Status::Guarded { lock }
 }
@@ -606,6 +657,7 @@ fn remote_restorable(text: &str, root: &Node, spec: &ServerSpec, r: &Remote) -> 
 fn uninstall_status<'s>(
     spec: &'s ServerSpec,
     json: Option<(&str, &Node)>,
+    toml: Option<(&str, &Node)>,
     changes: &mut Vec<Change<'s>>,
 ) -> Status {
     if !is_guarded(spec) {
@@ -616,8 +668,20 @@ fn uninstall_status<'s>(
             spec,
             lock: None,
             remote: None,
+            codex: None,
         });
         return Status::Restored;
+    }
+    if let Some((text, root)) = toml {
+        if let Some(found) = codex::guarded_remote(text, root, spec) {
+            changes.push(Change {
+                spec,
+                lock: None,
+                remote: None,
+                codex: Some(found),
+            });
+            return Status::Restored;
+        }
     }
     match guarded_remote(spec) {
         Some((remote, _))
@@ -627,6 +691,7 @@ fn uninstall_status<'s>(
                 spec,
                 lock: None,
                 remote: Some(remote),
+                codex: None,
             });
             Status::Restored
         }
@@ -686,6 +751,29 @@ fn verify(
             return Err(format!("server `{name}` was renamed"));
         }
         let found = changes.iter().find(|c| std::ptr::eq(c.spec, old));
+        if let Some((c, (r, _))) = found.and_then(|c| c.codex.as_ref().map(|r| (c, r))) {
+            let transport = match &c.lock {
+                Some(lock) => Transport::Stdio {
+                    command: opts.program.clone(),
+                    args: r.args(lock),
+                    env: r.guard_env(),
+                    cwd: None,
+                },
+                None => Transport::Http {
+                    url: r.url.clone(),
+                    headers: r.headers(),
+                },
+            };
+            if new.transport != transport {
+                return Err(format!(
+                    "server `{name}` would not run the expected command"
+                ));
+            }
+            if new.settings != old.settings {
+                return Err(format!("server `{name}`: its settings changed"));
+            }
+            continue;
+        }
         if let Some((c, r)) = found.and_then(|c| c.remote.as_ref().map(|r| (c, r))) {
             let mut settings = old.settings.clone();
             let (transport, kind) = match &c.lock {
@@ -1507,12 +1595,41 @@ fn json_like_flow_end(text: &str, start: usize) -> Result<usize, String> {
 // ---------------------------------------------------------------------------------------------
 // TOML (Codex)
 
+/// The line edits of Codex remote entries (see the `codex` submodule), last line first.
+fn codex_edit(text: &str, changes: &[Change<'_>], opts: &Options<'_>) -> Result<String, String> {
+    let mut blocks: Vec<(usize, usize, Vec<String>)> = Vec::new();
+    for c in changes {
+        let Some((r, at)) = &c.codex else { continue };
+        let (count, new) = match &c.lock {
+            Some(lock) => (r.keys.len(), r.guard_lines(&opts.program, lock)),
+            None => {
+                let Transport::Stdio { command, args, .. } = &c.spec.transport else {
+                    return Err("not a guard invocation".into());
+                };
+                let lock = args
+                    .iter()
+                    .position(|a| a == "--lock")
+                    .and_then(|i| args.get(i + 1))
+                    .ok_or_else(|| "not a guard invocation".to_string())?;
+                (r.guard_lines(command, lock).len(), r.original_lines())
+            }
+        };
+        blocks.push((*at, count, new));
+    }
+    blocks.sort_by_key(|b| std::cmp::Reverse(b.0));
+    let mut out = text.to_string();
+    for (at, count, new) in blocks {
+        out = codex::replace_lines(&out, at, count, &new);
+    }
+    Ok(out)
+}
+
 fn toml_edit_doc(text: &str, changes: &[Change<'_>], opts: &Options<'_>) -> Result<String, String> {
     use toml_edit::{DocumentMut, Item, Value as TValue};
     let mut doc: DocumentMut = text
         .parse()
         .map_err(|e: toml_edit::TomlError| e.to_string())?;
-    for change in changes {
+    for change in changes.iter().filter(|c| c.codex.is_none()) {
         let name = crate::model::escape::line(&change.spec.name);
         let entry = doc
             .get_mut("mcp_servers")

@@ -4,7 +4,8 @@
 //! Ids: the host's requests reach the server with the host's own ids, so an answer that
 //! needs no change is forwarded byte for byte. The guard's own requests (the re-check of
 //! `tools/list`, the handshake it speaks for a host of the other era) and its requests to the
-//! host (elicitations for `confirm`) use string ids `mcpvet-guard-N`, which a host may not use.
+//! host (elicitations for `confirm`, and the server's own requests, relayed under a new id and
+//! answered back with the server's id) use string ids `mcpvet-guard-N`, which a host may not use.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::Duration;
@@ -30,6 +31,8 @@ use crate::policy::{OutputAction, ToolAction};
 
 /// The prefix of every id the guard makes up.
 const OWN_ID: &str = "mcpvet-guard-";
+/// At most this many server requests wait for the host at once; more are refused.
+const MAX_RELAYED: usize = 1024;
 /// The `_meta` key that marks a result whose text tries to steer the model.
 pub const OUTPUT_MARKER: &str = "io.mcpvet/output-findings";
 /// Legacy revisions a host may ask for in `initialize` (answered as asked).
@@ -116,6 +119,8 @@ pub(super) struct Proxy<'a> {
     next_own: u64,
     pending: HashMap<String, Pending>,
     confirming: HashMap<String, Confirming>,
+    /// The server's requests relayed to the host: the guard's own id → the server's id.
+    relayed: HashMap<String, Value>,
     /// Approved tools the last listing showed changed.
     withheld_tools: HashSet<String>,
     /// Approved prompts, resources and templates the last listing showed changed.
@@ -185,6 +190,7 @@ impl<'a> Proxy<'a> {
             next_own: 0,
             pending: HashMap::new(),
             confirming: HashMap::new(),
+            relayed: HashMap::new(),
             withheld_tools: HashSet::new(),
             withheld_items: HashSet::new(),
             seen_items: HashSet::new(),
@@ -402,8 +408,14 @@ impl<'a> Proxy<'a> {
         up: &mut Vec<Vec<u8>>,
     ) {
         let Some(c) = self.confirming.remove(&key(&id)) else {
-            // The host's answer to a server request (sampling, roots, elicitation).
-            up.push(line);
+            // The host's answer to a server request (sampling, roots, elicitation) goes back
+            // with the server's own id; an answer to nothing the guard relayed is dropped.
+            if let Some(server_id) = self.relayed.remove(&key(&id)) {
+                let mut msg = msg.clone();
+                msg["id"] = server_id;
+                up.push(line_of(&msg));
+            }
+            drop(line);
             return;
         };
         let accepted = msg
@@ -1128,7 +1140,7 @@ impl<'a> Proxy<'a> {
                 out.push(line);
             }
             // A request to the client (sampling, elicitation, roots, ping): the host answers.
-            (Some(_), Some(_)) => out.push(line),
+            (Some(m), Some(id)) => self.server_request(&m, id, msg, out, up),
             (None, Some(id)) => {
                 let Some(p) = self.pending.remove(&key(&id)) else {
                     // A late answer (after a timeout) or an id nobody sent: dropped.
@@ -1139,6 +1151,55 @@ impl<'a> Proxy<'a> {
             (None, None) => {}
         }
         Ok(())
+    }
+
+    /// Relay a server's request to the host under an id of the guard's own (so it cannot
+    /// collide with the guard's own requests to the host), or refuse it to the server when
+    /// the host cannot answer it: a host that did not declare the capability the method
+    /// needs, a 2026-07-28 host (it takes no requests from the server), or a host that has
+    /// not introduced itself yet.
+    fn server_request(
+        &mut self,
+        method: &str,
+        id: Value,
+        mut msg: Value,
+        out: &mut Vec<Vec<u8>>,
+        up: &mut Vec<Vec<u8>>,
+    ) {
+        let shown = crate::model::escape::line(&crate::model::escape::clip(method, 80));
+        let needed = match method {
+            "sampling/createMessage" => Some("sampling"),
+            "elicitation/create" => Some("elicitation"),
+            "roots/list" => Some("roots"),
+            _ => None,
+        };
+        let refusal = if self.host_era != Some(Era::Legacy) {
+            if method == "ping" {
+                up.push(line_of(&json!({"jsonrpc": "2.0", "id": id, "result": {}})));
+                return;
+            }
+            Some(format!(
+                "mcpvet guard: the host does not take requests from the server (it speaks 2026-07-28 or has not initialized), so {shown} was not relayed"
+            ))
+        } else if let Some(cap) = needed.filter(|c| self.host_caps.get(*c).is_none()) {
+            Some(format!(
+                "mcpvet guard: the host did not declare the `{cap}` capability, so it cannot answer {shown}; the request was not relayed"
+            ))
+        } else if self.relayed.len() >= MAX_RELAYED {
+            Some(format!(
+                "mcpvet guard: {MAX_RELAYED} requests of the server already wait for the host; {shown} was not relayed"
+            ))
+        } else {
+            None
+        };
+        if let Some(text) = refusal {
+            up.push(line_of(&error_response(&id, -32601, &text)));
+            return;
+        }
+        let own = self.own_id();
+        self.relayed.insert(key(&own), id);
+        msg["id"] = own;
+        out.push(line_of(&msg));
     }
 
     fn recheck(&mut self, up: &mut Vec<Vec<u8>>) {

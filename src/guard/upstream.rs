@@ -1,13 +1,16 @@
 //! The guard's side toward the server: the probe's own connections ([`crate::mcp::Conn`])
 //! seen as a stream of message lines. A stdio server's lines are read and written as they
 //! are (byte for byte); a Streamable HTTP server is driven by one task that posts each
-//! request through [`crate::mcp::http::HttpConn`] and turns its answer back into a line.
+//! request through [`crate::mcp::http::HttpConn`] and turns its answer back into a line; the
+//! server's requests and notifications inside the stream of an answer come out as lines too,
+//! and the host's answers to them are posted back (the stream stays open meanwhile).
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use crate::mcp::http::Relay;
 use crate::mcp::stdio::StdioConn;
 use crate::mcp::{CallError, Conn, Session};
 use crate::model::snapshot::Era;
@@ -15,6 +18,8 @@ use crate::model::snapshot::Era;
 /// How long an HTTP request may take (the guard's `--timeout`).
 pub struct HttpUpstream {
     tx: mpsc::Sender<Value>,
+    /// The host's answers to the server's requests (relayed from the streams of answers).
+    answers: mpsc::Sender<Value>,
     rx: mpsc::Receiver<Vec<u8>>,
     task: JoinHandle<()>,
 }
@@ -40,9 +45,25 @@ impl Upstream {
             Conn::Http(mut c) => {
                 let (tx, mut req_rx) = mpsc::channel::<Value>(64);
                 let (line_tx, rx) = mpsc::channel::<Vec<u8>>(64);
+                let (answers, answer_rx) = mpsc::channel::<Value>(64);
+                c.set_relay(Relay {
+                    to_host: line_tx.clone(),
+                    answers: answer_rx,
+                });
                 let task = tokio::spawn(async move {
                     let mut session = Session::new();
-                    while let Some(msg) = req_rx.recv().await {
+                    loop {
+                        // Between requests, a late host answer still goes to the server.
+                        let msg = tokio::select! {
+                            m = req_rx.recv() => match m {
+                                Some(m) => m,
+                                None => break,
+                            },
+                            Some(a) = c.next_relay_answer() => {
+                                c.post_answer(&a, era, Instant::now() + timeout).await;
+                                continue;
+                            }
+                        };
                         let deadline = Instant::now() + timeout;
                         let method = msg.get("method").and_then(Value::as_str).unwrap_or("");
                         let Some(id) = msg.get("id").cloned() else {
@@ -52,7 +73,7 @@ impl Upstream {
                             continue;
                         };
                         if method.is_empty() {
-                            // An answer to a server request: HTTP servers get none here.
+                            // Answers to server requests travel on `answers`.
                             continue;
                         }
                         let params = msg.get("params").cloned().unwrap_or_else(|| json!({}));
@@ -78,7 +99,12 @@ impl Upstream {
                     }
                     c.end_session().await;
                 });
-                Ok(Upstream::Http(HttpUpstream { tx, rx, task }))
+                Ok(Upstream::Http(HttpUpstream {
+                    tx,
+                    answers,
+                    rx,
+                    task,
+                }))
             }
             Conn::LegacySse(_) => {
                 Err("the guard does not speak the HTTP+SSE transport of 2024-11-05".into())
@@ -93,7 +119,12 @@ impl Upstream {
             Upstream::Http(h) => {
                 let msg: Value = serde_json::from_slice(line)
                     .map_err(|e| CallError::Protocol(format!("not JSON: {e}")))?;
-                h.tx.send(msg)
+                let to = if msg.get("method").is_none() && msg.get("id").is_some() {
+                    &h.answers
+                } else {
+                    &h.tx
+                };
+                to.send(msg)
                     .await
                     .map_err(|_| CallError::Closed("the HTTP connection ended".into()))
             }

@@ -35,6 +35,23 @@ pub struct HttpConn {
     /// The `initialize` params, kept to re-initialize a forgotten session once.
     init_params: Option<Value>,
     reinitialized: bool,
+    /// Set by the guard: what the server sends inside the stream of an answer (its requests
+    /// and notifications) is relayed instead of answered here.
+    relay: Option<Relay>,
+}
+
+/// The guard's relay of a server's requests and notifications met inside the stream of an
+/// answer: they go out on `to_host` (one JSON line each) and the host's answers, arriving on
+/// `answers`, are posted back to the server while the stream stays open (or later).
+pub struct Relay {
+    pub to_host: tokio::sync::mpsc::Sender<Vec<u8>>,
+    pub answers: tokio::sync::mpsc::Receiver<Value>,
+}
+
+/// What ended a wait on an SSE stream: a chunk (or its failure) or a host answer to relay.
+enum StreamWait<C> {
+    Chunk(C),
+    Answer(Value),
 }
 
 /// Why an HTTP connection could not be set up.
@@ -122,7 +139,30 @@ impl HttpConn {
             init_params: None,
             reinitialized: false,
             last_status: None,
+            relay: None,
         })
+    }
+
+    /// Relay the server's requests and notifications met inside answers (the guard) instead
+    /// of answering them here (the probe).
+    pub fn set_relay(&mut self, relay: Relay) {
+        self.relay = Some(relay);
+    }
+
+    /// The next host answer to relay (pending forever without a relay).
+    pub async fn next_relay_answer(&mut self) -> Option<Value> {
+        match self.relay.as_mut() {
+            Some(r) => r.answers.recv().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    /// Post the host's answer to a server request back to the server (best effort: the
+    /// server's request fails on its side if this does not arrive).
+    pub async fn post_answer(&mut self, answer: &Value, era: Era, deadline: Instant) {
+        if let Ok(resp) = self.post(answer, "", era, deadline).await {
+            let _ = self.read_body(resp, deadline).await;
+        }
     }
 
     /// A second connection with the same client, URL, headers and caps, and the bytes read
@@ -140,6 +180,7 @@ impl HttpConn {
             init_params: None,
             reinitialized: false,
             last_status: None,
+            relay: None,
         }
     }
 
@@ -397,7 +438,9 @@ impl HttpConn {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|ct| ct.to_ascii_lowercase().starts_with("text/event-stream"));
         if is_sse && status.is_success() {
-            return self.read_sse(resp, id, method, deadline, session).await;
+            return self
+                .read_sse(resp, id, method, era, deadline, session)
+                .await;
         }
         let sent_session =
             era == Era::Legacy && self.session_id.is_some() && method != "initialize";
@@ -441,12 +484,32 @@ impl HttpConn {
         mut resp: reqwest::Response,
         id: u64,
         method: &str,
+        era: Era,
         deadline: Instant,
         session: &mut Session,
     ) -> Result<Value, CallError> {
         let mut parser = SseParser::new(self.limits.max_message_bytes);
         loop {
-            let chunk = match tokio::time::timeout_at(deadline, resp.chunk()).await {
+            let waited = {
+                let relay = self.relay.as_mut().map(|r| &mut r.answers);
+                tokio::select! {
+                    c = tokio::time::timeout_at(deadline, resp.chunk()) => StreamWait::Chunk(c),
+                    Some(a) = async move {
+                        match relay {
+                            Some(rx) => rx.recv().await,
+                            None => std::future::pending().await,
+                        }
+                    } => StreamWait::Answer(a),
+                }
+            };
+            let waited = match waited {
+                StreamWait::Chunk(c) => c,
+                StreamWait::Answer(a) => {
+                    self.post_answer(&a, era, deadline).await;
+                    continue;
+                }
+            };
+            let chunk = match waited {
                 Err(_) => return Err(CallError::Silent),
                 // reqwest's own timeout (the time left) ends a body as a failed read.
                 Ok(Err(e)) if e.is_timeout() || Instant::now() >= deadline => {
@@ -497,12 +560,36 @@ impl HttpConn {
         session: &mut Session,
     ) -> Result<Option<Result<Value, CallError>>, CallError> {
         let triage = jsonrpc::triage_payload(bytes, id, session)?;
+        if let Some(relay) = &self.relay {
+            relay_messages(bytes, &relay.to_host).await;
+            return Ok(triage.outcome);
+        }
         for (answer, method) in &triage.to_answer {
             if let Ok(resp) = self.post(answer, method, Era::Legacy, deadline).await {
                 let _ = self.read_body(resp, deadline).await;
             }
         }
         Ok(triage.outcome)
+    }
+}
+
+/// Send the requests and notifications of one payload (a message or a batch) to the host,
+/// each as its own line; a single message keeps its bytes.
+async fn relay_messages(bytes: &[u8], to_host: &tokio::sync::mpsc::Sender<Vec<u8>>) {
+    let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
+        return;
+    };
+    let is_message = |v: &Value| v.get("method").and_then(Value::as_str).is_some();
+    match &value {
+        Value::Array(items) => {
+            for item in items.iter().filter(|v| is_message(v)) {
+                let _ = to_host.send(item.to_string().into_bytes()).await;
+            }
+        }
+        v if is_message(v) => {
+            let _ = to_host.send(bytes.trim_ascii().to_vec()).await;
+        }
+        _ => {}
     }
 }
 

@@ -1943,3 +1943,195 @@ fn an_installed_remote_entry_starts_and_lists_ci_insights_through_the_guard() {
     );
     assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
 }
+
+/// Over `--url`, a legacy Streamable HTTP server's requests and notifications inside the SSE
+/// stream of an answer reach the host: progress and log notifications are forwarded, an
+/// `elicitation/create` (the server's id 5) reaches the host under an id of the guard's own
+/// (`mcpvet-guard-N`, which a host's own requests may not use, so they never collide) and the
+/// host's answer goes back to the server with id 5 (the server greets the name it got); a `roots/list` the host cannot answer (it did
+/// not declare `roots`) is refused to the server with a JSON-RPC error naming the capability,
+/// and a 2026-07-28 host, which takes no requests from the server, gets none.
+#[test]
+fn over_url_a_legacy_servers_requests_in_a_stream_are_relayed_to_the_host() {
+    let dir = tmp();
+    let script = root()
+        .join("tests/fixtures/guard/legacy_http_asking.py")
+        .display()
+        .to_string();
+    let server = Proc::start(&python(), &[&script], dir.path());
+    let url = server.recv(Duration::from_secs(20)).expect("bound");
+    let locks = dir.path().join("lockfiles");
+    run_mcpvet(
+        dir.path(),
+        &[
+            "lock",
+            "--name",
+            "asking",
+            "--lock-dir",
+            locks.to_str().expect("utf-8"),
+            "--by",
+            "t",
+            "--at",
+            "2026-07-28T12:00:00Z",
+            "--url",
+            &url,
+        ],
+    );
+    let lock = locks.join("asking.lock.json").display().to_string();
+
+    // A 2026-07-28 host takes no requests from the server: the guard refuses them to the
+    // server, and the host sees only the notifications and the result.
+    let mut g = Proc::guard(&["guard", "--lock", &lock, "--url", &url], dir.path());
+    g.send(&call(1, "ask", "{}"));
+    let mut seen = Vec::new();
+    let r = loop {
+        let m = g.recv_json();
+        if m.get("id").is_some() {
+            break m;
+        }
+        seen.push(m["method"].clone());
+    };
+    assert_eq!(
+        seen,
+        [
+            json!("notifications/progress"),
+            json!("notifications/message")
+        ]
+    );
+    assert_eq!(r["id"], 1, "{r}");
+    let text = r["result"]["content"][0]["text"].as_str().unwrap_or("");
+    assert!(
+        text.starts_with("Hello, ?; roots refused -32601: ") && text.contains("2026-07-28"),
+        "{r}"
+    );
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+
+    let mut g = Proc::guard(&["guard", "--lock", &lock, "--url", &url], dir.path());
+    g.send(&request(
+        1,
+        "initialize",
+        r#"{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}"#,
+    ));
+    let init = g.recv_json();
+    assert!(init.get("result").is_some(), "{init}");
+    g.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    g.send(&request(
+        2,
+        "tools/call",
+        r#"{"name":"ask","arguments":{},"_meta":{"progressToken":"tok"}}"#,
+    ));
+    let progress = g.recv_json();
+    assert_eq!(progress["method"], "notifications/progress", "{progress}");
+    assert_eq!(progress["params"]["progressToken"], "tok", "{progress}");
+    let log = g.recv_json();
+    assert_eq!(log["method"], "notifications/message", "{log}");
+    let ask = g.recv_json();
+    assert_eq!(ask["method"], "elicitation/create", "{ask}");
+    let own = ask["id"].clone();
+    assert!(
+        own.as_str().is_some_and(|s| s.starts_with("mcpvet-guard-")),
+        "{ask}"
+    );
+    g.send(
+        &json!({"jsonrpc": "2.0", "id": own,
+            "result": {"action": "accept", "content": {"name": "Ada"}}})
+        .to_string(),
+    );
+    let r = g.recv_json();
+    assert_eq!(r["id"], 2, "{r}");
+    let text = r["result"]["content"][0]["text"].as_str().unwrap_or("");
+    assert!(
+        text.starts_with("Hello, Ada; roots refused -32601: "),
+        "{r}"
+    );
+    assert!(text.contains("roots"), "{r}");
+    assert!(text.contains("capability"), "{r}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+}
+
+/// End to end for Codex: `guard --install` rewrites a remote `config.toml` entry with
+/// `bearer_token_env_var` for a server that refuses without `Authorization: Bearer …`; the
+/// entry's own command line, started as Codex would (the `env_vars` passed through from the
+/// environment), lists the server's tools through the guard, the token never in argv, and
+/// uninstall gives the file's bytes back.
+#[test]
+fn an_installed_codex_remote_entry_carries_its_bearer_token_from_the_environment() {
+    let dir = tmp();
+    let mut server = Command::new(python())
+        .arg(root().join("tests/fixtures/hostile/http_server.py"))
+        .arg("needs_auth")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("http server");
+    let mut port = String::new();
+    BufReader::new(server.stdout.take().expect("stdout"))
+        .read_line(&mut port)
+        .expect("port");
+    let url = format!("http://127.0.0.1:{}/mcp", port.trim());
+    run_mcpvet(
+        dir.path(),
+        &[
+            "lock",
+            "--name",
+            "web",
+            "--by",
+            "t",
+            "--at",
+            "2026-07-28T12:00:00Z",
+            "--url",
+            &url,
+            "--header",
+            "Authorization: Bearer let-me-in",
+        ],
+    );
+    std::fs::create_dir(dir.path().join(".codex")).expect("mkdir");
+    let config = dir.path().join(".codex/config.toml");
+    let original = format!(
+        "# mine\n[mcp_servers.web]\nurl = \"{url}\"\nbearer_token_env_var = \"WEB_TOKEN\"\nstartup_timeout_sec = 20 # slow\n"
+    );
+    std::fs::write(&config, &original).expect("write");
+    run_mcpvet(
+        dir.path(),
+        &["guard", "--install", ".codex/config.toml", "--apply"],
+    );
+    let specs = mcpvet::config::load_path(&config).expect("parse");
+    let mcpvet::model::spec::Transport::Stdio {
+        command, args, env, ..
+    } = &specs[0].transport
+    else {
+        panic!(
+            "stdio: {}",
+            std::fs::read_to_string(&config).unwrap_or_default()
+        );
+    };
+    assert_eq!(command, env!("CARGO_BIN_EXE_mcpvet"));
+    // Codex passes `env_vars` through from its own environment.
+    assert_eq!(
+        env.iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect::<Vec<_>>(),
+        [("WEB_TOKEN", "${WEB_TOKEN}")]
+    );
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut g = Proc::start_env(command, &argv, dir.path(), &[("WEB_TOKEN", "let-me-in")]);
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", g.child.id())).unwrap_or_default();
+    assert!(
+        !String::from_utf8_lossy(&cmdline).contains("let-me-in"),
+        "the token is not in argv"
+    );
+    g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
+    let list = g.recv_json();
+    assert!(list["result"]["tools"].is_array(), "authorized: {list}");
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("let-me-in"), "{err}");
+    run_mcpvet(
+        dir.path(),
+        &["guard", "--uninstall", ".codex/config.toml", "--apply"],
+    );
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
+    let _ = server.kill();
+    let _ = server.wait();
+}

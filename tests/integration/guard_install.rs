@@ -98,12 +98,21 @@ fn assert_same_argv(path: &Path, before: &str, after: &str) {
                         url
                     ]
                 );
-                let carried: Vec<&String> = env.values().collect();
-                let mut want: Vec<&String> = headers.values().collect();
-                want.sort();
-                let mut got = carried.clone();
-                got.sort();
-                assert_eq!(got, want, "{}", o.name);
+                // The headers the guard sends: each `--header` read from `env` as the guard
+                // reads it (`env:V` the value, `bearer-env:V` `Bearer ` and the value).
+                let sent: std::collections::BTreeMap<String, String> = args
+                    .windows(2)
+                    .filter(|w| w[0] == "--header")
+                    .map(|w| {
+                        let (name, rest) = w[1].split_once('=').expect("NAME=…");
+                        let (prefix, var) = match rest.strip_prefix("bearer-env:") {
+                            Some(v) => ("Bearer ", v),
+                            None => ("", rest.strip_prefix("env:").expect("env:")),
+                        };
+                        (name.to_string(), format!("{prefix}{}", env[var]))
+                    })
+                    .collect();
+                assert_eq!(&sent, headers, "{}", o.name);
                 for value in headers.values().filter(|v| !v.is_empty()) {
                     assert!(
                         args.iter().all(|a| !a.contains(value.as_str())),
@@ -630,4 +639,106 @@ fn literal_secrets_next_to_a_changed_entry_are_redacted_in_the_diff() {
     );
     assert!(!shown.contains("kq83hdn2lsoe9xvt"), "{shown}");
     assert!(!shown.contains("q8Zt3LmV0pRw9Xy2Kd7N"), "{shown}");
+}
+
+const CODEX_REMOTE: &str = "# team servers\n[mcp_servers.tracker]\nurl = \"https://tracker.example.test/mcp\"\nbearer_token_env_var = \"TRACKER_TOKEN\"\nenv_http_headers = { X-Team = \"TEAM\" }\nhttp_headers = { X-Api-Key = \"q8Zt3LmV0pRw9Xy2Kd7NbT4u\" }\nenabled = true # keep\n\n[mcp_servers.local]\ncommand = 'npx' # literal\n";
+
+/// A remote entry of Codex `config.toml` runs behind the guard: the URL and header names are
+/// in `args`, no header value is (`bearer_token_env_var` and `env_http_headers` variables pass
+/// through `env_vars`, a literal `http_headers` value moves to `env` with a warning naming the
+/// header, never the value); comments stay, and uninstall gives the original bytes back.
+#[test]
+fn a_codex_remote_entry_runs_behind_the_guard_and_uninstall_restores_its_bytes() {
+    let secret = "q8Zt3LmV0pRw9Xy2Kd7NbT4u";
+    let path = PathBuf::from("/tmp/c/.codex/config.toml");
+    let p = run(&path, CODEX_REMOTE, Mode::Install);
+    assert!(
+        matches!(&p.outcomes[0].status, Status::Guarded { lock } if lock == "/locks/tracker.lock.json"),
+        "{:?}",
+        p.outcomes
+    );
+    let warnings = p.outcomes[0].warnings.join("\n");
+    assert!(
+        warnings.contains("server `tracker`: the header `X-Api-Key` is a literal value"),
+        "{warnings}"
+    );
+    assert!(!warnings.contains(secret), "{warnings}");
+    let specs = mcpvet::config::load_str(&path, &p.after).expect("after");
+    let Transport::Stdio {
+        command, args, env, ..
+    } = &specs[0].transport
+    else {
+        panic!("stdio: {}", p.after);
+    };
+    assert_eq!(command, "mcpvet");
+    assert_eq!(
+        args,
+        &[
+            "guard",
+            "--lock",
+            "/locks/tracker.lock.json",
+            "--url",
+            "https://tracker.example.test/mcp",
+            "--header",
+            "Authorization=bearer-env:TRACKER_TOKEN",
+            "--header",
+            "X-Team=env:TEAM",
+            "--header",
+            "X-Api-Key=env:MCPVET_HEADER_X_API_KEY",
+            "--installed-from",
+            "codex:url,bearer_token_env_var,env_http_headers,http_headers",
+        ],
+        "{}",
+        p.after
+    );
+    assert_eq!(
+        env.iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect::<Vec<_>>(),
+        [
+            ("MCPVET_HEADER_X_API_KEY", secret),
+            ("TEAM", "${TEAM}"),
+            ("TRACKER_TOKEN", "${TRACKER_TOKEN}"),
+        ]
+    );
+    assert!(
+        p.after.starts_with("# team servers\n") && p.after.contains("enabled = true # keep\n"),
+        "{}",
+        p.after
+    );
+    assert_eq!(
+        specs[0].settings.get("enabled"),
+        Some(&serde_json::json!(true))
+    );
+    let again = run(&path, &p.after, Mode::Install);
+    assert_eq!(again.after, p.after);
+    assert_eq!(again.outcomes[0].status, Status::AlreadyGuarded);
+    let back = run(&path, &p.after, Mode::Uninstall);
+    assert_eq!(back.outcomes[0].status, Status::Restored);
+    assert_eq!(back.after, CODEX_REMOTE);
+
+    // Edited since install: listed and left alone.
+    let edited = p
+        .after
+        .replace("\"--url\", ", "\"--timeout\", \"5\", \"--url\", ");
+    let back = run(&path, &edited, Mode::Uninstall);
+    assert!(
+        matches!(back.outcomes[0].status, Status::Skipped(_)),
+        "{:?}",
+        back.outcomes
+    );
+    // A shape the rewrite cannot give back byte for byte (a `[…http_headers]` table, a
+    // deprecated literal `bearer_token`) is listed with the reason and left alone.
+    for text in [
+        "[mcp_servers.t]\nurl = \"https://t.example.test/mcp\"\n[mcp_servers.t.http_headers]\nX-A = \"b\"\n",
+        "[mcp_servers.t]\nurl = \"https://t.example.test/mcp\"\nbearer_token = \"abc\"\n",
+    ] {
+        let p = run(&path, text, Mode::Install);
+        assert_eq!(p.after, text);
+        assert!(
+            matches!(&p.outcomes[0].status, Status::Skipped(why) if why.contains("server `t`")),
+            "{:?}",
+            p.outcomes
+        );
+    }
 }
