@@ -473,7 +473,11 @@ fn a_continue_yaml_remote_entry_runs_behind_the_guard_with_its_secret_reference_
         specs[0].settings.get("connectionTimeout"),
         Some(&serde_json::json!(30))
     );
-    assert!(p.after.contains("# team") && p.after.contains("# vault"), "{}", p.after);
+    assert!(
+        p.after.contains("# team") && p.after.contains("# vault"),
+        "{}",
+        p.after
+    );
     let again = run(&path, &p.after, Mode::Install);
     assert_eq!(again.after, p.after);
     assert_eq!(again.outcomes[0].status, Status::AlreadyGuarded);
@@ -516,7 +520,10 @@ fn a_literal_header_secret_in_continue_yaml_is_warned_by_name_and_never_shown() 
     assert!(out.contains("--url"), "{out}");
     assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
 
-    let (code, out, err) = mcpvet(dir.path(), &["guard", "--install", "config.yaml", "--apply"]);
+    let (code, out, err) = mcpvet(
+        dir.path(),
+        &["guard", "--install", "config.yaml", "--apply"],
+    );
     assert_eq!(code, 0, "{err}");
     assert!(!out.contains(secret) && !err.contains(secret), "{out}{err}");
     let specs = mcpvet::config::load_path(&config).expect("parse");
