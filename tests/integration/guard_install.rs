@@ -484,6 +484,25 @@ fn a_continue_yaml_remote_entry_runs_behind_the_guard_with_its_secret_reference_
     let back = run(&path, &p.after, Mode::Uninstall);
     assert_eq!(back.outcomes[0].status, Status::Restored);
     assert_eq!(back.after, CONTINUE_REMOTE);
+    // Edited since install (a line between `command` and `args`): listed and left alone.
+    let edited = p
+        .after
+        .replacen("    args:\n", "    # pinned\n    args:\n", 1);
+    let back = run(&path, &edited, Mode::Uninstall);
+    assert!(
+        matches!(&back.outcomes[0].status, Status::Skipped(w) if w.contains("did not write")),
+        "{:?}",
+        back.outcomes
+    );
+    assert_eq!(back.after, edited);
+    // A Zed remote entry with a `source` key would read back as another shape: left alone.
+    let zed = "{\"context_servers\": {\"z\": {\"source\": \"custom\", \"url\": \"https://z.example.test/\"}}}";
+    let p = run(&PathBuf::from("/tmp/r/settings.json"), zed, Mode::Install);
+    assert!(
+        matches!(&p.outcomes[0].status, Status::Skipped(w) if w.contains("`source` key")),
+        "{:?}",
+        p.outcomes
+    );
     // Layouts the line editor cannot give back exactly are listed and left alone.
     for odd in [
         "mcpServers:\n  - name: t\n    url: https://t.example.test/\n    requestOptions: {headers: {A: b}}\n",
