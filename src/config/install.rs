@@ -475,7 +475,6 @@ fn remote_entry(root: &Node, spec: &ServerSpec) -> Result<Remote, String> {
         "env",
         "cwd",
         "transport",
-        "source",
         "requestOptions",
     ] {
         if obj.member(key).is_some() {

@@ -495,28 +495,22 @@ fn a_continue_yaml_remote_entry_runs_behind_the_guard_with_its_secret_reference_
         back.outcomes
     );
     assert_eq!(back.after, edited);
-    // A Zed remote entry with a `source` key would read back as another shape: left alone.
-    let zed = "{\"context_servers\": {\"z\": {\"source\": \"custom\", \"url\": \"https://z.example.test/\"}}}";
-    let p = run(&PathBuf::from("/tmp/r/settings.json"), zed, Mode::Install);
+    // A Zed remote entry written with `"source": "custom"` keeps it, and comes back.
+    let zed = "{\"context_servers\": {\"z\": {\"source\": \"custom\", \"url\": \"https://z.example.test/\", \"headers\": {\"Authorization\": \"Bearer ${Z}\"}}}}";
+    let zed_path = PathBuf::from("/tmp/r/settings.json");
+    let p = run(&zed_path, zed, Mode::Install);
     assert!(
-        matches!(&p.outcomes[0].status, Status::Skipped(w) if w.contains("`source` key")),
+        matches!(&p.outcomes[0].status, Status::Guarded { .. }),
         "{:?}",
         p.outcomes
     );
-    // Layouts the line editor cannot give back exactly are listed and left alone.
-    for odd in [
-        "mcpServers:\n  - name: t\n    url: https://t.example.test/\n    requestOptions: {headers: {A: b}}\n",
-        "mcpServers:\n  - name: t\n    url: https://t.example.test/\n    requestOptions:\n      timeout: 5\n      headers:\n        A: b\n",
-        "mcpServers:\n  - name: t\n    url: https://t.example.test/\n    requestOptions:\n      headers:\n          A: b\n",
-    ] {
-        let p = run(&path, odd, Mode::Install);
-        assert!(
-            matches!(&p.outcomes[0].status, Status::Skipped(w) if w.contains("by hand")),
-            "{odd}: {:?}",
-            p.outcomes
-        );
-        assert_eq!(p.after, odd);
-    }
+    assert!(
+        p.after
+            .contains("\"source\": \"custom\", \"command\": \"mcpvet\""),
+        "{}",
+        p.after
+    );
+    assert_eq!(run(&zed_path, &p.after, Mode::Uninstall).after, zed);
 }
 
 #[test]
