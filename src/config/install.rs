@@ -25,8 +25,9 @@
 //! expanded by the host and no header value is ever in argv), and a `type` value becomes
 //! `"stdio"`. `--installed-from` records the URL's key and the old `type`, so uninstall gives
 //! the original bytes back. A literal header value is moved as it is, with a warning naming
-//! the server and header (never the value). Remote entries of TOML and YAML configs, and of
-//! hosts whose remote entries have another shape, are listed and left alone.
+//! the server and header (never the value). Continue YAML remote entries get the same change
+//! line by line ([`yaml_remote_edits`]). Remote entries of TOML configs, and of hosts whose
+//! remote entries have another shape, are listed and left alone.
 
 use std::path::Path;
 
