@@ -25,9 +25,10 @@
 //! expanded by the host and no header value is ever in argv), and a `type` value becomes
 //! `"stdio"`. `--installed-from` records the URL's key and the old `type`, so uninstall gives
 //! the original bytes back. A literal header value is moved as it is, with a warning naming
-//! the server and header (never the value). A remote entry of Codex `config.toml` is rewritten
-//! line by line in its `codex` submodule. Remote entries of YAML configs, and of hosts whose remote
-//! entries have another shape, are listed and left alone.
+//! the server and header (never the value). Continue YAML remote entries get the same change
+//! line by line ([`yaml_remote_edits`]), and a remote entry of Codex `config.toml` is rewritten
+//! line by line in its `codex` submodule. Remote entries of hosts whose remote entries have
+//! another shape are listed and left alone.
 
 use std::path::Path;
 
@@ -282,8 +283,12 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
         });
     }
     let specs = super::parse_as(path, &doc, format)?;
-    let json = syntax(path) == Syntax::Json && remote_shape(format);
-    let codex_toml = syntax(path) == Syntax::Toml && format == HostFormat::Codex;
+    let remote_syntax = match syntax(path) {
+        Syntax::Json if remote_shape(format) => RemoteSyntax::Json,
+        Syntax::Yaml if format == HostFormat::Continue => RemoteSyntax::Yaml(text),
+        Syntax::Toml if format == HostFormat::Codex => RemoteSyntax::Codex(text),
+        _ => RemoteSyntax::No,
+    };
     let mut outcomes = Vec::new();
     let mut changes = Vec::new();
     let mut secrets = literal_secrets(&specs);
@@ -291,20 +296,8 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
         let line = spec.origin.as_ref().map_or(0, |o| o.line);
         let mut warnings = Vec::new();
         let status = match mode {
-            Mode::Install => install_status(
-                spec,
-                &doc.root,
-                json,
-                codex_toml.then_some(text),
-                opts,
-                &mut changes,
-            ),
-            Mode::Uninstall => uninstall_status(
-                spec,
-                json.then_some((text, &doc.root)),
-                codex_toml.then_some((text, &doc.root)),
-                &mut changes,
-            ),
+            Mode::Install => install_status(spec, &doc.root, remote_syntax, opts, &mut changes),
+            Mode::Uninstall => uninstall_status(spec, text, &doc.root, remote_syntax, &mut changes),
         };
         if let Some(r) = changes
             .last()
@@ -322,8 +315,12 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
                     secrets.push(value.clone());
                     if mode == Mode::Install {
                         warnings.push(format!(
-                            "server `{}`: the header `{header}` is a literal value in this file; it is moved unchanged into the entry's `env` block as {var}: replace it there with a reference to an environment variable in the host's syntax (such as `${{VAR}}`) so the secret does not sit in the file",
-                            spec.name
+                            "server `{}`: the header `{header}` is a literal value in this file; it is moved unchanged into the entry's `env` block as {var}: replace it there with a reference in the host's syntax (such as `{}`) so the secret does not sit in the file",
+                            spec.name,
+                            match remote_syntax {
+                                RemoteSyntax::Yaml(_) => "${{ secrets.NAME }}",
+                                _ => "${VAR}",
+                            }
                         ));
                     }
                 }
@@ -417,6 +414,19 @@ fn literal_secrets(specs: &[ServerSpec]) -> Vec<String> {
     out
 }
 
+/// How remote (HTTP) entries of a config can be rewritten.
+#[derive(Debug, Clone, Copy)]
+enum RemoteSyntax<'t> {
+    /// Not at all: listed and left alone.
+    No,
+    /// As JSON text edits ([`json_remote_edits`]).
+    Json,
+    /// As Continue YAML line edits of this text ([`yaml_remote_edits`]).
+    Yaml(&'t str),
+    /// As Codex `config.toml` line edits of this text (the `codex` submodule).
+    Codex(&'t str),
+}
+
 /// Host formats whose remote entries are `{url|httpUrl|serverUrl, headers, type}` objects
 /// beside stdio entries of the shared shape, so one can become the other in place.
 fn remote_shape(format: HostFormat) -> bool {
@@ -431,14 +441,15 @@ fn remote_shape(format: HostFormat) -> bool {
             | HostFormat::Cline
             | HostFormat::Junie
             | HostFormat::Generic
+            | HostFormat::Continue
+            | HostFormat::Zed
     )
 }
 
 fn install_status<'s>(
     spec: &'s ServerSpec,
     root: &Node,
-    json: bool,
-    codex_text: Option<&str>,
+    remote_syntax: RemoteSyntax<'_>,
     opts: &Options<'_>,
     changes: &mut Vec<Change<'s>>,
 ) -> Status {
@@ -449,19 +460,25 @@ fn install_status<'s>(
         return Status::NotLocked;
     };
     let mut codex_remote = None;
-    let remote = if let (Transport::Http { .. }, Some(text)) = (&spec.transport, codex_text) {
+    let remote = if let (Transport::Http { .. }, RemoteSyntax::Codex(text)) =
+        (&spec.transport, remote_syntax)
+    {
         match codex::remote_entry(text, root, spec) {
             Ok(found) => codex_remote = Some(found),
             Err(why) => return Status::Skipped(why),
         }
         None
     } else if matches!(spec.transport, Transport::Http { .. }) {
-        if !json {
-            return Status::Skipped(
-                "remote (HTTP) entry: `--install` rewrites remote entries of JSON host configs and Codex `config.toml` only so far; run `mcpvet guard --lock … --url … --header NAME=env:VAR` by hand".into(),
-            );
-        }
-        match remote_entry(root, spec) {
+        let found = match remote_syntax {
+            RemoteSyntax::No | RemoteSyntax::Codex(_) => {
+                return Status::Skipped(
+                    "remote (HTTP) entry: `--install` rewrites remote entries of JSON host configs, Continue YAML and Codex `config.toml` only so far; run `mcpvet guard --lock … --url … --header NAME=env:VAR` by hand".into(),
+                );
+            }
+            RemoteSyntax::Json => remote_entry(root, spec),
+            RemoteSyntax::Yaml(text) => yaml_remote_entry(text, root, spec, &lock, opts),
+        };
+        match found {
             Ok(r) => Some(r),
             Err(why) => return Status::Skipped(why),
         }
@@ -497,7 +514,14 @@ fn remote_entry(root: &Node, spec: &ServerSpec) -> Result<Remote, String> {
             "server `{name}`: more than one URL key (`url`, `httpUrl`, `serverUrl`){by_hand}"
         ));
     }
-    for key in ["command", "args", "env", "cwd", "transport"] {
+    for key in [
+        "command",
+        "args",
+        "env",
+        "cwd",
+        "transport",
+        "requestOptions",
+    ] {
         if obj.member(key).is_some() {
             return Err(format!(
                 "server `{name}`: a remote entry with a `{key}` key{by_hand}"
@@ -518,9 +542,27 @@ fn remote_entry(root: &Node, spec: &ServerSpec) -> Result<Remote, String> {
         ),
         None => None,
     };
+    let headers = match obj.member("headers") {
+        Some(h) => remote_headers(&name, h.value.members().unwrap_or_default(), by_hand)?,
+        None => Vec::new(),
+    };
+    Ok(Remote {
+        key: m.key.clone(),
+        kind,
+        url,
+        headers,
+    })
+}
+
+/// A remote entry's headers as `(name, variable, value)`, or why they cannot be carried.
+fn remote_headers(
+    name: &str,
+    members: &[Member],
+    by_hand: &str,
+) -> Result<Vec<(String, String, String)>, String> {
     let mut headers: Vec<(String, String, String)> = Vec::new();
-    if let Some(h) = obj.member("headers") {
-        for hm in h.value.members().unwrap_or_default() {
+    {
+        for hm in members {
             let token = !hm.key.is_empty()
                 && hm
                     .key
@@ -549,12 +591,7 @@ fn remote_entry(root: &Node, spec: &ServerSpec) -> Result<Remote, String> {
             headers.push((hm.key.clone(), var, value.to_string()));
         }
     }
-    Ok(Remote {
-        key: m.key.clone(),
-        kind,
-        url,
-        headers,
-    })
+    Ok(headers)
 }
 
 /// The member holding a remote entry's URL, and the entry object.
@@ -656,8 +693,9 @@ fn remote_restorable(text: &str, root: &Node, spec: &ServerSpec, r: &Remote) -> 
 
 fn uninstall_status<'s>(
     spec: &'s ServerSpec,
-    json: Option<(&str, &Node)>,
-    toml: Option<(&str, &Node)>,
+    text: &str,
+    root: &Node,
+    remote_syntax: RemoteSyntax<'_>,
     changes: &mut Vec<Change<'s>>,
 ) -> Status {
     if !is_guarded(spec) {
@@ -672,7 +710,7 @@ fn uninstall_status<'s>(
         });
         return Status::Restored;
     }
-    if let Some((text, root)) = toml {
+    if let RemoteSyntax::Codex(text) = remote_syntax {
         if let Some(found) = codex::guarded_remote(text, root, spec) {
             changes.push(Change {
                 spec,
@@ -685,7 +723,14 @@ fn uninstall_status<'s>(
     }
     match guarded_remote(spec) {
         Some((remote, _))
-            if json.is_some_and(|(text, root)| remote_restorable(text, root, spec, &remote)) =>
+            if match remote_syntax {
+                RemoteSyntax::No | RemoteSyntax::Codex(_) => false,
+                RemoteSyntax::Json => remote_restorable(text, root, spec, &remote),
+                RemoteSyntax::Yaml(_) => {
+                    yaml_remote_edits(text, root, spec, &remote, None, "", &mut Vec::new())
+                        .is_ok()
+                }
+            } =>
         {
             changes.push(Change {
                 spec,
@@ -1380,6 +1425,18 @@ fn yaml_edit(
     };
     let mut edits = Vec::new();
     for change in changes {
+        if let Some(r) = &change.remote {
+            yaml_remote_edits(
+                text,
+                root,
+                change.spec,
+                r,
+                change.lock.as_deref(),
+                &opts.program,
+                &mut edits,
+            )?;
+            continue;
+        }
         let name = crate::model::escape::line(&change.spec.name);
         let (obj, cmd) = command_member(root, change.spec)?;
         let cmd_start = off(cmd.value.pos)?;
@@ -1551,6 +1608,373 @@ fn yaml_edit(
         }
     }
     apply(text, edits)
+}
+
+/// A remote entry of Continue YAML (`{name, type, url, requestOptions: {headers}}`) as
+/// [`Remote`], or why it cannot be rewritten line by line (checked by planning its edits).
+fn yaml_remote_entry(
+    text: &str,
+    root: &Node,
+    spec: &ServerSpec,
+    lock: &str,
+    opts: &Options<'_>,
+) -> Result<Remote, String> {
+    let name = crate::model::escape::line(&spec.name);
+    let by_hand =
+        "; put it behind the guard by hand (`mcpvet guard --lock … --url … --header NAME=env:VAR`)";
+    let (obj, m) = url_member(root, spec)?;
+    for key in [
+        "command",
+        "args",
+        "env",
+        "cwd",
+        "transport",
+        "headers",
+        "httpUrl",
+        "serverUrl",
+    ] {
+        if obj.member(key).is_some() {
+            return Err(format!(
+                "server `{name}`: a remote entry with a `{key}` key{by_hand}"
+            ));
+        }
+    }
+    if m.key != "url" {
+        return Err(format!(
+            "server `{name}`: its URL is not under `url`{by_hand}"
+        ));
+    }
+    let url = m
+        .value
+        .as_str()
+        .ok_or_else(|| format!("server `{name}`: its URL is not a string{by_hand}"))?
+        .to_string();
+    let kind = match obj.member("type") {
+        Some(t) => Some(
+            t.value
+                .as_str()
+                .ok_or_else(|| format!("server `{name}`: its `type` is not a string{by_hand}"))?
+                .to_string(),
+        ),
+        None => None,
+    };
+    let headers = match obj.member("requestOptions") {
+        None => Vec::new(),
+        Some(ro) => {
+            let only_headers = ro
+                .value
+                .members()
+                .is_some_and(|ms| ms.len() == 1 && ms[0].key == "headers");
+            if !only_headers {
+                return Err(format!(
+                    "server `{name}`: its `requestOptions` hold more than `headers` (the guard carries headers only){by_hand}"
+                ));
+            }
+            let h = ro.value.member("headers").map(|h| &h.value);
+            remote_headers(
+                &name,
+                h.and_then(Node::members).unwrap_or_default(),
+                by_hand,
+            )?
+        }
+    };
+    let r = Remote {
+        key: m.key.clone(),
+        kind,
+        url,
+        headers,
+    };
+    yaml_remote_edits(
+        text,
+        root,
+        spec,
+        &r,
+        Some(lock),
+        &opts.program,
+        &mut Vec::new(),
+    )
+    .map_err(|why| format!("{why}{by_hand}"))?;
+    Ok(r)
+}
+
+/// The line edits that put a Continue YAML remote entry behind the guard (`lock` given) or
+/// give it back (`lock` `None`; the entry must be laid out as install writes it).
+///
+/// Install: `url: URL` becomes `command: PROGRAM` and a block list `args:` (the URL item is
+/// the URL's source text, so a plain scalar stays plain); `requestOptions:` becomes `env:`,
+/// the `headers:` line under it goes and each header key is renamed to its variable, values
+/// and comments kept byte for byte; a `type` value becomes `stdio` in its own quoting. Only a
+/// layout uninstall can give back exactly is accepted: `headers:` on the line after
+/// `requestOptions:`, indented as far past it as the headers are past `headers:`.
+fn yaml_remote_edits(
+    text: &str,
+    root: &Node,
+    spec: &ServerSpec,
+    r: &Remote,
+    lock: Option<&str>,
+    program: &str,
+    edits: &mut Vec<Edit>,
+) -> Result<(), String> {
+    let name = crate::model::escape::line(&spec.name);
+    if text.starts_with('\u{feff}') {
+        return Err("a YAML file with a byte-order mark is not rewritten".into());
+    }
+    let starts = line_starts(text);
+    let off = |pos: Pos| -> Result<usize, String> {
+        offset(text, &starts, pos)
+            .ok_or_else(|| "a recorded position is outside the file".to_string())
+    };
+    let line_of = |at: usize| -> (usize, usize) {
+        let s = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let e = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        (s, e)
+    };
+    // A plain key `key:` at `m`, with what follows the colon on its line.
+    let plain_key = |m: &Member, key: &str| -> Result<(usize, &str), String> {
+        let at = off(m.key_pos)?;
+        let rest = text[at..]
+            .strip_prefix(key)
+            .and_then(|r| r.strip_prefix(':'))
+            .ok_or_else(|| {
+                format!(
+                    "server `{name}`: the key `{}` is not written plain (`KEY: …`)",
+                    crate::model::escape::line(key)
+                )
+            })?;
+        let (_, e) = line_of(at);
+        Ok((at, &rest[..e - at - key.len() - 1]))
+    };
+    // The indentation of a key that starts its line (after spaces, or after `- `).
+    let indent = |m: &Member| -> Result<usize, String> {
+        let at = off(m.key_pos)?;
+        let (s, _) = line_of(at);
+        if !text[s..at].chars().all(|c| c == ' ' || c == '-') {
+            return Err(format!(
+                "server `{name}`: `{}` does not start its line",
+                crate::model::escape::line(&m.key)
+            ));
+        }
+        Ok(m.key_pos.column as usize - 1)
+    };
+    // Only spaces before `at` on its line.
+    let alone = |at: usize| text[line_of(at).0..at].chars().all(|c| c == ' ');
+    let kind_ok = |k: &str| {
+        !k.is_empty()
+            && k.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    };
+    // The `type` value's inner text span (inside its quotes, if any).
+    let type_inner = |obj: &Node, want: &str| -> Result<Option<(usize, usize)>, String> {
+        let Some(t) = obj.member("type") else {
+            return Ok(None);
+        };
+        let at = off(t.value.pos)?;
+        let end = yaml_scalar_end(text, at, false)?;
+        let raw = &text[at..end];
+        let quoted = raw.starts_with(['"', '\'']);
+        let (s, e) = if quoted { (at + 1, end - 1) } else { (at, end) };
+        if text.get(s..e) != Some(want) {
+            return Err(format!(
+                "server `{name}`: its `type` is not written as `{want}`"
+            ));
+        }
+        Ok(Some((s, e)))
+    };
+    match lock {
+        Some(lock) => {
+            let (obj, url) = url_member(root, spec)?;
+            let ind = " ".repeat(indent(url)?);
+            let (url_key, _) = plain_key(url, "url")?;
+            let url_at = off(url.value.pos)?;
+            if line_of(url_key) != line_of(url_at) {
+                return Err(format!("server `{name}`: its `url` is not on one line"));
+            }
+            let url_end = yaml_scalar_end(text, url_at, false)?;
+            let mut items: Vec<String> = [GUARD, "--lock", lock, "--url"]
+                .iter()
+                .map(|s| yaml_string(s))
+                .collect();
+            items.push(text[url_at..url_end].to_string());
+            for (header, var, _) in &r.headers {
+                items.push(yaml_string("--header"));
+                items.push(yaml_string(&format!("{header}=env:{var}")));
+            }
+            items.push(yaml_string(INSTALLED_FROM));
+            items.push(yaml_string(&r.mark()));
+            let list: String = items.iter().map(|i| format!("\n{ind}  - {i}")).collect();
+            edits.push(Edit {
+                start: url_key,
+                end: url_end,
+                with: format!("command: {}\n{ind}args:{list}", yaml_string(program)),
+            });
+            if let Some(k) = &r.kind {
+                if !kind_ok(k) {
+                    return Err(format!("server `{name}`: its `type` is not a plain word"));
+                }
+                if let Some((s, e)) = type_inner(obj, k)? {
+                    edits.push(Edit {
+                        start: s,
+                        end: e,
+                        with: "stdio".into(),
+                    });
+                }
+            }
+            if let Some(ro) = obj.member("requestOptions") {
+                let k = indent(ro)?;
+                let (ro_at, rest) = plain_key(ro, "requestOptions")?;
+                if !(rest.trim().is_empty() || rest.trim_start().starts_with('#')) {
+                    return Err(format!(
+                        "server `{name}`: its `requestOptions` are not a block mapping"
+                    ));
+                }
+                let h = ro
+                    .value
+                    .member("headers")
+                    .ok_or_else(|| format!("server `{name}`: no `headers`"))?;
+                let (h_at, h_rest) = plain_key(h, "headers")?;
+                let (h_line, h_end) = line_of(h_at);
+                if !alone(h_at) || !h_rest.is_empty() || h.key_pos.line != ro.key_pos.line + 1 {
+                    return Err(format!(
+                        "server `{name}`: its `headers:` is not alone on the line after `requestOptions:`"
+                    ));
+                }
+                let hi = indent(h)?;
+                let members = h.value.members().unwrap_or_default();
+                if members.is_empty() {
+                    return Err(format!(
+                        "server `{name}`: its `headers` are not a block mapping"
+                    ));
+                }
+                for (hm, (header, var, _)) in members.iter().zip(&r.headers) {
+                    let mi = indent(hm)?;
+                    let (at, _) = plain_key(hm, header)?;
+                    if !alone(at) || mi <= hi || mi - hi != hi - k || hi <= k {
+                        return Err(format!(
+                            "server `{name}`: its headers are not indented one step past `headers:` as `headers:` is past `requestOptions:`"
+                        ));
+                    }
+                    edits.push(Edit {
+                        start: at,
+                        end: at + header.len(),
+                        with: var.clone(),
+                    });
+                }
+                edits.push(Edit {
+                    start: ro_at,
+                    end: ro_at + "requestOptions".len(),
+                    with: "env".into(),
+                });
+                edits.push(Edit {
+                    start: h_line,
+                    end: (h_end + 1).min(text.len()),
+                    with: String::new(),
+                });
+            }
+        }
+        None => {
+            if r.key != "url" {
+                return Err(format!("server `{name}`: not a Continue remote entry"));
+            }
+            let (obj, cmd) = command_member(root, spec)?;
+            let (cmd_at, _) = plain_key(cmd, "command")?;
+            let args = obj
+                .member("args")
+                .ok_or_else(|| format!("server `{name}`: no `args`"))?;
+            let (_, a_rest) = plain_key(args, "args")?;
+            let list = args.value.items().unwrap_or_default();
+            let Transport::Stdio { args: argv, .. } = &spec.transport else {
+                return Err(format!("server `{name}`: not a stdio entry"));
+            };
+            if args.key_pos.line != cmd.key_pos.line + 1
+                || args.key_pos.column != cmd.key_pos.column
+                || !a_rest.is_empty()
+                || list.len() != argv.len()
+                || list
+                    .iter()
+                    .enumerate()
+                    .any(|(i, item)| item.pos.line as usize != args.key_pos.line as usize + 1 + i)
+            {
+                return Err(format!(
+                    "server `{name}`: its `command` and `args` are no longer written as `--install` wrote them; restore the remote entry by hand"
+                ));
+            }
+            let url_item = argv
+                .iter()
+                .position(|a| a == "--url")
+                .and_then(|i| list.get(i + 1))
+                .ok_or_else(|| format!("server `{name}`: no `--url` value"))?;
+            let url_at = off(url_item.pos)?;
+            let url_src = &text[url_at..yaml_scalar_end(text, url_at, false)?];
+            let last = list
+                .last()
+                .ok_or_else(|| format!("server `{name}`: empty `args`"))?;
+            let last_at = off(last.pos)?;
+            edits.push(Edit {
+                start: cmd_at,
+                end: yaml_scalar_end(text, last_at, false)?,
+                with: format!("url: {url_src}"),
+            });
+            if let Some(k) = &r.kind {
+                if let Some((s, e)) = type_inner(obj, "stdio")? {
+                    edits.push(Edit {
+                        start: s,
+                        end: e,
+                        with: k.clone(),
+                    });
+                }
+            }
+            if let Some(env) = obj.member("env") {
+                let k = indent(env)?;
+                let (env_at, rest) = plain_key(env, "env")?;
+                if !(rest.trim().is_empty() || rest.trim_start().starts_with('#')) {
+                    return Err(format!("server `{name}`: its `env` is not a block mapping"));
+                }
+                let members = env.value.members().unwrap_or_default();
+                let first = members
+                    .first()
+                    .ok_or_else(|| format!("server `{name}`: an empty `env`"))?;
+                let mi = indent(first)?;
+                if first.key_pos.line != env.key_pos.line + 1 || mi <= k || (mi - k) % 2 != 0 {
+                    return Err(format!(
+                        "server `{name}`: its `env` is not laid out as `--install` wrote it"
+                    ));
+                }
+                for em in members {
+                    let (_, header) = r
+                        .headers
+                        .iter()
+                        .map(|(h, v, _)| (v, h))
+                        .find(|(v, _)| **v == em.key)
+                        .ok_or_else(|| {
+                            format!("server `{name}`: an `env` variable is not a header's")
+                        })?;
+                    let (at, _) = plain_key(em, &em.key)?;
+                    if !alone(at) || indent(em)? != mi {
+                        return Err(format!(
+                            "server `{name}`: its `env` is not laid out as `--install` wrote it"
+                        ));
+                    }
+                    edits.push(Edit {
+                        start: at,
+                        end: at + em.key.len(),
+                        with: header.clone(),
+                    });
+                }
+                edits.push(Edit {
+                    start: env_at,
+                    end: env_at + "env".len(),
+                    with: "requestOptions".into(),
+                });
+                let (first_line, _) = line_of(off(first.key_pos)?);
+                edits.push(Edit {
+                    start: first_line,
+                    end: first_line,
+                    with: format!("{}headers:\n", " ".repeat(k + (mi - k) / 2)),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The end of a flow sequence starting at `start` (`[`), skipping quoted strings.

@@ -62,7 +62,14 @@ pub fn parse(path: &Path, root: &Node) -> Result<Vec<ServerSpec>, ConfigError> {
             }
             None if node.get("url").is_some() => {
                 specs.push(
-                    entry::read_entry(path, HostFormat::Zed, &m.key, m.key_pos, node, &["enabled"])?
+                    entry::read_entry(
+                        path,
+                        HostFormat::Zed,
+                        &m.key,
+                        m.key_pos,
+                        node,
+                        &["enabled", "source"],
+                    )?
                         .build()?,
                 );
             }

@@ -1858,6 +1858,87 @@ fn a_header_value_comes_from_the_environment_not_the_command_line() {
 /// host's environment), lists and calls ci-insights through the guard; the header's value is
 /// in the environment, never in the guard's argv.
 #[test]
+fn an_installed_continue_yaml_remote_entry_lists_ci_insights_through_the_guard() {
+    let dir = tmp();
+    let server = Proc::start(
+        env!("CARGO_BIN_EXE_ci-insights"),
+        &["--http", "127.0.0.1:0"],
+        dir.path(),
+    );
+    let url = server
+        .err
+        .recv_timeout(Duration::from_secs(20))
+        .ok()
+        .and_then(|l| {
+            l.strip_prefix("ci-insights listening on ")
+                .map(str::to_owned)
+        })
+        .expect("bound");
+    std::fs::create_dir(dir.path().join("lockfiles")).expect("mkdir");
+    std::fs::copy(
+        ci_lock(),
+        dir.path().join("lockfiles/ci-insights.lock.json"),
+    )
+    .expect("lock");
+    let config = dir.path().join("config.yaml");
+    let original = format!(
+        "mcpServers:\n  - name: ci-insights\n    type: streamable-http\n    url: {url} # local\n    requestOptions:\n      headers:\n        Authorization: Bearer ${{{{ secrets.E2E_TOKEN }}}}\n"
+    );
+    std::fs::write(&config, &original).expect("write");
+    run_mcpvet(
+        dir.path(),
+        &["guard", "--install", "config.yaml", "--apply"],
+    );
+    let specs = mcpvet::config::load_path(&config).expect("parse");
+    let mcpvet::model::spec::Transport::Stdio {
+        command, args, env, ..
+    } = &specs[0].transport
+    else {
+        panic!(
+            "stdio: {}",
+            std::fs::read_to_string(&config).unwrap_or_default()
+        );
+    };
+    assert_eq!(command, env!("CARGO_BIN_EXE_mcpvet"));
+    const TOKEN: &str = "e2e-Yk52wQrN8c";
+    // Continue renders its `${{ secrets.X }}` templates in the env block too.
+    let envs: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| (k.clone(), v.replace("${{ secrets.E2E_TOKEN }}", TOKEN)))
+        .collect();
+    assert_eq!(
+        envs,
+        [(
+            "MCPVET_HEADER_AUTHORIZATION".to_string(),
+            format!("Bearer {TOKEN}")
+        )]
+    );
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let env_refs: Vec<(&str, &str)> = envs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut g = Proc::start_env(command, &argv, dir.path(), &env_refs);
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", g.child.id())).unwrap_or_default();
+    assert!(
+        !String::from_utf8_lossy(&cmdline).contains(TOKEN),
+        "the header value is not in argv"
+    );
+    g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
+    let list = g.recv_json();
+    assert_eq!(
+        list["result"]["tools"].as_array().map(Vec::len),
+        Some(2),
+        "{list}"
+    );
+    let (code, err) = g.finish();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains(TOKEN), "{err}");
+    run_mcpvet(
+        dir.path(),
+        &["guard", "--uninstall", "config.yaml", "--apply"],
+    );
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
+}
+
+#[test]
 fn an_installed_remote_entry_starts_and_lists_ci_insights_through_the_guard() {
     let dir = tmp();
     let server = Proc::start(

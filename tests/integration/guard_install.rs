@@ -18,6 +18,8 @@ const FIXTURES: &[&str] = &[
     "continue/config.yaml",
     "continue-block/.continue/mcpServers/playwright.yaml",
     "continue-json/.continue/config.json",
+    "continue-json-remote/.continue/config.json",
+    "continue-remote/config.yaml",
     "cursor/.cursor/mcp.json",
     "gemini/.gemini/settings.json",
     "junie/.junie/mcp/mcp.json",
@@ -27,6 +29,7 @@ const FIXTURES: &[&str] = &[
     "vscode-settings/settings.json",
     "windsurf/mcp_config.json",
     "zed/settings.json",
+    "zed-remote/settings.json",
 ];
 
 fn fixture(rel: &str) -> PathBuf {
@@ -418,6 +421,149 @@ fn a_remote_entry_runs_behind_the_guard_with_its_header_references_only_in_env()
             p.after
         );
     }
+}
+
+const CONTINUE_REMOTE: &str = "mcpServers:\n  - name: tracker\n    type: streamable-http # team\n    url: https://tracker.example.test/mcp\n    requestOptions:\n      headers:\n        Authorization: Bearer ${{ secrets.TRACKER_TOKEN }} # vault\n        X-Team: '${{ inputs.team }}'\n    connectionTimeout: 30\n";
+
+#[test]
+fn a_continue_yaml_remote_entry_runs_behind_the_guard_with_its_secret_reference_only_in_env() {
+    let path = PathBuf::from("/tmp/r/config.yaml");
+    let p = run(&path, CONTINUE_REMOTE, Mode::Install);
+    assert!(
+        matches!(&p.outcomes[0].status, Status::Guarded { lock } if lock == "/locks/tracker.lock.json"),
+        "{:?}",
+        p.outcomes
+    );
+    assert!(p.outcomes[0].warnings.is_empty(), "{:?}", p.outcomes);
+    let specs = mcpvet::config::load_str(&path, &p.after).expect("after");
+    let Transport::Stdio {
+        command, args, env, ..
+    } = &specs[0].transport
+    else {
+        panic!("stdio: {}", p.after);
+    };
+    assert_eq!(command, "mcpvet");
+    assert_eq!(
+        args.as_slice(),
+        [
+            "guard",
+            "--lock",
+            "/locks/tracker.lock.json",
+            "--url",
+            "https://tracker.example.test/mcp",
+            "--header",
+            "Authorization=env:MCPVET_HEADER_AUTHORIZATION",
+            "--header",
+            "X-Team=env:MCPVET_HEADER_X_TEAM",
+            "--installed-from",
+            "url;type=streamable-http",
+        ],
+        "{}",
+        p.after
+    );
+    // The host-expanded references stay references, in `env` only.
+    assert_eq!(
+        env.iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect::<Vec<_>>(),
+        [
+            (
+                "MCPVET_HEADER_AUTHORIZATION",
+                "Bearer ${{ secrets.TRACKER_TOKEN }}"
+            ),
+            ("MCPVET_HEADER_X_TEAM", "${{ inputs.team }}"),
+        ]
+    );
+    assert_eq!(
+        specs[0].settings.get("type"),
+        Some(&serde_json::json!("stdio"))
+    );
+    assert_eq!(
+        specs[0].settings.get("connectionTimeout"),
+        Some(&serde_json::json!(30))
+    );
+    assert!(
+        p.after.contains("# team") && p.after.contains("# vault"),
+        "{}",
+        p.after
+    );
+    let again = run(&path, &p.after, Mode::Install);
+    assert_eq!(again.after, p.after);
+    assert_eq!(again.outcomes[0].status, Status::AlreadyGuarded);
+    let back = run(&path, &p.after, Mode::Uninstall);
+    assert_eq!(back.outcomes[0].status, Status::Restored);
+    assert_eq!(back.after, CONTINUE_REMOTE);
+    // Edited since install (a line between `command` and `args`): listed and left alone.
+    let edited = p
+        .after
+        .replacen("    args:\n", "    # pinned\n    args:\n", 1);
+    let back = run(&path, &edited, Mode::Uninstall);
+    assert!(
+        matches!(&back.outcomes[0].status, Status::Skipped(w) if w.contains("did not write")),
+        "{:?}",
+        back.outcomes
+    );
+    assert_eq!(back.after, edited);
+    // A Zed remote entry written with `"source": "custom"` keeps it, and comes back.
+    let zed = "{\"context_servers\": {\"z\": {\"source\": \"custom\", \"url\": \"https://z.example.test/\", \"headers\": {\"Authorization\": \"Bearer ${Z}\"}}}}";
+    let zed_path = PathBuf::from("/tmp/r/settings.json");
+    let p = run(&zed_path, zed, Mode::Install);
+    assert!(
+        matches!(&p.outcomes[0].status, Status::Guarded { .. }),
+        "{:?}",
+        p.outcomes
+    );
+    assert!(
+        p.after
+            .contains("\"source\": \"custom\", \"command\": \"mcpvet\""),
+        "{}",
+        p.after
+    );
+    assert_eq!(run(&zed_path, &p.after, Mode::Uninstall).after, zed);
+}
+
+#[test]
+fn a_literal_header_secret_in_continue_yaml_is_warned_by_name_and_never_shown() {
+    let secret = "q8Zt3LmV0pRw9Xy2Kd7NbT4u";
+    let dir = locked_dir("ci-insights");
+    let config = dir.path().join("config.yaml");
+    let original = format!(
+        "mcpServers:\n  - name: ci-insights\n    type: streamable-http\n    url: http://127.0.0.1:9/mcp\n    requestOptions:\n      headers:\n        X-Api-Key: {secret}\n"
+    );
+    std::fs::write(&config, &original).expect("write");
+    let (code, out, err) = mcpvet(dir.path(), &["guard", "--install", "config.yaml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains(secret) && !err.contains(secret), "{out}{err}");
+    assert!(
+        out.contains("warning: server `ci-insights`: the header `X-Api-Key` is a literal value"),
+        "{out}"
+    );
+    assert!(out.contains("${{ secrets."), "{out}");
+    assert!(out.contains("--url"), "{out}");
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
+
+    let (code, out, err) = mcpvet(
+        dir.path(),
+        &["guard", "--install", "config.yaml", "--apply"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains(secret) && !err.contains(secret), "{out}{err}");
+    let specs = mcpvet::config::load_path(&config).expect("parse");
+    let Transport::Stdio { args, env, .. } = &specs[0].transport else {
+        panic!("stdio");
+    };
+    assert!(args.iter().all(|a| !a.contains(secret)), "{args:?}");
+    assert_eq!(
+        env.get("MCPVET_HEADER_X_API_KEY").map(String::as_str),
+        Some(secret)
+    );
+    let (code, out, err) = mcpvet(
+        dir.path(),
+        &["guard", "--uninstall", "config.yaml", "--apply"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains(secret) && !err.contains(secret), "{out}{err}");
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
 }
 
 fn locked_dir(name: &str) -> tempfile::TempDir {
