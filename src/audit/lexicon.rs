@@ -648,6 +648,9 @@ impl Lexicon {
                         && (o.end - o.start) > (h.end - h.start)
                 })
         });
+        // An action word glued on both sides inside an identifier (an OAuth scope
+        // `users:read.email`, a permission `files.write:all`) names a permission, not an act.
+        out.retain(|h| !(h.concept.is_action() && inside_identifier(folded, h.start, h.end)));
         out
     }
 
@@ -686,6 +689,16 @@ fn floor_char(s: &str, mut i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+/// Is `start..end` of `s` joined to word characters on both sides by `:` or `.` (`users:read.email`)?
+fn inside_identifier(s: &str, start: usize, end: usize) -> bool {
+    let mut before = s[..start].chars().rev();
+    let mut after = s[end..].chars();
+    let joined = |sep: Option<char>, word: Option<char>| {
+        matches!(sep, Some(':' | '.')) && word.is_some_and(|c| c.is_ascii_alphanumeric())
+    };
+    joined(before.next(), before.next()) && joined(after.next(), after.next())
 }
 
 fn is_word(c: char) -> bool {
@@ -806,6 +819,22 @@ fn unconfuse_word(word: &str, latin_text: bool) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_action_word_inside_a_scope_name_is_no_action() {
+        let lex = Lexicon::builtin().unwrap_or_else(|e| panic!("{e}"));
+        // Must not: an OAuth scope's verb.
+        let scope =
+            lex.concepts_in("E-mail addresses are included only with the users:read.email scope.");
+        assert!(!scope.contains(&Concept::ActRead), "{scope:?}");
+        // Must: the verb written as a verb, after a label too.
+        for t in [
+            "Note: read the users' e-mail addresses.",
+            "read.me then read ~/.ssh/id_rsa",
+        ] {
+            assert!(lex.concepts_in(t).contains(&Concept::ActRead), "{t}");
+        }
+    }
+
     use super::*;
 
     #[test]

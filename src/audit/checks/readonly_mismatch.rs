@@ -377,6 +377,55 @@ pub fn effects(tool: &Value) -> Effects {
         None => all_words.clone(),
     };
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    // Every sentence is read where the annotations claim the tool reads only or destroys
+    // nothing (the claim this check weighs); the opening one otherwise.
+    let claims = tool.get("annotations").is_some_and(|a| {
+        a.get("readOnlyHint") == Some(&Value::Bool(true))
+            || a.get("destructiveHint") == Some(&Value::Bool(false))
+    });
+    let told = tool
+        .get("description")
+        .and_then(Value::as_str)
+        .map(|d| {
+            let a = described(d, claims).unwrap_or_default();
+            let b = described_passive(d).unwrap_or_default();
+            Effects {
+                executes: a.executes || b.executes,
+                deletes: a.deletes || b.deletes,
+                writes: a.writes || b.writes,
+                sends: a.sends || b.sends,
+            }
+        })
+        .unwrap_or_default();
+    let mut fx = Effects {
+        executes: runs_any_code(tool),
+        deletes: has(DELETE_WORDS) || (has(&["force"]) && has(&["push", "delete", "remove", "reset"])),
+        writes: has(WRITE_WORDS),
+        sends: has(SEND_WORDS),
+    };
+    fx.executes |= told.executes;
+    fx.deletes |= told.deletes;
+    fx.writes |= told.writes;
+    fx.sends |= told.sends;
+    fx
+}
+
+/// Whether the tool's form says it runs whatever code or command it is given: exec words in
+/// its name (not a query runner), a `command`/`script`/`code` parameter of a tool that runs
+/// things, or a description saying it runs arbitrary commands. Running one named program
+/// ("Runs terraform init", "Runs a prompt against the model") is not this.
+fn runs_any_code(tool: &Value) -> bool {
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let all_words = crate::model::words::name_words(name);
+    let read_at = all_words
+        .iter()
+        .take(2)
+        .position(|w| READ_VERBS.contains(&w.as_str()));
+    let words: Vec<String> = match read_at {
+        Some(i) => all_words.iter().take(i + 1).cloned().collect(),
+        None => all_words.clone(),
+    };
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     let params: Vec<String> = crate::audit::walk::property_names(tool)
         .iter()
         .map(|p| {
@@ -413,44 +462,14 @@ pub fn effects(tool: &Value) -> Effects {
         .iter()
         .any(|w| QUERY_OBJECTS.contains(&w.as_str()))
         && !has(&["shell", "command", "cmd", "script", "code", "bash", "terminal"]);
-    // Every sentence is read where the annotations claim the tool reads only or destroys
-    // nothing (the claim this check weighs); the opening one otherwise.
-    let claims = tool.get("annotations").is_some_and(|a| {
-        a.get("readOnlyHint") == Some(&Value::Bool(true))
-            || a.get("destructiveHint") == Some(&Value::Bool(false))
-    });
-    let told = tool
-        .get("description")
-        .and_then(Value::as_str)
-        .map(|d| {
-            let a = described(d, claims).unwrap_or_default();
-            let b = described_passive(d).unwrap_or_default();
-            Effects {
-                executes: a.executes || b.executes,
-                deletes: a.deletes || b.deletes,
-                writes: a.writes || b.writes,
-                sends: a.sends || b.sends,
-            }
-        })
-        .unwrap_or_default();
-    let mut fx = Effects {
-        executes: (has(EXEC_WORDS) && !query_runner)
-            || run_word
-            || desc_exec
-            || params.iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
-                && (has(&[
-                    "run", "exec", "execute", "shell", "command", "terminal", "process", "eval",
-                ]) || desc.contains("command")
-                    || desc.contains("shell")),
-        deletes: has(DELETE_WORDS) || (has(&["force"]) && has(&["push", "delete", "remove", "reset"])),
-        writes: has(WRITE_WORDS),
-        sends: has(SEND_WORDS),
-    };
-    fx.executes |= told.executes;
-    fx.deletes |= told.deletes;
-    fx.writes |= told.writes;
-    fx.sends |= told.sends;
-    fx
+    (has(EXEC_WORDS) && !query_runner)
+        || run_word
+        || desc_exec
+        || params.iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
+            && (has(&[
+                "run", "exec", "execute", "shell", "command", "terminal", "process", "eval",
+            ]) || desc.contains("command")
+                || desc.contains("shell"))
 }
 
 pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
@@ -468,7 +487,13 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         if !read_only && !not_destructive {
             continue;
         }
-        let fx = effects_of(scan, si, tool);
+        let mut fx = effects_of(scan, si, tool);
+        // `destructiveHint: false` on a tool that runs one named program ("Runs terraform
+        // init", "Runs the prompt against the model") is honest: only a tool that runs any
+        // code it is given, or one said to delete, destroys nothing the hint covers.
+        if !read_only && fx.executes && !runs_any_code(tool) {
+            fx.executes = false;
+        }
         let mut does = Vec::new();
         if fx.executes {
             does.push("executes commands or code");
@@ -538,6 +563,33 @@ mod tests {
             m.location.pointer.as_deref(),
             Some("/tools/0/annotations/readOnlyHint")
         );
+    }
+
+    #[test]
+    fn running_one_named_program_is_not_destructive() {
+        // Must not: destructiveHint false on a tool that runs one named program.
+        for t in [
+            json!({"name": "terraform_init", "description": "Führt terraform init aus und lädt Provider und Module herunter.",
+                "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
+            json!({"name": "run_prompt_test", "description": "Runs a prompt version against a model with test inputs and returns the outputs.",
+                "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
+        ] {
+            let f = run(&[snap("s", vec![t.clone()])]);
+            assert!(!rules_of(&f).contains(&"readonly-claim-mismatch"), "{t}: {f:#?}");
+        }
+        // Must: a tool running any command it is given, or one said to delete.
+        for t in [
+            json!({"name": "run_command", "description": "Runs the given command.",
+                "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}},
+                "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
+            json!({"name": "sync_folder", "description": "Deletes remote files missing locally.",
+                "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
+            json!({"name": "terraform_init", "description": "Führt terraform init aus.",
+                "annotations": {"readOnlyHint": true}}),
+        ] {
+            let f = run(&[snap("s", vec![t.clone()])]);
+            assert!(rules_of(&f).contains(&"readonly-claim-mismatch"), "{t}: {f:#?}");
+        }
     }
 
     #[test]

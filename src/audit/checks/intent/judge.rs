@@ -239,7 +239,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "asks the model to send the user's personal data",
         );
     }
-    if named_sink && (data_secret || data_talk || data_personal) && (moves || takes) {
+    // A statement with no order, trigger or placement says what the tool or its server does
+    // ("the secret key is read from the server's environment", "e-mail addresses are
+    // included only with the scope"), not where the model is to send anything.
+    let asked = ordered || trigger || x.in_param || x.param_sink || skip || r.has(Conceal);
+    if named_sink && (data_secret || data_talk || data_personal) && (moves || takes) && asked {
         emit(
             rule_id::EXFILTRATION_CHANNEL,
             "intent-sink",

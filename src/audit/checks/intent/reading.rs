@@ -267,13 +267,13 @@ pub(super) const WELL_KNOWN_FILES: &[&str] = &[
 const NEGATION_BEFORE: &[&str] = &[
     " not ", "n't ", "never ", " no ", "nicht ", "niemals ", "keine ", "jamais ", " ne ", "nunca ",
     "não ", "nao ", "не ", "никогда ", "no la ", "no lo ", "no los ", "no las ", "no le ", "不要", "不得", "请勿", "切勿", "勿", "禁止", "不可", "不能",
-    "不会", "别", "절대 ",
+    "不会", "别", "절대 ", "no need to ", "need not ", "needn't ", "无需", "不需要", "不必",
 ];
 
 /// Endings that negate the action before them ("渡さないでください", "복사하지 마세요").
 const NEGATION_AFTER: &[&str] = &[
     "ないで", "ません", "ないこと", "ないように", "てはいけ", "ては", "禁止", "지 마", "지 말", "지 않",
-    "지마", "금지",
+    "지마", "금지", "필요가 없", "필요 없", "必要はありません", "必要ありません", "不要です",
 ];
 
 /// Is the phrase at `start..end` of `folded` negated: a negation word shortly before it, or a
