@@ -1853,12 +1853,17 @@ fn a_header_value_comes_from_the_environment_not_the_command_line() {
     let _ = server.wait();
 }
 
-/// End to end: `guard --install` rewrites a remote entry for ci-insights `--http`, and the
-/// entry's own command line, started as a host would (its `env` block expanded from the
-/// host's environment), lists and calls ci-insights through the guard; the header's value is
-/// in the environment, never in the guard's argv.
-#[test]
-fn an_installed_continue_yaml_remote_entry_lists_ci_insights_through_the_guard() {
+/// End to end: `guard --install` rewrites a remote entry for ci-insights `--http` in `file`
+/// (written by `original` from the server's URL), and the entry's own command line, started as
+/// a host would (its `env` block expanded: `reference` replaced by `token`), lists and calls
+/// ci-insights through the guard; the header's value is in the environment, never in the
+/// guard's argv or stderr; uninstall gives the entry back byte for byte.
+fn installed_remote_entry_round_trip(
+    file: &str,
+    original: impl FnOnce(&str) -> String,
+    reference: &str,
+    token: &str,
+) {
     let dir = tmp();
     let server = Proc::start(
         env!("CARGO_BIN_EXE_ci-insights"),
@@ -1880,15 +1885,10 @@ fn an_installed_continue_yaml_remote_entry_lists_ci_insights_through_the_guard()
         dir.path().join("lockfiles/ci-insights.lock.json"),
     )
     .expect("lock");
-    let config = dir.path().join("config.yaml");
-    let original = format!(
-        "mcpServers:\n  - name: ci-insights\n    type: streamable-http\n    url: {url} # local\n    requestOptions:\n      headers:\n        Authorization: Bearer ${{{{ secrets.E2E_TOKEN }}}}\n"
-    );
+    let config = dir.path().join(file);
+    let original = original(&url);
     std::fs::write(&config, &original).expect("write");
-    run_mcpvet(
-        dir.path(),
-        &["guard", "--install", "config.yaml", "--apply"],
-    );
+    run_mcpvet(dir.path(), &["guard", "--install", file, "--apply"]);
     let specs = mcpvet::config::load_path(&config).expect("parse");
     let mcpvet::model::spec::Transport::Stdio {
         command, args, env, ..
@@ -1900,17 +1900,15 @@ fn an_installed_continue_yaml_remote_entry_lists_ci_insights_through_the_guard()
         );
     };
     assert_eq!(command, env!("CARGO_BIN_EXE_mcpvet"));
-    const TOKEN: &str = "e2e-Yk52wQrN8c";
-    // Continue renders its `${{ secrets.X }}` templates in the env block too.
     let envs: Vec<(String, String)> = env
         .iter()
-        .map(|(k, v)| (k.clone(), v.replace("${{ secrets.E2E_TOKEN }}", TOKEN)))
+        .map(|(k, v)| (k.clone(), v.replace(reference, token)))
         .collect();
     assert_eq!(
         envs,
         [(
             "MCPVET_HEADER_AUTHORIZATION".to_string(),
-            format!("Bearer {TOKEN}")
+            format!("Bearer {token}")
         )]
     );
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -1918,86 +1916,7 @@ fn an_installed_continue_yaml_remote_entry_lists_ci_insights_through_the_guard()
     let mut g = Proc::start_env(command, &argv, dir.path(), &env_refs);
     let cmdline = std::fs::read(format!("/proc/{}/cmdline", g.child.id())).unwrap_or_default();
     assert!(
-        !String::from_utf8_lossy(&cmdline).contains(TOKEN),
-        "the header value is not in argv"
-    );
-    g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
-    let list = g.recv_json();
-    assert_eq!(
-        list["result"]["tools"].as_array().map(Vec::len),
-        Some(2),
-        "{list}"
-    );
-    let (code, err) = g.finish();
-    assert_eq!(code, Some(0), "{err}");
-    assert!(!err.contains(TOKEN), "{err}");
-    run_mcpvet(
-        dir.path(),
-        &["guard", "--uninstall", "config.yaml", "--apply"],
-    );
-    assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
-}
-
-#[test]
-fn an_installed_remote_entry_starts_and_lists_ci_insights_through_the_guard() {
-    let dir = tmp();
-    let server = Proc::start(
-        env!("CARGO_BIN_EXE_ci-insights"),
-        &["--http", "127.0.0.1:0"],
-        dir.path(),
-    );
-    let url = server
-        .err
-        .recv_timeout(Duration::from_secs(20))
-        .ok()
-        .and_then(|l| {
-            l.strip_prefix("ci-insights listening on ")
-                .map(str::to_owned)
-        })
-        .expect("bound");
-    std::fs::create_dir(dir.path().join("lockfiles")).expect("mkdir");
-    std::fs::copy(
-        ci_lock(),
-        dir.path().join("lockfiles/ci-insights.lock.json"),
-    )
-    .expect("lock");
-    let config = dir.path().join(".mcp.json");
-    let original = format!(
-        "{{\n  \"mcpServers\": {{\n    \"ci-insights\": {{\n      \"type\": \"http\",\n      \"url\": {},\n      \"headers\": {{ \"Authorization\": \"Bearer ${{E2E_TOKEN}}\" }}\n    }}\n  }}\n}}\n",
-        serde_json::to_string(&url).expect("json")
-    );
-    std::fs::write(&config, &original).expect("write");
-    run_mcpvet(dir.path(), &["guard", "--install", ".mcp.json", "--apply"]);
-    let specs = mcpvet::config::load_path(&config).expect("parse");
-    let mcpvet::model::spec::Transport::Stdio {
-        command, args, env, ..
-    } = &specs[0].transport
-    else {
-        panic!(
-            "stdio: {}",
-            std::fs::read_to_string(&config).unwrap_or_default()
-        );
-    };
-    assert_eq!(command, env!("CARGO_BIN_EXE_mcpvet"));
-    const TOKEN: &str = "e2e-Tq81xZpL3v";
-    // The host expands its references in the env block.
-    let envs: Vec<(String, String)> = env
-        .iter()
-        .map(|(k, v)| (k.clone(), v.replace("${E2E_TOKEN}", TOKEN)))
-        .collect();
-    assert_eq!(
-        envs,
-        [(
-            "MCPVET_HEADER_AUTHORIZATION".to_string(),
-            format!("Bearer {TOKEN}")
-        )]
-    );
-    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-    let env_refs: Vec<(&str, &str)> = envs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let mut g = Proc::start_env(command, &argv, dir.path(), &env_refs);
-    let cmdline = std::fs::read(format!("/proc/{}/cmdline", g.child.id())).unwrap_or_default();
-    assert!(
-        !String::from_utf8_lossy(&cmdline).contains(TOKEN),
+        !String::from_utf8_lossy(&cmdline).contains(token),
         "the header value is not in argv"
     );
     g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
@@ -2016,13 +1935,41 @@ fn an_installed_remote_entry_starts_and_lists_ci_insights_through_the_guard() {
     assert_eq!(r["result"]["isError"], false, "{r}");
     let (code, err) = g.finish();
     assert_eq!(code, Some(0), "{err}");
-    assert!(!err.contains(TOKEN), "{err}");
-    // Uninstall gives the remote entry back, byte for byte.
-    run_mcpvet(
-        dir.path(),
-        &["guard", "--uninstall", ".mcp.json", "--apply"],
-    );
+    assert!(!err.contains(token), "{err}");
+    run_mcpvet(dir.path(), &["guard", "--uninstall", file, "--apply"]);
     assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
+}
+
+/// A Continue YAML remote entry: Continue renders its `${{ secrets.X }}` templates in the env
+/// block too.
+#[test]
+fn an_installed_continue_yaml_remote_entry_lists_ci_insights_through_the_guard() {
+    installed_remote_entry_round_trip(
+        "config.yaml",
+        |url| {
+            format!(
+                "mcpServers:\n  - name: ci-insights\n    type: streamable-http\n    url: {url} # local\n    requestOptions:\n      headers:\n        Authorization: Bearer ${{{{ secrets.E2E_TOKEN }}}}\n"
+            )
+        },
+        "${{ secrets.E2E_TOKEN }}",
+        "e2e-Yk52wQrN8c",
+    );
+}
+
+/// A JSON host config's remote entry: the host expands its references in the env block.
+#[test]
+fn an_installed_remote_entry_starts_and_lists_ci_insights_through_the_guard() {
+    installed_remote_entry_round_trip(
+        ".mcp.json",
+        |url| {
+            format!(
+                "{{\n  \"mcpServers\": {{\n    \"ci-insights\": {{\n      \"type\": \"http\",\n      \"url\": {},\n      \"headers\": {{ \"Authorization\": \"Bearer ${{E2E_TOKEN}}\" }}\n    }}\n  }}\n}}\n",
+                serde_json::to_string(url).expect("json")
+            )
+        },
+        "${E2E_TOKEN}",
+        "e2e-Tq81xZpL3v",
+    );
 }
 
 /// Over `--url`, a legacy Streamable HTTP server's requests and notifications inside the SSE
