@@ -1705,13 +1705,9 @@ fn over_url_a_servers_input_requests_reach_the_host_and_its_answers_come_back() 
     assert_eq!(code, Some(0), "{err}");
 }
 
-/// `--header NAME=env:VAR`: the header's value comes from the guard's environment (where a
-/// host config's `env` block puts it), so the secret is never in the guard's argv; a
-/// missing variable is an error naming it, and a secret header written on the command line
-/// gets a warning naming the header, never its value.
-#[test]
-fn a_header_value_comes_from_the_environment_not_the_command_line() {
-    let dir = tmp();
+/// The hostile suite's HTTP server in its `needs_auth` mode (it refuses a request without
+/// `Authorization: Bearer let-me-in`), and its URL.
+fn needs_auth_server() -> (std::process::Child, String) {
     let mut server = Command::new(python())
         .arg(root().join("tests/fixtures/hostile/http_server.py"))
         .arg("needs_auth")
@@ -1723,6 +1719,17 @@ fn a_header_value_comes_from_the_environment_not_the_command_line() {
         .read_line(&mut port)
         .expect("port");
     let url = format!("http://127.0.0.1:{}/mcp", port.trim());
+    (server, url)
+}
+
+/// `--header NAME=env:VAR`: the header's value comes from the guard's environment (where a
+/// host config's `env` block puts it), so the secret is never in the guard's argv; a
+/// missing variable is an error naming it, and a secret header written on the command line
+/// gets a warning naming the header, never its value.
+#[test]
+fn a_header_value_comes_from_the_environment_not_the_command_line() {
+    let dir = tmp();
+    let (mut server, url) = needs_auth_server();
     const SECRET: &str = "Bearer let-me-in";
     let locks = dir.path().join("lockfiles");
     run_mcpvet(
@@ -2087,17 +2094,7 @@ fn over_url_a_legacy_servers_requests_in_a_stream_are_relayed_to_the_host() {
 #[test]
 fn an_installed_codex_remote_entry_carries_its_bearer_token_from_the_environment() {
     let dir = tmp();
-    let mut server = Command::new(python())
-        .arg(root().join("tests/fixtures/hostile/http_server.py"))
-        .arg("needs_auth")
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("http server");
-    let mut port = String::new();
-    BufReader::new(server.stdout.take().expect("stdout"))
-        .read_line(&mut port)
-        .expect("port");
-    let url = format!("http://127.0.0.1:{}/mcp", port.trim());
+    let (mut server, url) = needs_auth_server();
     run_mcpvet(
         dir.path(),
         &[
