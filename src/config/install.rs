@@ -528,20 +528,7 @@ fn remote_entry(root: &Node, spec: &ServerSpec) -> Result<Remote, String> {
             ));
         }
     }
-    let url = m
-        .value
-        .as_str()
-        .ok_or_else(|| format!("server `{name}`: its URL is not a string"))?
-        .to_string();
-    let kind = match obj.member("type") {
-        Some(t) => Some(
-            t.value
-                .as_str()
-                .ok_or_else(|| format!("server `{name}`: its `type` is not a string{by_hand}"))?
-                .to_string(),
-        ),
-        None => None,
-    };
+    let (url, kind) = url_and_type(&name, m, obj, by_hand)?;
     let headers = match obj.member("headers") {
         Some(h) => remote_headers(&name, h.value.members().unwrap_or_default(), by_hand)?,
         None => Vec::new(),
@@ -554,6 +541,38 @@ fn remote_entry(root: &Node, spec: &ServerSpec) -> Result<Remote, String> {
     })
 }
 
+/// A remote entry's URL (`m`) and `type` (in `obj`) as strings, or why not.
+fn url_and_type(
+    name: &str,
+    m: &Member,
+    obj: &Node,
+    by_hand: &str,
+) -> Result<(String, Option<String>), String> {
+    let url = m
+        .value
+        .as_str()
+        .ok_or_else(|| format!("server `{name}`: its URL is not a string{by_hand}"))?
+        .to_string();
+    let kind = match obj.member("type") {
+        Some(t) => Some(
+            t.value
+                .as_str()
+                .ok_or_else(|| format!("server `{name}`: its `type` is not a string{by_hand}"))?
+                .to_string(),
+        ),
+        None => None,
+    };
+    Ok((url, kind))
+}
+
+/// Whether `name` is an HTTP header name (an RFC 9110 token).
+pub(crate) fn is_header_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
 /// A remote entry's headers as `(name, variable, value)`, or why they cannot be carried.
 fn remote_headers(
     name: &str,
@@ -563,12 +582,7 @@ fn remote_headers(
     let mut headers: Vec<(String, String, String)> = Vec::new();
     {
         for hm in members {
-            let token = !hm.key.is_empty()
-                && hm
-                    .key
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
-            if !token {
+            if !is_header_name(&hm.key) {
                 return Err(format!(
                     "server `{name}`: the header name `{}` is not a valid HTTP header name{by_hand}",
                     crate::model::escape::line(&hm.key)
@@ -1644,20 +1658,7 @@ fn yaml_remote_entry(
             "server `{name}`: its URL is not under `url`{by_hand}"
         ));
     }
-    let url = m
-        .value
-        .as_str()
-        .ok_or_else(|| format!("server `{name}`: its URL is not a string{by_hand}"))?
-        .to_string();
-    let kind = match obj.member("type") {
-        Some(t) => Some(
-            t.value
-                .as_str()
-                .ok_or_else(|| format!("server `{name}`: its `type` is not a string{by_hand}"))?
-                .to_string(),
-        ),
-        None => None,
-    };
+    let (url, kind) = url_and_type(&name, m, obj, by_hand)?;
     let headers = match obj.member("requestOptions") {
         None => Vec::new(),
         Some(ro) => {

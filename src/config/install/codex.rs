@@ -298,11 +298,7 @@ pub(super) fn remote_entry(
             .ok_or_else(|| format!("server `{name}`: `{key}` is not a table{by_hand}"))?;
         ms.iter()
             .map(|m| {
-                let token = !m.key.is_empty()
-                    && m.key
-                        .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
-                if !token {
+                if !super::is_header_name(&m.key) {
                     return Err(format!(
                         "server `{name}`: `{key}` holds `{}`, which is not a valid HTTP header name{by_hand}",
                         crate::model::escape::line(&m.key)
