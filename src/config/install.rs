@@ -299,55 +299,44 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
             Mode::Install => install_status(spec, &doc.root, remote_syntax, opts, &mut changes),
             Mode::Uninstall => uninstall_status(spec, text, &doc.root, remote_syntax, &mut changes),
         };
-        if let Some(r) = changes
-            .last()
-            .filter(|c| std::ptr::eq(c.spec, spec))
-            .and_then(|c| c.remote.as_ref())
-        {
-            if mode == Mode::Install && crate::model::redact::url_for_report(&r.url) != r.url {
-                warnings.push(format!(
-                    "server `{}`: its URL carries a credential (user info or a secret query parameter), which is now on the guard's command line, where other users of this machine can read it; move it into a header from the environment (`--header NAME=env:VAR`) if the server accepts one",
-                    spec.name
-                ));
-            }
-            for (header, var, value) in &r.headers {
-                if literal_credential(header, value) {
-                    secrets.push(value.clone());
-                    if mode == Mode::Install {
-                        warnings.push(format!(
-                            "server `{}`: the header `{header}` is a literal value in this file; it is moved unchanged into the entry's `env` block as {var}: replace it there with a reference in the host's syntax (such as `{}`) so the secret does not sit in the file",
-                            spec.name,
-                            match remote_syntax {
-                                RemoteSyntax::Yaml(_) => "${{ secrets.NAME }}",
-                                _ => "${VAR}",
-                            }
-                        ));
-                    }
-                }
-            }
+        let install = mode == Mode::Install;
+        let last = changes.last().filter(|c| std::ptr::eq(c.spec, spec));
+        if let Some(r) = last.and_then(|c| c.remote.as_ref()) {
+            let reference = match remote_syntax {
+                RemoteSyntax::Yaml(_) => "${{ secrets.NAME }}",
+                _ => "${VAR}",
+            };
+            remote_warnings(
+                &spec.name,
+                install,
+                (
+                    &r.url,
+                    "a header from the environment (`--header NAME=env:VAR`) if the server accepts one",
+                ),
+                &r.headers,
+                &|var| {
+                    format!(
+                        "the entry's `env` block as {var}: replace it there with a reference in the host's syntax (such as `{reference}`) so the secret does not sit in the file"
+                    )
+                },
+                &mut secrets,
+                &mut warnings,
+            );
         }
-        if let Some((r, _)) = changes
-            .last()
-            .filter(|c| std::ptr::eq(c.spec, spec))
-            .and_then(|c| c.codex.as_ref())
-        {
-            if mode == Mode::Install && crate::model::redact::url_for_report(&r.url) != r.url {
-                warnings.push(format!(
-                    "server `{}`: its URL carries a credential (user info or a secret query parameter), which is now on the guard's command line, where other users of this machine can read it; move it into `env_http_headers` if the server accepts a header",
-                    spec.name
-                ));
-            }
-            for (header, var, value) in &r.literal_headers {
-                if literal_credential(header, value) {
-                    secrets.push(value.clone());
-                    if mode == Mode::Install {
-                        warnings.push(format!(
-                            "server `{}`: the header `{header}` is a literal value in this file; it is moved unchanged into the entry's `env` table as {var}: move the secret out of the file (set it in your environment and name it in `env_http_headers` before installing)",
-                            spec.name
-                        ));
-                    }
-                }
-            }
+        if let Some((r, _)) = last.and_then(|c| c.codex.as_ref()) {
+            remote_warnings(
+                &spec.name,
+                install,
+                (&r.url, "`env_http_headers` if the server accepts a header"),
+                &r.literal_headers,
+                &|var| {
+                    format!(
+                        "the entry's `env` table as {var}: move the secret out of the file (set it in your environment and name it in `env_http_headers` before installing)"
+                    )
+                },
+                &mut secrets,
+                &mut warnings,
+            );
         }
         outcomes.push(Outcome {
             server: spec.name.clone(),
@@ -386,6 +375,37 @@ pub fn plan(path: &Path, text: &str, mode: Mode, opts: &Options<'_>) -> Result<P
         outcomes,
         secrets,
     })
+}
+
+/// The warnings of a remote entry being guarded: a URL that carries a credential (`url.1` says
+/// where to move it), and each literal credential header (`moved(var)` says where it went and
+/// what to do); the literal values join `secrets`, to be redacted from every output.
+fn remote_warnings(
+    name: &str,
+    install: bool,
+    url: (&str, &str),
+    headers: &[(String, String, String)],
+    moved: &dyn Fn(&str) -> String,
+    secrets: &mut Vec<String>,
+    warnings: &mut Vec<String>,
+) {
+    if install && crate::model::redact::url_for_report(url.0) != url.0 {
+        warnings.push(format!(
+            "server `{name}`: its URL carries a credential (user info or a secret query parameter), which is now on the guard's command line, where other users of this machine can read it; move it into {}",
+            url.1
+        ));
+    }
+    for (header, var, value) in headers {
+        if literal_credential(header, value) {
+            secrets.push(value.clone());
+            if install {
+                warnings.push(format!(
+                    "server `{name}`: the header `{header}` is a literal value in this file; it is moved unchanged into {}",
+                    moved(var)
+                ));
+            }
+        }
+    }
 }
 
 /// Every literal secret of `specs`' environments and headers (a `Bearer`/`Basic` value also
