@@ -1646,6 +1646,31 @@ fn kit_http_server() -> String {
     rx.recv_timeout(Duration::from_secs(20)).expect("bound")
 }
 
+/// Locks the remote server at `url` as `name` into `dir/lockfiles`; the lockfile's path.
+fn lock_url(dir: &Path, name: &str, url: &str) -> String {
+    let locks = dir.join("lockfiles");
+    run_mcpvet(
+        dir,
+        &[
+            "lock",
+            "--name",
+            name,
+            "--lock-dir",
+            locks.to_str().expect("utf-8"),
+            "--by",
+            "t",
+            "--at",
+            "2026-07-28T12:00:00Z",
+            "--url",
+            url,
+        ],
+    );
+    locks
+        .join(format!("{name}.lock.json"))
+        .display()
+        .to_string()
+}
+
 /// Over `--url`, a modern server asks the host through an `input_required` result (the
 /// 2026-07-28 way to send elicitation and sampling requests): the guard relays it to the
 /// host as the server sent it, and the host's retry with `inputResponses` and the server's
@@ -1654,24 +1679,7 @@ fn kit_http_server() -> String {
 fn over_url_a_servers_input_requests_reach_the_host_and_its_answers_come_back() {
     let dir = tmp();
     let url = kit_http_server();
-    let locks = dir.path().join("lockfiles");
-    run_mcpvet(
-        dir.path(),
-        &[
-            "lock",
-            "--name",
-            "asking",
-            "--lock-dir",
-            locks.to_str().expect("utf-8"),
-            "--by",
-            "t",
-            "--at",
-            "2026-07-28T12:00:00Z",
-            "--url",
-            &url,
-        ],
-    );
-    let lock = locks.join("asking.lock.json").display().to_string();
+    let lock = lock_url(dir.path(), "asking", &url);
     let mut g = Proc::guard(&["guard", "--lock", &lock, "--url", &url], dir.path());
     let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}, "sampling": {}},
@@ -1995,24 +2003,7 @@ fn over_url_a_legacy_servers_requests_in_a_stream_are_relayed_to_the_host() {
         .to_string();
     let server = Proc::start(&python(), &[&script], dir.path());
     let url = server.recv(Duration::from_secs(20)).expect("bound");
-    let locks = dir.path().join("lockfiles");
-    run_mcpvet(
-        dir.path(),
-        &[
-            "lock",
-            "--name",
-            "asking",
-            "--lock-dir",
-            locks.to_str().expect("utf-8"),
-            "--by",
-            "t",
-            "--at",
-            "2026-07-28T12:00:00Z",
-            "--url",
-            &url,
-        ],
-    );
-    let lock = locks.join("asking.lock.json").display().to_string();
+    let lock = lock_url(dir.path(), "asking", &url);
 
     // A 2026-07-28 host takes no requests from the server: the guard refuses them to the
     // server, and the host sees only the notifications and the result.
