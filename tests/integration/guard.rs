@@ -694,15 +694,13 @@ fn a_modern_host_talks_to_a_legacy_server() {
     );
 }
 
-/// A remote Streamable HTTP server (ci-insights `--http`) presented to the host as stdio:
-/// lists and calls pass, a bad argument is refused before any POST.
-#[test]
-fn an_http_server_is_guarded_over_stdio() {
-    let dir = tmp();
+/// ci-insights `--http` on a free loopback port, and its URL (the server stops when the
+/// returned process is dropped).
+fn ci_insights_http(dir: &Path) -> (Proc, String) {
     let server = Proc::start(
         env!("CARGO_BIN_EXE_ci-insights"),
         &["--http", "127.0.0.1:0"],
-        dir.path(),
+        dir,
     );
     let url = server
         .err
@@ -713,6 +711,15 @@ fn an_http_server_is_guarded_over_stdio() {
                 .map(str::to_owned)
         })
         .expect("bound");
+    (server, url)
+}
+
+/// A remote Streamable HTTP server (ci-insights `--http`) presented to the host as stdio:
+/// lists and calls pass, a bad argument is refused before any POST.
+#[test]
+fn an_http_server_is_guarded_over_stdio() {
+    let dir = tmp();
+    let (_server, url) = ci_insights_http(dir.path());
     let mut g = Proc::guard(&["guard", "--lock", &ci_lock(), "--url", &url], dir.path());
     g.send(&request(1, "tools/list", &format!(r#"{{"_meta":{META}}}"#)));
     let list = g.recv_json();
@@ -1880,20 +1887,7 @@ fn installed_remote_entry_round_trip(
     token: &str,
 ) {
     let dir = tmp();
-    let server = Proc::start(
-        env!("CARGO_BIN_EXE_ci-insights"),
-        &["--http", "127.0.0.1:0"],
-        dir.path(),
-    );
-    let url = server
-        .err
-        .recv_timeout(Duration::from_secs(20))
-        .ok()
-        .and_then(|l| {
-            l.strip_prefix("ci-insights listening on ")
-                .map(str::to_owned)
-        })
-        .expect("bound");
+    let (_server, url) = ci_insights_http(dir.path());
     std::fs::create_dir(dir.path().join("lockfiles")).expect("mkdir");
     std::fs::copy(
         ci_lock(),
