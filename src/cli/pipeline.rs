@@ -70,13 +70,14 @@ impl JudgeArgs {
     }
 }
 
-/// What [`gather_discovering`] found: the subjects, the config files `--discover` read and
-/// the ones it skipped, and the stdio servers launched without the sandbox.
+/// What [`gather`] found: the subjects, the config files read, the warnings for the report
+/// (config files skipped; more stdio servers started at once than there are CPU cores), and
+/// the stdio servers launched without the sandbox.
 #[derive(Debug, Clone)]
 pub struct Gathered {
     pub subjects: Vec<Subject>,
     pub sources: Vec<String>,
-    pub skipped: Vec<String>,
+    pub warnings: Vec<String>,
     pub unsandboxed: Vec<String>,
 }
 
@@ -95,12 +96,21 @@ pub fn gather(args: &TargetArgs, policy: &PolicySource, g: Global) -> anyhow::Re
     let mut opts = args.gather_options()?;
     opts.probe.sandbox_net_servers = library::sandbox_network(&resolved.targets, policy, &cwd)?;
     let progress = targets::stderr_progress(g);
+    let started = std::time::Instant::now();
     let subjects = library::gather(resolved.targets, &opts, &progress)?;
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let mut warnings = resolved.skipped;
+    warnings.extend(library::concurrency_note(
+        &subjects,
+        &opts,
+        cores,
+        started.elapsed(),
+    ));
     let unsandboxed = library::unsandboxed(&subjects, &opts);
     Ok(Gathered {
         subjects,
         sources: resolved.sources,
-        skipped: resolved.skipped,
+        warnings,
         unsandboxed,
     })
 }

@@ -57,7 +57,7 @@ pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
     };
     let mut report = pipeline::judge_with(gathered.subjects, &args.judge, &cwd, cloaking, rules)?;
     report.sources = gathered.sources;
-    report.warnings.extend(gathered.skipped);
+    report.warnings.extend(gathered.warnings);
     report.unsandboxed = gathered.unsandboxed;
     let exit = match super::output_file(args.output.as_deref()) {
         Some(path) => {

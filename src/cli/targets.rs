@@ -73,7 +73,9 @@ pub struct TargetArgs {
     /// Launch packages that are not pinned to an exact version.
     #[arg(long)]
     pub allow_unpinned: bool,
-    /// How many servers are probed at once.
+    /// How many servers are probed at once. Starting stdio servers is CPU work: more at once
+    /// than the machine has cores does not finish sooner (the report says so when it
+    /// happens); HTTP servers mostly wait on the network.
     #[arg(short = 'j', long, value_name = "N", default_value_t = 8)]
     pub jobs: usize,
     /// Also audit every host config found in the known user and project locations

@@ -137,6 +137,55 @@ pub fn gather(
         .collect())
 }
 
+/// Probing shorter than this is not worth a note about concurrency.
+pub const NOTE_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// A note for the report when more stdio servers were started at once than the machine has
+/// CPU cores: a server's start-up is CPU work (an interpreter loading its packages), so past
+/// the cores `-j` only interleaves them; the figures of this run show how many really ran at
+/// a time. `None` when the run did not oversubscribe the cores (HTTP servers mostly wait on
+/// the network, so they are not counted) or took under [`NOTE_AFTER`] (too short to matter).
+pub fn concurrency_note(
+    subjects: &[Subject],
+    opts: &GatherOptions,
+    cores: usize,
+    wall: std::time::Duration,
+) -> Option<String> {
+    if opts.offline {
+        return None;
+    }
+    let stdio: Vec<&Subject> = subjects
+        .iter()
+        .filter(|s| s.snapshot_path.is_none())
+        .filter(|s| {
+            s.spec.as_ref().is_some_and(|spec| {
+                matches!(spec.transport, crate::model::spec::Transport::Stdio { .. })
+            })
+        })
+        .collect();
+    let cores = cores.max(1);
+    let at_once = opts.probe.jobs.max(1).min(stdio.len());
+    if at_once <= cores || wall < NOTE_AFTER {
+        return None;
+    }
+    let busy_ms: u64 = stdio
+        .iter()
+        .filter_map(|s| s.snapshot.as_ref()?.probe.as_ref().map(|p| p.elapsed_ms))
+        .sum();
+    let busy = busy_ms as f64 / 1000.0;
+    let wall = wall.as_secs_f64().max(0.001);
+    Some(format!(
+        "{} stdio servers were started up to {at_once} at once (`-j {}`) on {cores} CPU {}: \
+         their probes took {busy:.1} s together in {wall:.1} s, so about {:.1} ran at a time. \
+         A server's start-up is CPU work: starting more at once than there are cores does \
+         not make the scan finish sooner.",
+        stdio.len(),
+        opts.probe.jobs,
+        if cores == 1 { "core" } else { "cores" },
+        busy / wall,
+    ))
+}
+
 /// The policy file to use, if any: the given file, else `mcpvet.toml` found from `cwd`
 /// upwards.
 pub fn policy_path(policy: &PolicySource, cwd: &Path) -> Option<PathBuf> {
@@ -475,6 +524,88 @@ pub fn judge_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn probed(name: &str, transport: crate::model::spec::Transport, ms: u64) -> Subject {
+        Subject {
+            spec: Some(ServerSpec {
+                name: name.into(),
+                host: crate::model::host::Host::Format(crate::model::host::HostFormat::ClaudeCode),
+                origin: None,
+                locations: Default::default(),
+                transport,
+                settings: Default::default(),
+                duplicate_keys: Vec::new(),
+            }),
+            snapshot: Some(ServerSnapshot {
+                server: name.into(),
+                probe: Some(crate::model::snapshot::ProbeInfo {
+                    transport: "stdio".into(),
+                    elapsed_ms: ms,
+                    ..Default::default()
+                }),
+                ..ServerSnapshot::default()
+            }),
+            snapshot_path: None,
+            error: None,
+        }
+    }
+
+    fn stdio_transport() -> crate::model::spec::Transport {
+        crate::model::spec::Transport::Stdio {
+            command: "server".into(),
+            args: Vec::new(),
+            env: Default::default(),
+            cwd: None,
+        }
+    }
+
+    #[test]
+    fn the_report_says_when_more_stdio_servers_started_at_once_than_there_are_cores() {
+        let subjects: Vec<Subject> = (0..4)
+            .map(|i| probed(&format!("s{i}"), stdio_transport(), 1500))
+            .collect();
+        let mut opts = GatherOptions::default();
+        opts.probe.jobs = 8;
+        let wall = std::time::Duration::from_millis(3000);
+        let note = concurrency_note(&subjects, &opts, 2, wall).expect("oversubscribed");
+        assert!(
+            note.starts_with(
+                "4 stdio servers were started up to 4 at once (`-j 8`) on 2 CPU cores"
+            ),
+            "{note}"
+        );
+        assert!(
+            note.contains("6.0 s together in 3.0 s, so about 2.0 ran at a time"),
+            "{note}"
+        );
+        // As many at once as there are cores, or fewer: nothing to say.
+        assert_eq!(concurrency_note(&subjects, &opts, 4, wall), None);
+        opts.probe.jobs = 2;
+        assert_eq!(concurrency_note(&subjects, &opts, 2, wall), None);
+        // Offline scans start nothing; HTTP servers are not counted.
+        opts.probe.jobs = 8;
+        let offline = GatherOptions {
+            offline: true,
+            ..opts.clone()
+        };
+        assert_eq!(concurrency_note(&subjects, &offline, 2, wall), None);
+        let http: Vec<Subject> = (0..4)
+            .map(|i| {
+                probed(
+                    &format!("h{i}"),
+                    crate::model::spec::Transport::Http {
+                        url: "http://127.0.0.1:1/mcp".into(),
+                        headers: Default::default(),
+                    },
+                    1500,
+                )
+            })
+            .collect();
+        assert_eq!(concurrency_note(&http, &opts, 2, wall), None);
+        // Too short to matter.
+        let quick = std::time::Duration::from_millis(900);
+        assert_eq!(concurrency_note(&subjects, &opts, 2, quick), None);
+    }
 
     #[test]
     fn rules_loaded_ahead_are_the_rules_loaded_now_and_fail_the_same_way() {

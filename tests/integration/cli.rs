@@ -505,3 +505,62 @@ fn color_flag_and_environment_precedence() {
         "NO_COLOR wins"
     );
 }
+
+/// More stdio servers started at once than the machine has cores, each with a second of CPU
+/// work at start-up (as an interpreter loading its packages): the report says that `-j` did
+/// not buy speed, with this run's own figures; as many as the cores: nothing is said.
+#[test]
+fn a_scan_says_when_it_started_more_stdio_servers_than_there_are_cores() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("tmp");
+    let bin = env!("CARGO_BIN_EXE_ci-insights");
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let n = cores + 1;
+    let mut servers = serde_json::Map::new();
+    for i in 0..n {
+        // About a second of CPU before the server starts (1.5 million shell loop turns).
+        let start = format!("i=0; while [ $i -lt 1500000 ]; do i=$((i+1)); done; exec '{bin}'");
+        servers.insert(
+            format!("ci-{i}"),
+            serde_json::json!({"command": "/bin/sh", "args": ["-c", start]}),
+        );
+    }
+    let config = dir.path().join("mcp.json");
+    std::fs::write(
+        &config,
+        serde_json::json!({"mcpServers": servers}).to_string(),
+    )
+    .expect("config");
+    let cfg = config.to_str().expect("utf-8");
+    let warnings = |jobs: usize| {
+        let j = jobs.to_string();
+        let (code, out, err) = mcpvet_in(
+            dir.path(),
+            &[
+                "scan",
+                cfg,
+                "--no-sandbox",
+                "--no-policy",
+                "-j",
+                &j,
+                "--format",
+                "json",
+            ],
+        );
+        assert_eq!(code, 0, "{out}{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("JSON report");
+        v["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .filter_map(|w| w.as_str().map(str::to_owned))
+            .filter(|w| w.contains("stdio servers were started"))
+            .collect::<Vec<_>>()
+    };
+    let said = warnings(n);
+    assert_eq!(said.len(), 1, "{said:?}");
+    let expected =
+        format!("{n} stdio servers were started up to {n} at once (`-j {n}`) on {cores} CPU core");
+    assert!(said[0].starts_with(&expected), "{said:?}");
+    assert!(said[0].contains("ran at a time"), "{said:?}");
+    assert_eq!(warnings(cores), Vec::<String>::new());
+}
