@@ -287,7 +287,8 @@ pub struct SecretMatch {
 
 /// Whether `value` contains a variable reference.
 pub fn has_reference(value: &str) -> bool {
-    REFERENCE.as_ref().is_some_and(|r| r.is_match(value))
+    // Every form of reference holds `$`, `%` or `{`: text without them needs no regex.
+    value.contains(['$', '%', '{']) && REFERENCE.as_ref().is_some_and(|r| r.is_match(value))
 }
 
 /// The variable names referenced in `value` (`TOKEN` for `${TOKEN}`, `${env:TOKEN}`, `$TOKEN`,
