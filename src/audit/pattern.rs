@@ -177,9 +177,11 @@ pub struct Match {
 pub struct RuleSet {
     patterns: Vec<Pattern>,
     /// All patterns in ASCII mode over bytes: exact for ASCII text, fast to build (one
-    /// automaton answering which patterns match; no capture groups, no literal prefilter —
-    /// seventy patterns share too few literals for one to pay for its construction).
-    set_ascii: Option<regex_automata::meta::Regex>,
+    /// forward lazy DFA answering which patterns match: no capture groups, no literal
+    /// prefilter — seventy patterns share too few literals for one to pay for its
+    /// construction —, and no reverse automaton, which only finding where a match starts
+    /// would need).
+    set_ascii: Option<std::sync::Arc<AsciiSet>>,
     /// All patterns in Unicode mode, built on the first non-ASCII string.
     set_unicode: OnceLock<Option<RegexSet>>,
     docs: Vec<RuleMeta>,
@@ -472,10 +474,9 @@ impl RuleSet {
     /// otherwise, so no match is ever missed).
     fn set_matches(&self, text: &str) -> Vec<usize> {
         if text.is_ascii() {
-            if let Some(set) = &self.set_ascii {
-                let mut which = regex_automata::PatternSet::new(set.pattern_len());
-                set.which_overlapping_matches(&regex_automata::Input::new(text), &mut which);
-                return which.iter().map(|p| p.as_usize()).collect();
+            // `None` only if the lazy DFA gave up: the Unicode set answers then.
+            if let Some(which) = self.set_ascii.as_ref().and_then(|set| set.which(text)) {
+                return which;
             }
         }
         match self
@@ -538,23 +539,80 @@ impl RuleSet {
     }
 }
 
+/// The ASCII-mode pattern set: one forward lazy DFA over every pattern, and the search caches
+/// it fills as it goes (one per thread searching at the same time).
+struct AsciiSet {
+    dfa: regex_automata::hybrid::dfa::DFA,
+    caches: std::sync::Mutex<Vec<regex_automata::hybrid::dfa::Cache>>,
+}
+
+impl std::fmt::Debug for AsciiSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AsciiSet")
+            .field("patterns", &self.dfa.pattern_len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl AsciiSet {
+    /// Indices of the patterns that match somewhere in `text` (ASCII), in order; `None` if
+    /// the lazy DFA gave up (it is configured never to, but the caller has an exact fallback).
+    fn which(&self, text: &str) -> Option<Vec<usize>> {
+        let mut cache = self
+            .caches
+            .lock()
+            .ok()
+            .and_then(|mut c| c.pop())
+            .unwrap_or_else(|| self.dfa.create_cache());
+        let mut which = regex_automata::PatternSet::new(self.dfa.pattern_len());
+        let found = self.dfa.try_which_overlapping_matches(
+            &mut cache,
+            &regex_automata::Input::new(text),
+            &mut which,
+        );
+        if let Ok(mut c) = self.caches.lock() {
+            c.push(cache);
+        }
+        found
+            .ok()
+            .map(|()| which.iter().map(|p| p.as_usize()).collect())
+    }
+}
+
 /// All patterns as one ASCII-mode automaton that reports which of them match (`None` if some
-/// pattern needs Unicode mode).
-fn ascii_set<'a>(sources: impl Iterator<Item = &'a str>) -> Option<regex_automata::meta::Regex> {
-    use regex_automata::{meta, nfa::thompson::WhichCaptures, util::syntax};
+/// pattern needs Unicode mode). Only the forward NFA is compiled: telling which patterns match
+/// never needs the reverse one a full regex engine builds beside it.
+fn ascii_set<'a>(sources: impl Iterator<Item = &'a str>) -> Option<std::sync::Arc<AsciiSet>> {
+    use regex_automata::{
+        hybrid::dfa::DFA,
+        nfa::thompson::{self, WhichCaptures},
+        util::syntax,
+    };
     let sources: Vec<&str> = sources.collect();
-    meta::Builder::new()
-        .configure(
-            meta::Config::new()
-                .match_kind(regex_automata::MatchKind::All)
-                .which_captures(WhichCaptures::None)
-                .auto_prefilter(false)
-                .nfa_size_limit(Some(64 << 20))
-                .hybrid_cache_capacity(64 << 20),
-        )
+    let nfa = thompson::Compiler::new()
         .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .configure(
+            thompson::Config::new()
+                .utf8(false)
+                .shrink(false)
+                .which_captures(WhichCaptures::None)
+                .nfa_size_limit(Some(64 << 20)),
+        )
         .build_many(&sources)
-        .ok()
+        .ok()?;
+    let dfa = DFA::builder()
+        .configure(
+            DFA::config()
+                .match_kind(regex_automata::MatchKind::All)
+                .cache_capacity(64 << 20)
+                .minimum_cache_clear_count(None),
+        )
+        .build_from_nfa(nfa)
+        .ok()?;
+    Some(std::sync::Arc::new(AsciiSet {
+        dfa,
+        caches: std::sync::Mutex::new(Vec::new()),
+    }))
 }
 
 const ALL_KINDS: [StrKind; 11] = [

@@ -188,6 +188,11 @@ fn walk_item<'a>(v: &'a Value, item: usize, base: &str, kind: ItemKind, out: &mu
         return;
     };
     for (k, val) in map {
+        // Nothing below a number, a boolean, null or an ignored key is walked: no pointer to
+        // build for it.
+        if !holds_text(val) || matches!(k.as_str(), "icons" | "mimeType" | "size" | "execution") {
+            continue;
+        }
         let p = format!("{base}/{}", crate::model::pointer::token(k));
         match (k.as_str(), val) {
             ("name", Value::String(s)) => out.push(Field {
@@ -248,6 +253,26 @@ fn walk_schema<'a>(v: &'a Value, item: usize, base: &str, depth: usize, out: &mu
         return;
     };
     for (k, val) in map {
+        // Structural keywords (whose strings are not prose) and values without a string are
+        // skipped before their pointer is built.
+        if !holds_text(val)
+            || matches!(
+                k.as_str(),
+                "type"
+                    | "$schema"
+                    | "required"
+                    | "format"
+                    | "$id"
+                    | "$ref"
+                    | "$anchor"
+                    | "$dynamicRef"
+                    | "$dynamicAnchor"
+                    | "contentEncoding"
+                    | "contentMediaType"
+            )
+        {
+            continue;
+        }
         let p = format!("{base}/{}", crate::model::pointer::token(k));
         match k.as_str() {
             "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
@@ -313,6 +338,11 @@ fn walk_schema_list<'a>(
     }
 }
 
+/// Whether `v` is or holds a string (only those are walked further).
+fn holds_text(v: &Value) -> bool {
+    matches!(v, Value::String(_) | Value::Array(_) | Value::Object(_))
+}
+
 /// Every string under `v`, all with the same kind.
 fn walk_any<'a>(
     v: &'a Value,
@@ -333,12 +363,12 @@ fn walk_any<'a>(
             text: s,
         }),
         Value::Array(list) => {
-            for (i, x) in list.iter().enumerate() {
+            for (i, x) in list.iter().enumerate().filter(|(_, x)| holds_text(x)) {
                 walk_any(x, item, &format!("{base}/{i}"), kind, depth + 1, out);
             }
         }
         Value::Object(map) => {
-            for (k, x) in map {
+            for (k, x) in map.iter().filter(|(_, x)| holds_text(x)) {
                 walk_any(
                     x,
                     item,

@@ -85,8 +85,24 @@ pub struct Gathered {
 /// concurrently, or read snapshot files. A probe failure stays with its server. `policy`
 /// names the servers allowed network inside the sandbox.
 pub fn gather(args: &TargetArgs, policy: &PolicySource, g: Global) -> anyhow::Result<Gathered> {
+    gather_warming(args, policy, g, None)
+}
+
+/// [`gather`] that, once the targets are resolved, tells the rules loading ahead whether any
+/// server is to be probed live (only then is the audit's warm-up worth its CPU: see
+/// [`library::RulesAhead`]).
+pub fn gather_warming(
+    args: &TargetArgs,
+    policy: &PolicySource,
+    g: Global,
+    rules: Option<&mut library::RulesAhead>,
+) -> anyhow::Result<Gathered> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let resolved = args.resolve_discovering()?;
+    if let Some(rules) = rules {
+        let live = !args.offline && resolved.targets.iter().any(|t| t.snapshot_file.is_none());
+        rules.warm(live);
+    }
     if resolved.targets.is_empty() {
         anyhow::bail!(
             "nothing to audit: no project config (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`, …) in {}; give config or snapshot files, `--url URL`, `-- CMD ARGS…`, or --discover",

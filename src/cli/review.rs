@@ -43,8 +43,13 @@ pub struct ReviewArgs {
 pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     // The rules load while the servers start.
-    let rules = pipeline::rules_ahead(&args.judge);
-    let gathered = pipeline::gather(&args.targets, &args.judge.options().policy, g)?;
+    let mut rules = pipeline::rules_ahead(&args.judge);
+    let gathered = pipeline::gather_warming(
+        &args.targets,
+        &args.judge.options().policy,
+        g,
+        Some(&mut rules),
+    )?;
     pipeline::announce_sources(&gathered, g);
     let mut report = pipeline::judge_with(gathered.subjects, &args.judge, &cwd, Vec::new(), rules)?;
     report.unsandboxed = gathered.unsandboxed;

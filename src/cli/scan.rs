@@ -48,8 +48,8 @@ pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let policy = args.judge.options().policy;
     // The rules load (and the audit's matchers compile) while the servers start.
-    let rules = pipeline::rules_ahead(&args.judge);
-    let gathered = pipeline::gather(&args.targets, &policy, g)?;
+    let mut rules = pipeline::rules_ahead(&args.judge);
+    let gathered = pipeline::gather_warming(&args.targets, &policy, g, Some(&mut rules))?;
     let cloaking = if args.cloak_check {
         cloak_check(&gathered.subjects, &args.targets, &policy)?
     } else {

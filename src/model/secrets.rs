@@ -5,7 +5,7 @@
 //! references (`${VAR}`, `${env:VAR}`, `${input:id}`, `${{ secrets.X }}`, `$VAR`, `%VAR%`)
 //! are never secrets. Redaction keeps at most a 4-character prefix marker and the last 4.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::Regex;
 
@@ -224,8 +224,20 @@ const KINDS: &[SecretKind] = &[
     },
 ];
 
-static COMPILED: LazyLock<Vec<Option<Regex>>> =
-    LazyLock::new(|| KINDS.iter().map(|k| Regex::new(k.regex).ok()).collect());
+/// Each kind's own regex, compiled on first use: only a kind the set ([`ANY`]) says may match
+/// is ever compiled, so a run that meets no secret of a format never pays for its regex (a
+/// Unicode-mode regex each, the costliest part of a short live scan's set-up).
+static COMPILED: LazyLock<Vec<OnceLock<Option<Regex>>>> =
+    LazyLock::new(|| KINDS.iter().map(|_| OnceLock::new()).collect());
+
+/// The regex of kind `i` of [`KINDS`] (compiled now if it is not yet).
+fn compiled(i: usize) -> Option<&'static Regex> {
+    let kind = KINDS.get(i)?;
+    COMPILED
+        .get(i)?
+        .get_or_init(|| Regex::new(kind.regex).ok())
+        .as_ref()
+}
 
 /// All kinds in one automaton: which of them may match, in one pass over the text. A
 /// prefilter: each kind's own regex still decides. Its word boundaries are ASCII ones
@@ -275,7 +287,8 @@ pub struct SecretMatch {
 
 /// Whether `value` contains a variable reference.
 pub fn has_reference(value: &str) -> bool {
-    REFERENCE.as_ref().is_some_and(|r| r.is_match(value))
+    // Every form of reference holds `$`, `%` or `{`: text without them needs no regex.
+    value.contains(['$', '%', '{']) && REFERENCE.as_ref().is_some_and(|r| r.is_match(value))
 }
 
 /// The variable names referenced in `value` (`TOKEN` for `${TOKEN}`, `${env:TOKEN}`, `$TOKEN`,
@@ -310,11 +323,11 @@ pub fn without_references(value: &str) -> String {
 pub fn find_secrets(text: &str) -> Vec<SecretMatch> {
     let mut found: Vec<SecretMatch> = Vec::new();
     let candidates = ANY.as_ref().map(|set| set.matches(text));
-    for (i, (kind, re)) in KINDS.iter().zip(COMPILED.iter()).enumerate() {
-        let Some(re) = re else { continue };
+    for (i, kind) in KINDS.iter().enumerate() {
         if candidates.as_ref().is_some_and(|c| !c.matched(i)) {
             continue;
         }
+        let Some(re) = compiled(i) else { continue };
         for caps in re.captures_iter(text) {
             // With a capture group only the group is the secret (a URL's password).
             let Some(m) = caps.get(1).or_else(|| caps.get(0)) else {
@@ -481,8 +494,8 @@ mod tests {
             format!("SK{}ß", "a".repeat(32)),
         ] {
             let maybe = set.matches(&text);
-            for (i, re) in super::COMPILED.iter().enumerate() {
-                let re = re.as_ref().expect("every kind compiles");
+            for i in 0..super::KINDS.len() {
+                let re = super::compiled(i).expect("every kind compiles");
                 if re.is_match(&text) {
                     assert!(maybe.matched(i), "{}: {text}", super::KINDS[i].id);
                 }
@@ -631,7 +644,7 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        assert!(COMPILED.iter().all(Option::is_some));
+        assert!((0..KINDS.len()).all(|i| compiled(i).is_some()));
         assert!(ANY.is_some());
         assert!(REFERENCE.is_some());
     }

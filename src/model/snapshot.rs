@@ -131,13 +131,25 @@ pub struct ServerSnapshot {
     pub capabilities: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "compact::list")]
     pub tools: Vec<Value>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "compact::list"
+    )]
     pub prompts: Vec<Value>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "compact::list"
+    )]
     pub resources: Vec<Value>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "compact::list"
+    )]
     pub resource_templates: Vec<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probe: Option<ProbeInfo>,
@@ -401,6 +413,138 @@ pub mod items {
         }
         fn visit_unit<E>(self) -> Result<(), E> {
             Ok(())
+        }
+    }
+}
+
+/// Definitions read into values whose objects and arrays hold no spare room: the same values
+/// `serde_json` builds (same keys, same order, same numbers; a repeated key keeps its first
+/// place and its last value), but each object's table and each array sized to what it holds
+/// rather than grown by doubling. A saved snapshot of many tools is mostly such small objects,
+/// so this is a good part of the memory a large offline scan needs.
+mod compact {
+    use std::fmt;
+
+    use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+    use serde_json::{Map, Number, Value};
+
+    /// A list of definitions (`tools`, `prompts`, …).
+    pub fn list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::Error> {
+        d.deserialize_seq(List)
+    }
+
+    struct List;
+
+    impl<'de> Visitor<'de> for List {
+        type Value = Vec<Value>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a sequence")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Value>, A::Error> {
+            let mut out = Vec::new();
+            while let Some(v) = seq.next_element_seed(Compact)? {
+                out.push(v);
+            }
+            out.shrink_to_fit();
+            Ok(out)
+        }
+    }
+
+    /// One value, compact all the way down.
+    #[derive(Clone, Copy)]
+    struct Compact;
+
+    impl<'de> DeserializeSeed<'de> for Compact {
+        type Value = Value;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Compact {
+        type Value = Value;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any valid JSON value")
+        }
+        fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+            Ok(Value::Bool(v))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+            Ok(Value::Number(v.into()))
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+            Ok(Value::Number(v.into()))
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+            Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+            Ok(Value::String(v.to_owned()))
+        }
+        fn visit_string<E>(self, mut v: String) -> Result<Value, E> {
+            v.shrink_to_fit();
+            Ok(Value::String(v))
+        }
+        fn visit_none<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_unit<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+            d.deserialize_any(self)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(v) = seq.next_element_seed(self)? {
+                out.push(v);
+            }
+            out.shrink_to_fit();
+            Ok(Value::Array(out))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+            let mut entries: Vec<(String, Value)> = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                let value = map.next_value_seed(self)?;
+                entries.push((key, value));
+            }
+            let mut out = Map::with_capacity(entries.len());
+            for (k, v) in entries {
+                out.insert(k, v);
+            }
+            Ok(Value::Object(out))
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn compact_values_are_the_values_serde_json_builds() {
+            for text in [
+                r#"[{"name":"a","inputSchema":{"type":"object","properties":{"z":{"enum":["x",1,-2,1.5,null,true]},"a":{}}}}]"#,
+                r#"[{"b":1,"a":2,"b":3}, [], {}, "s\u00e9\n", 12345678901234567890, -0, 1e300, 0.1]"#,
+                r#"[{"k":[[[{"deep":[1,2,{"x":"y"}]}]]]}]"#,
+            ] {
+                let mut de = serde_json::Deserializer::from_str(text);
+                let compact = list(&mut de).unwrap();
+                let plain: Vec<Value> = serde_json::from_str(text).unwrap();
+                assert_eq!(compact, plain, "{text}");
+                // The same order of keys, too (equality of maps ignores it).
+                assert_eq!(
+                    serde_json::to_string(&compact).unwrap(),
+                    serde_json::to_string(&plain).unwrap()
+                );
+                // And read back from a value (the checked path) the same way.
+                let again = list(Value::Array(plain.clone())).unwrap();
+                assert_eq!(
+                    serde_json::to_string(&again).unwrap(),
+                    serde_json::to_string(&plain).unwrap()
+                );
+            }
+            let mut de = serde_json::Deserializer::from_str(r#"{"a":1}"#);
+            assert!(list(&mut de).is_err());
         }
     }
 }

@@ -260,14 +260,22 @@ impl Loaded {
 }
 
 /// The rule set and catalog, loaded on a thread of its own while the servers start, which
-/// then goes on to build what the audit otherwise builds on first use ([`audit::warm_up`]):
-/// a live scan spends none of its own time on them after the last answer. The rules are
-/// handed over as soon as they are loaded ([`RulesAhead::finish`]); a matcher the warm-up
-/// is still building when the audit needs it is waited for (each is built once, by
-/// whichever thread comes first), one it has not reached is built by the audit.
+/// then goes on — once told that some server is to be probed live ([`RulesAhead::warm`]) — to
+/// build what the audit otherwise builds on first use ([`audit::warm_up`]): a live scan spends
+/// none of its own time on them after the last answer. The rules are handed over as soon as
+/// they are loaded ([`RulesAhead::finish`]); a matcher the warm-up is still building when the
+/// audit needs it is waited for (each is built once, by whichever thread comes first), one it
+/// has not reached is built by the audit.
+///
+/// Without a live server (snapshot files, `--offline`) there is nothing to overlap the warm-up
+/// with, and it would cost twice: its own CPU, and every regex it touched first would stay
+/// owned by its thread, so each search the audit makes with one takes the regex crate's
+/// slower, locked path for another thread's cache.
 pub struct RulesAhead {
     dirs: Vec<PathBuf>,
     loaded: Option<std::sync::mpsc::Receiver<anyhow::Result<Loaded>>>,
+    /// Tells the thread, once, whether to warm up; dropped unsent, it means no.
+    warm: Option<std::sync::mpsc::SyncSender<bool>>,
 }
 
 impl RulesAhead {
@@ -276,13 +284,14 @@ impl RulesAhead {
         let dirs = rules_dirs.to_vec();
         let theirs = dirs.clone();
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let (warm_tx, warm_rx) = std::sync::mpsc::sync_channel::<bool>(1);
         let started = std::thread::Builder::new()
             .name("mcpvet-rules".into())
             .spawn(move || match Loaded::now(&theirs) {
                 Ok(loaded) => {
                     let rules = std::sync::Arc::clone(&loaded.rules);
                     // The receiver may be gone (the command failed): nothing to warm then.
-                    if tx.send(Ok(loaded)).is_ok() {
+                    if tx.send(Ok(loaded)).is_ok() && warm_rx.recv() == Ok(true) {
                         audit::warm_up(&rules);
                     }
                 }
@@ -294,12 +303,23 @@ impl RulesAhead {
         RulesAhead {
             dirs,
             loaded: started.then_some(rx),
+            warm: started.then_some(warm_tx),
+        }
+    }
+
+    /// Say whether a server is to be probed live (`true`: warm up while it starts). Only the
+    /// first answer counts; none at all, by [`RulesAhead::finish`], means no.
+    pub fn warm(&mut self, live: bool) {
+        if let Some(tx) = self.warm.take() {
+            let _ = tx.try_send(live);
         }
     }
 
     /// The rules and catalog (or why they could not be loaded). Where the thread could not
     /// start or ended without them, they are loaded here instead.
-    pub fn finish(self) -> anyhow::Result<Loaded> {
+    pub fn finish(mut self) -> anyhow::Result<Loaded> {
+        // Judging starts now: a warm-up not asked for yet is no longer worth starting.
+        self.warm.take();
         match self.loaded.map(|rx| rx.recv()) {
             Some(Ok(loaded)) => loaded,
             Some(Err(_)) | None => Loaded::now(&self.dirs),
@@ -610,6 +630,10 @@ mod tests {
     #[test]
     fn rules_loaded_ahead_are_the_rules_loaded_now_and_fail_the_same_way() {
         let ahead = RulesAhead::start(&[]).finish().unwrap();
+        let mut warmed = RulesAhead::start(&[]);
+        warmed.warm(true);
+        let warmed = warmed.finish().unwrap();
+        assert_eq!(warmed.rules.docs(), ahead.rules.docs());
         let now = Loaded::now(&[]).unwrap();
         assert_eq!(ahead.catalog, now.catalog);
         assert_eq!(ahead.rules.docs(), now.rules.docs());
