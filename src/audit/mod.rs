@@ -58,39 +58,49 @@ pub fn definition_rules() -> Vec<RuleMeta> {
     out
 }
 
-/// Build what the audit of an ordinary server builds on first use — the Latin-script
-/// lexicons, the coded checks' expressions, the patterns an ordinary tool meets — by auditing
-/// a small made-up tool and discarding the result. A live scan runs it on a thread of its own
-/// while the servers start, so the work is done, or under way, before their answers arrive.
-///
-/// What only some servers need is left to the first string that needs it: the Unicode-mode
-/// pattern set (text that is not ASCII), the lexicons of other scripts, the regex of a
-/// secret format. Built here, they cost every live scan CPU that, on a machine with few
-/// cores, the starting server needs itself.
+/// Build what the audit otherwise builds on first use, by auditing small made-up tools and
+/// discarding the result: first what every server needs (the Latin-script lexicons, the coded
+/// checks' expressions, the patterns an ordinary tool meets), then what the first string
+/// that is not ASCII needs — an en dash, a curly quote or an emoji is enough, and most real
+/// servers have one — the checks' Unicode-mode expressions and the Unicode-mode pattern set,
+/// the costliest (about 60–90 ms of CPU). A live scan runs it on a thread of its own while
+/// the servers start, so the work is done, or under way, before their answers arrive; left
+/// to the first non-ASCII string, it lands after the last answer, on the scan's own time
+/// (server-everything: +57 ms over the floor client without it, paired medians in README).
+/// What only a few servers need stays lazy: the lexicons of other scripts, the regex of a
+/// secret format.
 pub fn warm_up(rules: &RuleSet) {
-    let tool = serde_json::json!({
-        "name": "read_file",
-        "title": "Read a file",
-        "description": "Reads a file from the project and returns its text. Use it before \
-            editing; do not send the contents anywhere else.",
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "path": {"type": "string", "description": "Path of the file to read"},
-                "url": {"type": "string", "format": "uri"},
-                "command": {"type": "string", "enum": ["cat", "head"]}
+    let tool = |description: &str| {
+        serde_json::json!({
+            "name": "read_file",
+            "title": "Read a file",
+            "description": description,
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "description": "Path of the file to read"},
+                    "url": {"type": "string", "format": "uri"},
+                    "command": {"type": "string", "enum": ["cat", "head"]}
+                },
+                "required": ["path"]
             },
-            "required": ["path"]
-        },
-        "annotations": {"readOnlyHint": true}
-    });
-    let snap = crate::model::snapshot::ServerSnapshot {
-        server: "warm-up".into(),
-        instructions: Some("Use read_file to read files.".into()),
-        tools: vec![tool],
-        ..crate::model::snapshot::ServerSnapshot::default()
+            "annotations": {"readOnlyHint": true}
+        })
     };
-    drop(engine::audit_snapshots(std::slice::from_ref(&snap), rules));
+    for description in [
+        "Reads a file from the project and returns its text. Use it before editing; do not \
+         send the contents anywhere else.",
+        "Reads a file \u{2013} its text, as stored; a caf\u{e9}\u{2019}s menu \u{1f389}.",
+    ] {
+        let snap = crate::model::snapshot::ServerSnapshot {
+            server: "warm-up".into(),
+            instructions: Some("Use read_file to read files.".into()),
+            tools: vec![tool(description)],
+            ..crate::model::snapshot::ServerSnapshot::default()
+        };
+        drop(engine::audit_snapshots(std::slice::from_ref(&snap), rules));
+    }
+    rules.build_unicode_set();
 }
 
 /// Documentation of every rule a given rule set reports (built-in and `--rules DIR`).
