@@ -187,6 +187,8 @@ pub struct RuleSet {
     kind_used: HashMap<StrKind, bool>,
     /// Where each rule doc / pattern id came from (for duplicate errors).
     origin: HashMap<String, String>,
+    /// The learned scorer run after the rules (`None`: rules alone).
+    learned: Option<std::sync::Arc<crate::audit::score::Scorer>>,
 }
 
 impl RuleSet {
@@ -195,6 +197,16 @@ impl RuleSet {
         let mut rs = Self::builtin_parsed()?;
         rs.rebuild()?;
         Ok(rs)
+    }
+
+    /// The learned scorer the audit runs after the rules, if any.
+    pub fn learned(&self) -> Option<&crate::audit::score::Scorer> {
+        self.learned.as_deref()
+    }
+
+    /// Set (or, with `None`, turn off) the learned scorer.
+    pub fn set_learned(&mut self, scorer: Option<crate::audit::score::Scorer>) {
+        self.learned = scorer.map(std::sync::Arc::new);
     }
 
     /// The documentation of the embedded rules (`[[rule]]` entries), without building the
@@ -212,6 +224,7 @@ impl RuleSet {
             docs: Vec::new(),
             kind_used: HashMap::new(),
             origin: HashMap::new(),
+            learned: None,
         };
         // The built-in examples are checked by tests; user files are checked when loaded.
         for (name, text) in BUILTIN_FILES {

@@ -30,7 +30,9 @@ pub(super) struct Read<'a> {
     pub names_self: bool,
 }
 
-pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec<Hit>) {
+/// Add the cues a reading shows; returns what the clause showed as the learned scorer's
+/// flag bits ([`crate::audit::score::flag`]; 0 for the whole-string reading).
+pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec<Hit>) -> u64 {
     use Concept::*;
     let r = x.r;
     let targets = x.targets;
@@ -94,7 +96,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // goes: the data rules, with a destination.
     let whole = x.damp > 0;
     if whole && !(named_sink || into_param_of(x, r) || skip || r.has(Conceal)) {
-        return;
+        return 0;
     }
     let acts = r.has(ActCall) || moves || r.has(ActDelete) || r.has(ActRun) || trigger;
     // A parameter's text that talks about another tool is an order in itself (parameters
@@ -325,6 +327,34 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "orders a destructive action as a side effect",
         );
     }
+    let flags = if whole {
+        0
+    } else {
+        use crate::audit::score::flag as f;
+        [
+            (ordered, f::ORDERED),
+            (told, f::TOLD),
+            (trigger, f::TRIGGER),
+            (named_other, f::NAMED_OTHER),
+            (r.has(OtherTools) || r.other_tools, f::OTHER_TOOLS),
+            (role, f::ROLE_TOOL),
+            (super::reading::requirement(r.folded), f::REQUIREMENT),
+            (r.literal_sink, f::LITERAL_SINK),
+            (x.param_sink, f::PARAM_SINK),
+            (x.in_param, f::IN_PARAM),
+            (x.names_self, f::NAMES_SELF),
+            (r.about_itself(), f::ABOUT_ITSELF),
+            (asks_user, f::ASKS_USER),
+            (r.forbids_call, f::FORBIDS_CALL),
+            (r.forbids_move, f::FORBIDS_MOVE),
+            (skip, f::SKIP_CONFIRM),
+            (data_secret && r.names_store(), f::NAMES_STORE),
+            (broad, f::BROAD),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .fold(0, |m, (_, b)| m | b)
+    };
     let filled_command = matches!(x.kind, StrKind::Default | StrKind::Example) && named_sink;
     let handed = role && r.literal_sink;
     if !whole
@@ -339,6 +369,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "orders the model to run or install code",
         );
     }
+    flags
 }
 
 /// The clause and what was read in it.
