@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release --example train_scorer -- --lobo            # print the LOBO table only
 //! cargo run --release --example train_scorer -- --write           # train on every batch, write rules/scorer.toml
-//! cargo run --release --example train_scorer -- --lobo --write [--dir tests/corpus/train] [--date YYYY-MM-DD]
+//! cargo run --release --example train_scorer -- --lobo --write [--dir tests/corpus/train] [--date YYYY-MM-DD] [--l2 X]
 //! ```
 //!
 //! Every server of every file of `tests/corpus/train/` is audited ALONE with the rules alone
@@ -36,7 +36,14 @@ use serde_json::Value;
 use sha2::Digest;
 
 const ITERATIONS: usize = 1500;
+/// The default L2 penalty (`--l2 X` to try another).
 const L2: f64 = 1e-3;
+
+static L2_USED: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+
+fn l2() -> f64 {
+    *L2_USED.get().unwrap_or(&L2)
+}
 const LEARNING_RATE: f64 = 0.05;
 const BENIGN_TARGET: f64 = 2.0;
 
@@ -223,7 +230,7 @@ fn fit(samples: &[&Sample], dims: usize) -> (f64, Vec<f64>) {
             g[dims] += err / n;
         }
         for i in 0..dims {
-            g[i] += L2 * w[i];
+            g[i] += l2() * w[i];
         }
         let (c1, c2) = (1.0 - b1.powi(t as i32), 1.0 - b2.powi(t as i32));
         for i in 0..=dims {
@@ -323,13 +330,14 @@ fn lobo(data: &Loaded) {
         b
     };
     out(&format!(
-        "leave-one-batch-out over {} batches ({} records, {} features; L2 {L2}, {ITERATIONS} iterations; each server alone, gate high; threshold chosen on the five training batches: benign ≤ {BENIGN_TARGET} %)\n\n",
+        "leave-one-batch-out over {} batches ({} records, {} features; L2 {}, {ITERATIONS} iterations; each server alone, gate high; threshold chosen on the five training batches: benign ≤ {BENIGN_TARGET} %)\n\n",
         batches.len(),
         data.samples.len(),
-        data.vocab.len()
+        data.vocab.len(),
+        l2()
     ));
     out(
-        "| held-out batch | threshold | malicious flagged: rules → rules + scorer | benign flagged: rules → rules + scorer | train-fold benign: rules → + scorer |\n|---|---|---|---|---|\n",
+        "| held-out batch | threshold | malicious flagged: rules → rules + scorer | benign flagged: rules → rules + scorer | train batches' benign (in-sample): rules → + scorer |\n|---|---|---|---|---|\n",
     );
     let mut per_tech: BTreeMap<String, Count> = BTreeMap::new();
     let mut per_lang: BTreeMap<(String, bool), Count> = BTreeMap::new();
@@ -430,7 +438,7 @@ fn write(data: &Loaded, path: &Path, date: &str) {
         "method = {}\n",
         toml_key("L2 logistic regression, weights >= 0 (projected Adam, full batch, zero start); threshold: lowest of 0.50..0.99 keeping benign flagged (rules or scorer) <= 2 % on out-of-fold scores of the training batches")
     ));
-    s.push_str(&format!("iterations = {ITERATIONS}\nl2 = {L2}\n"));
+    s.push_str(&format!("iterations = {ITERATIONS}\nl2 = {}\n", l2()));
     s.push_str(&format!("bias = {:.6}\nthreshold = {t:.2}\n", b));
     for (file, sha, n) in &data.data {
         s.push_str(&format!(
@@ -484,8 +492,16 @@ fn main() {
                 dir = PathBuf::from(it.next().unwrap_or_else(|| fail("--dir needs a folder")))
             }
             "--date" => date = it.next().cloned(),
+            "--l2" => {
+                let v = it
+                    .next()
+                    .and_then(|v| v.parse::<f64>().ok())
+                    .filter(|v| v.is_finite() && *v >= 0.0)
+                    .unwrap_or_else(|| fail("--l2 needs a number >= 0"));
+                let _ = L2_USED.set(v);
+            }
             other => fail(&format!(
-                "unknown argument `{other}` (use --lobo, --write, --dir DIR, --date YYYY-MM-DD)"
+                "unknown argument `{other}` (use --lobo, --write, --dir DIR, --date YYYY-MM-DD, --l2 X)"
             )),
         }
     }

@@ -301,15 +301,18 @@ fn incomplete(snap: &ServerSnapshot, done: usize, total: usize) -> Finding {
 
 /// The documentation of the rules the engine itself reports.
 pub fn engine_rule_docs() -> Vec<RuleMeta> {
-    vec![checks::meta(
-        rule_id::AUDIT_INCOMPLETE,
-        "The definitions a live server sent could not all be audited before the server's deadline (probe start plus --timeout); the rest were not checked.",
-        "A server that sends more text than can be checked in its time would otherwise pass on a partial audit: poison placed after the point where the audit stopped would never be seen.",
-        "A server answers tools/list with 9,000 tools of several kilobytes each; `mcpvet scan --timeout 3` lists them in one second and stops auditing at three.",
-        Severity::High,
-        Confidence::High,
-        Control::ReviewDefinitions,
-    )]
+    vec![
+        crate::audit::score::rule_doc(),
+        checks::meta(
+            rule_id::AUDIT_INCOMPLETE,
+            "The definitions a live server sent could not all be audited before the server's deadline (probe start plus --timeout); the rest were not checked.",
+            "A server that sends more text than can be checked in its time would otherwise pass on a partial audit: poison placed after the point where the audit stopped would never be seen.",
+            "A server answers tools/list with 9,000 tools of several kilobytes each; `mcpvet scan --timeout 3` lists them in one second and stops auditing at three.",
+            Severity::High,
+            Confidence::High,
+            Control::ReviewDefinitions,
+        ),
+    ]
 }
 
 fn control_map(rules: &RuleSet) -> HashMap<String, Control> {

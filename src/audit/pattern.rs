@@ -192,10 +192,12 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
-    /// The embedded rules.
+    /// The embedded rules, with the embedded learned scorer (`rules/scorer.toml`).
     pub fn builtin() -> Result<RuleSet, AuditError> {
         let mut rs = Self::builtin_parsed()?;
         rs.rebuild()?;
+        // The learned scorer runs after the rules unless turned off (`set_learned(None)`).
+        rs.set_learned(Some(crate::audit::score::Scorer::builtin()?));
         Ok(rs)
     }
 

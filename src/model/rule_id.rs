@@ -64,6 +64,7 @@ pub const ALL: &[(&str, &str)] = &[
     (EXFILTRATION_CHANNEL, "definition"),
     (HIDDEN_INSTRUCTIONS, "definition"),
     (INVISIBLE_UNICODE, "definition"),
+    (LEARNED_INTENT_SCORE, "definition"),
     (NETWORK_SCHEMA_REF, "definition"),
     (OPEN_INPUT_SCHEMA, "definition"),
     (OVERSIZED_DEFINITION, "definition"),
