@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release --example train_scorer -- --lobo            # print the LOBO table only
 //! cargo run --release --example train_scorer -- --write           # train on every batch, write rules/scorer.toml
+//! cargo run --release --example train_scorer -- --show            # list what the scorer adds on the training data
 //! cargo run --release --example train_scorer -- --lobo --write [--dir tests/corpus/train] [--date YYYY-MM-DD] [--l2 X]
 //! ```
 //!
@@ -46,6 +47,7 @@ fn l2() -> f64 {
 }
 const LEARNING_RATE: f64 = 0.05;
 const BENIGN_TARGET: f64 = 2.0;
+const SCORER_FILE: &str = "rules/scorer.toml";
 
 fn out(s: &str) {
     let _ = mcpvet::report::write_stdout(s.as_bytes());
@@ -57,6 +59,7 @@ fn fail(s: &str) -> ! {
 }
 
 struct Sample {
+    id: String,
     batch: String,
     malicious: bool,
     technique: String,
@@ -178,6 +181,7 @@ fn load(dir: &Path, rules: &RuleSet) -> Loaded {
             }
             raw.push((
                 Sample {
+                    id: s("id"),
                     batch: batch_of(&name),
                     malicious: s("label") == "malicious",
                     technique: s("technique"),
@@ -426,7 +430,7 @@ fn toml_key(k: &str) -> String {
     toml::Value::String(k.to_owned()).to_string()
 }
 
-fn write(data: &Loaded, path: &Path, date: &str) {
+fn write(data: &Loaded, path: Option<&Path>, date: &str, show: bool) {
     let all: Vec<&Sample> = data.samples.iter().collect();
     let (b, w) = fit(&all, data.vocab.len());
     let t = threshold(&out_of_fold(&all, data.vocab.len()));
@@ -457,19 +461,33 @@ fn write(data: &Loaded, path: &Path, date: &str) {
         }
     }
     // Check what is written parses as the audit will read it.
-    if let Err(e) = Scorer::parse(&path.display().to_string(), &s) {
+    if let Err(e) = Scorer::parse(SCORER_FILE, &s) {
         fail(&e.to_string());
     }
-    if let Err(e) = std::fs::write(path, &s) {
-        fail(&format!("cannot write {}: {e}", path.display()));
+    if let Some(path) = path {
+        if let Err(e) = std::fs::write(path, &s) {
+            fail(&format!("cannot write {}: {e}", path.display()));
+        }
+        out(&format!("wrote {}\n", path.display()));
+    }
+    if show {
+        out("records the rules leave below high and the scorer flags (in-sample):\n");
+        for s in all.iter().filter(|s| !s.rules && prob(b, &w, s) >= t) {
+            out(&format!(
+                "  {} {} [{}] {:.2}\n",
+                if s.malicious { "caught" } else { "FALSE ALARM" },
+                s.id,
+                s.technique,
+                prob(b, &w, s)
+            ));
+        }
     }
     let benign: Vec<&&Sample> = all.iter().filter(|s| !s.malicious).collect();
     let malicious: Vec<&&Sample> = all.iter().filter(|s| s.malicious).collect();
     let both = |v: &[&&Sample]| v.iter().filter(|s| s.rules || prob(b, &w, s) >= t).count();
     let rules = |v: &[&&Sample]| v.iter().filter(|s| s.rules).count();
     out(&format!(
-        "wrote {}: {kept} weights > 0 of {} features, bias {b:.3}, threshold {t:.2}\ntrain (in-sample): malicious {:.1} % → {:.1} %, benign {:.1} % → {:.1} % (rules → rules + scorer)\n",
-        path.display(),
+        "trained on every batch: {kept} weights > 0 of {} features, bias {b:.3}, threshold {t:.2}\ntrain (in-sample): malicious {:.1} % → {:.1} %, benign {:.1} % → {:.1} % (rules → rules + scorer)\n",
         data.vocab.len(),
         pct(rules(&malicious), malicious.len()),
         pct(both(&malicious), malicious.len()),
@@ -482,12 +500,13 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut dir = PathBuf::from("tests/corpus/train");
     let mut date: Option<String> = None;
-    let (mut do_lobo, mut do_write) = (false, false);
+    let (mut do_lobo, mut do_write, mut show) = (false, false, false);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--lobo" => do_lobo = true,
             "--write" => do_write = true,
+            "--show" => show = true,
             "--dir" => {
                 dir = PathBuf::from(it.next().unwrap_or_else(|| fail("--dir needs a folder")))
             }
@@ -501,14 +520,14 @@ fn main() {
                 let _ = L2_USED.set(v);
             }
             other => fail(&format!(
-                "unknown argument `{other}` (use --lobo, --write, --dir DIR, --date YYYY-MM-DD, --l2 X)"
+                "unknown argument `{other}` (use --lobo, --write, --show, --dir DIR, --date YYYY-MM-DD, --l2 X)"
             )),
         }
     }
     if dir.components().any(|c| c.as_os_str() == "test") {
         fail("the frozen test split is never trained or tuned on");
     }
-    if !do_lobo && !do_write {
+    if !do_lobo && !do_write && !show {
         do_lobo = true;
     }
     let mut rules = RuleSet::builtin().unwrap_or_else(|e| fail(&e.to_string()));
@@ -518,8 +537,13 @@ fn main() {
     if do_lobo {
         lobo(&data);
     }
-    if do_write {
+    if do_write || show {
         let date = date.unwrap_or_else(|| jiff::Timestamp::now().strftime("%Y-%m-%d").to_string());
-        write(&data, Path::new("rules/scorer.toml"), &date);
+        write(
+            &data,
+            do_write.then_some(Path::new(SCORER_FILE)),
+            &date,
+            show,
+        );
     }
 }
