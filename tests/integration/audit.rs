@@ -891,11 +891,11 @@ fn train_file(file: &str, id: Option<&str>) -> (Vec<ServerSnapshot>, Option<(usi
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/corpus/train")
         .join(file);
-    let text = std::fs::read_to_string(&path).unwrap();
+    let text = std::fs::read_to_string(&path).expect("training file");
     let mut snaps: Vec<ServerSnapshot> = Vec::new();
     let mut at = None;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: Value = serde_json::from_str(line).unwrap();
+        let v: Value = serde_json::from_str(line).expect("a JSON record");
         let server = v["server"].as_str().unwrap_or_default().to_owned();
         let si = match snaps.iter().position(|s| s.server == server) {
             Some(i) => i,
@@ -920,7 +920,7 @@ fn the_learned_scorer_flags_what_the_rules_leave_below_high_and_explains_it() {
     // A `$comment` that raises the fee argument of "every payment tool": the rules alone
     // leave it below high; the scorer rates it from the evidence they found.
     let (snaps, at) = train_file("malicious-3.jsonl", Some("train-mal3-0034"));
-    let (si, _) = at.unwrap();
+    let (si, _) = at.expect("train-mal3-0034 is in malicious-3.jsonl");
     let one = std::slice::from_ref(&snaps[si]);
     let mut alone = rules();
     alone.set_learned(None);
