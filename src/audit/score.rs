@@ -640,6 +640,13 @@ pub(crate) fn window(
             item_findings[i].push(f);
         }
     }
+    // The fields of each item (an item's fields are consecutive).
+    let mut item_fields: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (fi, f) in server.fields.iter().enumerate() {
+        if let Some(v) = item_fields.get_mut(f.item) {
+            v.push(fi);
+        }
+    }
     let mut added = Vec::new();
     for (i, item) in server.items.iter().enumerate() {
         let worst = item_findings[i].iter().map(|f| f.severity).max();
@@ -648,9 +655,7 @@ pub(crate) fn window(
         if !wanted_by_scorer && collect.is_none() {
             continue;
         }
-        let fields: Vec<usize> = (0..server.fields.len())
-            .filter(|&fi| server.fields[fi].item == i)
-            .collect();
+        let fields = &item_fields[i];
         let texts: Vec<&str> = fields.iter().map(|&fi| server.fields[fi].text).collect();
         let hidden = fields.iter().any(|&fi| server.prepared[fi].hidden.any());
         let feats = item_features(&ItemEvidence {
