@@ -296,8 +296,13 @@ impl Key<'_> {
     }
 }
 
-/// Every named feature of an item once, with its value (≥ 0).
-fn visit_named<'a>(ev: &ItemEvidence<'a>, mut f: impl FnMut(Key<'a>, f64)) {
+/// Every named feature of an item once, with its value (≥ 0); the structural facts only
+/// where `facts` asks for them (a fact of weight 0 is not worth reading every string for).
+fn visit_named<'a>(
+    ev: &ItemEvidence<'a>,
+    facts: [bool; FACTS.len()],
+    mut f: impl FnMut(Key<'a>, f64),
+) {
     // Per cue: the strongest weight and the number of distinct sources (as the engine's
     // score counts them).
     let mut cues: Vec<(&'a str, u8, u32)> = Vec::new();
@@ -349,27 +354,29 @@ fn visit_named<'a>(ev: &ItemEvidence<'a>, mut f: impl FnMut(Key<'a>, f64)) {
         }
     }
     if let Some(a) = ev.value.and_then(|v| v.get("annotations")) {
-        if a.get("readOnlyHint").and_then(serde_json::Value::as_bool) == Some(true) {
+        if facts[0] && a.get("readOnlyHint").and_then(serde_json::Value::as_bool) == Some(true) {
             f(Key::Fact(0), 1.0);
         }
-        if a.get("destructiveHint")
-            .and_then(serde_json::Value::as_bool)
-            == Some(false)
+        if facts[1]
+            && a.get("destructiveHint")
+                .and_then(serde_json::Value::as_bool)
+                == Some(false)
         {
             f(Key::Fact(1), 1.0);
         }
     }
-    if ev
-        .texts
-        .iter()
-        .any(|t| t.contains("http://") || t.contains("https://"))
+    if facts[2]
+        && ev
+            .texts
+            .iter()
+            .any(|t| t.contains("://") && (t.contains("http://") || t.contains("https://")))
     {
         f(Key::Fact(2), 1.0);
     }
-    if ev.texts.iter().any(|t| path_like(t)) {
+    if facts[3] && ev.texts.iter().any(|t| path_like(t)) {
         f(Key::Fact(3), 1.0);
     }
-    if ev.hidden {
+    if facts[4] && ev.hidden {
         f(Key::Fact(4), 1.0);
     }
 }
@@ -396,7 +403,7 @@ fn clause_bits(traces: &[Trace]) -> (u64, [u64; N_ELEMENTS]) {
 pub fn item_features(ev: &ItemEvidence) -> Features {
     let (elements, pairs) = clause_bits(ev.traces);
     let mut named: Vec<(String, f64)> = Vec::new();
-    visit_named(ev, |k, v| named.push((k.spell(), v)));
+    visit_named(ev, [true; FACTS.len()], |k, v| named.push((k.spell(), v)));
     named.sort_by(|a, b| a.0.cmp(&b.0));
     Features {
         elements,
@@ -515,7 +522,7 @@ struct NamedWeights {
     score_at: [f64; 8],
     finding: HashMap<String, f64>,
     finding_at: [f64; 2],
-    fact: [f64; 5],
+    fact: [f64; FACTS.len()],
 }
 
 impl NamedWeights {
@@ -700,6 +707,11 @@ impl Scorer {
         z
     }
 
+    /// The structural facts with a weight (the others need not be read).
+    fn needed_facts(&self) -> [bool; FACTS.len()] {
+        self.named_w.fact.map(|w| w > 0.0)
+    }
+
     /// The linear score of an item's evidence, computed without spelling its features out
     /// (the audit's path; equal to `logit(&item_features(ev))`).
     pub fn item_logit(&self, ev: &ItemEvidence) -> f64 {
@@ -711,7 +723,7 @@ impl Scorer {
                 z += self.pair_w[i][b];
             }
         }
-        visit_named(ev, |k, v| z += self.named_w.get(k) * v);
+        visit_named(ev, self.needed_facts(), |k, v| z += self.named_w.get(k) * v);
         z
     }
 
@@ -822,8 +834,17 @@ pub(crate) fn window(
             continue;
         }
         let fields = &item_fields[i];
-        let texts: Vec<&str> = fields.iter().map(|&fi| server.fields[fi].text).collect();
-        let hidden = fields.iter().any(|&fi| server.prepared[fi].hidden.any());
+        // Strings are read again only for a fact that counts (or for training).
+        let facts = match (scorer, collect.is_some()) {
+            (Some(s), false) => s.needed_facts(),
+            _ => [true; FACTS.len()],
+        };
+        let texts: Vec<&str> = if facts[2] || facts[3] {
+            fields.iter().map(|&fi| server.fields[fi].text).collect()
+        } else {
+            Vec::new()
+        };
+        let hidden = facts[4] && fields.iter().any(|&fi| server.prepared[fi].hidden.any());
         let ev = ItemEvidence {
             hits: &item_hits[i],
             traces: &item_traces[i],
