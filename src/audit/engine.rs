@@ -81,6 +81,8 @@ pub struct ServerCtx<'a> {
     /// Per-server values computed once however many windows the server is audited in
     /// (see [`ServerCtx::memo`]).
     memo: RefCell<HashMap<&'static str, Rc<dyn Any>>>,
+    /// The intent analysis' clause readings of the current window, for the learned scorer.
+    pub traces: RefCell<Vec<crate::audit::score::Trace>>,
 }
 
 impl ServerCtx<'_> {
@@ -139,6 +141,7 @@ impl<'a> Scan<'a> {
                 tool_names: Rc::new(tool_names),
                 all_items: Rc::new(Vec::new()),
                 memo: RefCell::new(HashMap::new()),
+                traces: RefCell::new(Vec::new()),
             });
         }
         let mut tool_names: Vec<&'a str> = tool_index
@@ -178,6 +181,26 @@ impl<'a> Scan<'a> {
 /// cross-server checks (name collisions, cross-tool instructions naming another server's
 /// tools) see all of them. Findings are sorted worst first.
 pub fn audit_snapshots(snapshots: &[ServerSnapshot], rules: &RuleSet) -> Vec<Finding> {
+    audit_inner(snapshots, rules, None)
+}
+
+/// [`audit_snapshots`], also handing out the features of every item (see
+/// [`crate::audit::score`]) with the worst severity the rules gave it: for training and
+/// measuring the learned scorer.
+pub fn audit_with_features(
+    snapshots: &[ServerSnapshot],
+    rules: &RuleSet,
+) -> (Vec<Finding>, Vec<crate::audit::score::ItemFeatures>) {
+    let mut features = Vec::new();
+    let findings = audit_inner(snapshots, rules, Some(&mut features));
+    (findings, features)
+}
+
+fn audit_inner(
+    snapshots: &[ServerSnapshot],
+    rules: &RuleSet,
+    mut collect: Option<&mut Vec<crate::audit::score::ItemFeatures>>,
+) -> Vec<Finding> {
     let mut scan = Scan::new(snapshots, rules);
     let controls = control_map(rules);
     let mut out = Vec::new();
@@ -213,14 +236,25 @@ pub fn audit_snapshots(snapshots: &[ServerSnapshot], rules: &RuleSet) -> Vec<Fin
             server.items = items;
             server.fields = fields;
             server.prepared = prepared;
+            server.traces.borrow_mut().clear();
+            let first_finding = out.len();
             let mut hits = pattern_hits(&scan, si);
             checks::cue_checks(&scan, si, &mut hits);
             combine(&scan, si, &hits, &controls, &mut out);
             checks::item_checks(&scan, si, &mut out);
+            crate::audit::score::window(
+                &scan,
+                si,
+                &hits,
+                first_finding,
+                &mut out,
+                collect.as_deref_mut(),
+            );
         }
         let server = &mut scan.servers[si];
         server.all_items = Rc::new(Vec::new());
         server.memo.borrow_mut().clear();
+        server.traces.borrow_mut().clear();
         server.items = Rc::try_unwrap(all).unwrap_or_else(|shared| (*shared).clone());
         // Items the deadline left unaudited take no part in the checks across servers either
         // (their time is up; `audit-incomplete` says they were not checked).
@@ -267,15 +301,18 @@ fn incomplete(snap: &ServerSnapshot, done: usize, total: usize) -> Finding {
 
 /// The documentation of the rules the engine itself reports.
 pub fn engine_rule_docs() -> Vec<RuleMeta> {
-    vec![checks::meta(
-        rule_id::AUDIT_INCOMPLETE,
-        "The definitions a live server sent could not all be audited before the server's deadline (probe start plus --timeout); the rest were not checked.",
-        "A server that sends more text than can be checked in its time would otherwise pass on a partial audit: poison placed after the point where the audit stopped would never be seen.",
-        "A server answers tools/list with 9,000 tools of several kilobytes each; `mcpvet scan --timeout 3` lists them in one second and stops auditing at three.",
-        Severity::High,
-        Confidence::High,
-        Control::ReviewDefinitions,
-    )]
+    vec![
+        crate::audit::score::rule_doc(),
+        checks::meta(
+            rule_id::AUDIT_INCOMPLETE,
+            "The definitions a live server sent could not all be audited before the server's deadline (probe start plus --timeout); the rest were not checked.",
+            "A server that sends more text than can be checked in its time would otherwise pass on a partial audit: poison placed after the point where the audit stopped would never be seen.",
+            "A server answers tools/list with 9,000 tools of several kilobytes each; `mcpvet scan --timeout 3` lists them in one second and stops auditing at three.",
+            Severity::High,
+            Confidence::High,
+            Control::ReviewDefinitions,
+        ),
+    ]
 }
 
 fn control_map(rules: &RuleSet) -> HashMap<String, Control> {

@@ -6,6 +6,7 @@
 //!   for evidence.
 //! - [`pattern`] loads the TOML pattern rules (`rules/*.toml`, embedded; `--rules DIR`).
 //! - [`checks`] holds the coded checks, one per file.
+//! - [`score`] is the learned scorer over the evidence the rules and the intent analysis found.
 //! - [`engine`] runs everything and combines the evidence of each item into severity and
 //!   confidence.
 //!
@@ -18,6 +19,7 @@ pub mod engine;
 pub mod lexicon;
 pub mod output;
 pub mod pattern;
+pub mod score;
 pub mod text;
 pub mod walk;
 

@@ -189,14 +189,28 @@ pub struct RuleSet {
     kind_used: HashMap<StrKind, bool>,
     /// Where each rule doc / pattern id came from (for duplicate errors).
     origin: HashMap<String, String>,
+    /// The learned scorer run after the rules (`None`: rules alone).
+    learned: Option<std::sync::Arc<crate::audit::score::Scorer>>,
 }
 
 impl RuleSet {
-    /// The embedded rules.
+    /// The embedded rules, with the embedded learned scorer (`rules/scorer.toml`).
     pub fn builtin() -> Result<RuleSet, AuditError> {
         let mut rs = Self::builtin_parsed()?;
         rs.rebuild()?;
+        // The learned scorer runs after the rules unless turned off (`set_learned(None)`).
+        rs.set_learned(Some(crate::audit::score::Scorer::builtin()?));
         Ok(rs)
+    }
+
+    /// The learned scorer the audit runs after the rules, if any.
+    pub fn learned(&self) -> Option<&crate::audit::score::Scorer> {
+        self.learned.as_deref()
+    }
+
+    /// Set (or, with `None`, turn off) the learned scorer.
+    pub fn set_learned(&mut self, scorer: Option<crate::audit::score::Scorer>) {
+        self.learned = scorer.map(std::sync::Arc::new);
     }
 
     /// The documentation of the embedded rules (`[[rule]]` entries), without building the
@@ -214,6 +228,7 @@ impl RuleSet {
             docs: Vec::new(),
             kind_used: HashMap::new(),
             origin: HashMap::new(),
+            learned: None,
         };
         // The built-in examples are checked by tests; user files are checked when loaded.
         for (name, text) in BUILTIN_FILES {

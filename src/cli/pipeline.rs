@@ -38,6 +38,9 @@ pub struct JudgeArgs {
     /// Report only findings this baseline file (`mcpvet baseline`) does not list.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
+    /// The definition rules alone: drop the learned scorer's `learned-intent-score` findings.
+    #[arg(long)]
+    pub no_learned: bool,
 }
 
 impl Default for JudgeArgs {
@@ -49,6 +52,7 @@ impl Default for JudgeArgs {
             lock_dir: PathBuf::from("lockfiles"),
             fail_on: None,
             baseline: None,
+            no_learned: false,
         }
     }
 }
@@ -66,6 +70,7 @@ impl JudgeArgs {
             lock_dir: self.lock_dir.clone(),
             fail_on: self.fail_on,
             baseline: self.baseline.clone(),
+            learned: !self.no_learned,
         }
     }
 }

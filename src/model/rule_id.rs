@@ -17,6 +17,7 @@ pub const ENCODED_PAYLOAD: &str = "encoded-payload";
 pub const EXFILTRATION_CHANNEL: &str = "exfiltration-channel";
 pub const HIDDEN_INSTRUCTIONS: &str = "hidden-instructions";
 pub const INVISIBLE_UNICODE: &str = "invisible-unicode";
+pub const LEARNED_INTENT_SCORE: &str = "learned-intent-score";
 pub const NETWORK_SCHEMA_REF: &str = "network-schema-ref";
 pub const OPEN_INPUT_SCHEMA: &str = "open-input-schema";
 pub const OVERSIZED_DEFINITION: &str = "oversized-definition";
@@ -63,6 +64,7 @@ pub const ALL: &[(&str, &str)] = &[
     (EXFILTRATION_CHANNEL, "definition"),
     (HIDDEN_INSTRUCTIONS, "definition"),
     (INVISIBLE_UNICODE, "definition"),
+    (LEARNED_INTENT_SCORE, "definition"),
     (NETWORK_SCHEMA_REF, "definition"),
     (OPEN_INPUT_SCHEMA, "definition"),
     (OVERSIZED_DEFINITION, "definition"),

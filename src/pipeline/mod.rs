@@ -54,6 +54,8 @@ pub struct JudgeOptions {
     pub fail_on: Option<Severity>,
     /// A baseline file (`mcpvet baseline`): the findings it lists are suppressed.
     pub baseline: Option<PathBuf>,
+    /// Keep the learned scorer's findings (`learned-intent-score`); `false`: the rules alone.
+    pub learned: bool,
 }
 
 impl Default for JudgeOptions {
@@ -64,6 +66,7 @@ impl Default for JudgeOptions {
             lock_dir: PathBuf::from("lockfiles"),
             fail_on: None,
             baseline: None,
+            learned: true,
         }
     }
 }
@@ -401,6 +404,10 @@ pub fn judge_with(
         }
     }
     let mut definition = audit::audit_snapshots(&snaps, &rules);
+    if !judge.learned {
+        // The scorer only ever adds its own findings: without them, the rules alone.
+        definition.retain(|f| f.rule != crate::model::rule_id::LEARNED_INTENT_SCORE);
+    }
     for (i, snap) in owners.into_iter().zip(snaps) {
         subjects[i].snapshot = Some(snap);
     }

@@ -30,7 +30,9 @@ pub(super) struct Read<'a> {
     pub names_self: bool,
 }
 
-pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec<Hit>) {
+/// Add the cues a reading shows; returns what the clause showed as the learned scorer's
+/// flag bits ([`crate::audit::score::flag`]; 0 for the whole-string reading).
+pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec<Hit>) -> u64 {
     use Concept::*;
     let r = x.r;
     let targets = x.targets;
@@ -94,7 +96,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // goes: the data rules, with a destination.
     let whole = x.damp > 0;
     if whole && !(named_sink || into_param_of(x, r) || skip || r.has(Conceal)) {
-        return;
+        return 0;
     }
     let acts = r.has(ActCall) || moves || r.has(ActDelete) || r.has(ActRun) || trigger;
     // A parameter's text that talks about another tool is an order in itself (parameters
@@ -125,6 +127,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         other_weight = weight;
         emit(rule_id::CROSS_TOOL_INSTRUCTION, "intent-other-tool", weight, &what);
     }
+    // A requirement put on a call ("should", "must", "is expected to"), read once.
+    let req = super::reading::requirement(r.folded);
     // Against what the user asked, or naming another tool, with a literal destination (an
     // IBAN, an address, a URL): the call is redirected.
     // So does a literal value given for a sensitive argument of another tool named in so many
@@ -135,12 +139,12 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             || (other && pressed)
             || (named_other
                 && r.has(ArgSensitive)
-                && (moves || trigger || told || super::reading::requirement(r.folded))));
+                && (moves || trigger || told || req)));
     // Another tool named by its role ("the payment tool", "whichever tool sends mail") whose
     // destination, recipients or query are prescribed here: with a literal destination, or
     // changed under a requirement ("queries to the search tool should be replaced by …").
     let role = super::reading::role_tool(r.folded);
-    let required = super::reading::requirement(r.folded) || trigger || told;
+    let required = req || trigger || told;
     // … or, without a word for the argument, a literal destination prescribed for it under a
     // requirement, or against what the user gave ("the PIX tool must direct payments to
     // key@x.pix", "SMS reminders go to +34 … instead of the patient's number"), or a value
@@ -169,7 +173,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         || (r.has(ArgSensitive) && (r.has(ActSend) || r.has(ActModify)));
     let gates = !whole
         && (role || other)
-        && (trigger || super::reading::requirement(r.folded))
+        && (trigger || req)
         && (r.has(ActCall) || r.has(ActSend) || r.has(ActModify))
         && (x.param_sink
             || x.in_param
@@ -312,7 +316,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 || (ordered && other)
                 // Destruction handed to another tool named by its role ("the storage tool
                 // should empty the bucket", "使用文件工具删除…所有文件").
-                || (role && (broad || trigger || super::reading::requirement(r.folded)))
+                || (role && (broad || trigger || req))
                 // … or to another tool named in so many words, as a step after this one
                 // ("조회 후 github_delete_repository로 … 삭제").
                 || (trigger && named_other && !r.about_itself())
@@ -325,6 +329,34 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "orders a destructive action as a side effect",
         );
     }
+    let flags = if whole {
+        0
+    } else {
+        use crate::audit::score::flag as f;
+        [
+            (ordered, f::ORDERED),
+            (told, f::TOLD),
+            (trigger, f::TRIGGER),
+            (named_other, f::NAMED_OTHER),
+            (r.has(OtherTools) || r.other_tools, f::OTHER_TOOLS),
+            (role, f::ROLE_TOOL),
+            (req, f::REQUIREMENT),
+            (r.literal_sink, f::LITERAL_SINK),
+            (x.param_sink, f::PARAM_SINK),
+            (x.in_param, f::IN_PARAM),
+            (x.names_self, f::NAMES_SELF),
+            (r.about_itself(), f::ABOUT_ITSELF),
+            (asks_user, f::ASKS_USER),
+            (r.forbids_call, f::FORBIDS_CALL),
+            (r.forbids_move, f::FORBIDS_MOVE),
+            (skip, f::SKIP_CONFIRM),
+            (data_secret && r.names_store(), f::NAMES_STORE),
+            (broad, f::BROAD),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .fold(0, |m, (_, b)| m | b)
+    };
     let filled_command = matches!(x.kind, StrKind::Default | StrKind::Example) && named_sink;
     let handed = role && r.literal_sink;
     if !whole
@@ -339,6 +371,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "orders the model to run or install code",
         );
     }
+    flags
 }
 
 /// The clause and what was read in it.

@@ -221,7 +221,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             } else {
                 raw.to_owned()
             };
-            judge(
+            let flags = judge(
                 &Read {
                     r: &reading,
                     raw: &shown,
@@ -236,6 +236,18 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 span,
                 hits,
             );
+            if !whole {
+                let concepts = reading
+                    .hits
+                    .iter()
+                    .fold(0, |m, h| m | crate::audit::score::concept_bit(h.concept));
+                server.traces.borrow_mut().push(crate::audit::score::Trace {
+                    field: fi,
+                    elements: concepts
+                        | flags
+                        | crate::audit::score::placement_bit(field.kind, in_param),
+                });
+            }
         }
     }
 }

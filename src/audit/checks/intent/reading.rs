@@ -116,8 +116,11 @@ pub(super) fn requirement(folded: &str) -> bool {
         Regex::new(r"\b(should|must|is expected to|are expected to|has to|have to|needs? to|doit|doivent|devra|devront|deve|devem|deverá|debe|deben|deberá|muss|müssen|soll|sollen|wird erwartet|werden erwartet|должен|должна|должно|должны|следует|ha de|han de|hay que|est censé|sont censés|est tenu de|é preciso|erwartet|erwartet das|ist anzuhängen|sind anzuhängen)\b|\b(?:ist|sind)\b[^.;:]{0,80}?\b\w+zu(?:tragen|fügen|setzen|hängen|geben|ändern|wenden|senden|schicken)\b").ok()
     });
     // Chinese, Japanese and Korean put the requirement in a particle or an ending.
-    const CJK: &[&str] = &["어야 합니다", "아야 합니다", "ものとします", "应把", "应将", "应改为", "应使用", "应该", "都应", "应当", "必须", "须要", "べき", "なければならない", "ことになっています", "해야", "하여야"];
-    RE.as_ref().is_some_and(|r| r.is_match(folded)) || CJK.iter().any(|w| folded.contains(w))
+    static CJK: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
+        aho_corasick::AhoCorasick::new(["어야 합니다", "아야 합니다", "ものとします", "应把", "应将", "应改为", "应使用", "应该", "都应", "应当", "必须", "须要", "べき", "なければならない", "ことになっています", "해야", "하여야"]).ok()
+    });
+    RE.as_ref().is_some_and(|r| r.is_match(folded))
+        || (!folded.is_ascii() && CJK.as_ref().is_some_and(|a| a.is_match(folded)))
 }
 
 /// Words for "tool" in the other languages, each with the words before it that make it
@@ -458,13 +461,17 @@ impl Reading<'_> {
 
     /// "call this first", "this tool must be called": about this tool itself.
     pub(super) fn about_itself(&self) -> bool {
-        [
-            "this tool", "call this", "this function", "this server", "本工具", "此工具",
-            "该工具", "このツール", "本ツール", "이 도구", "이 툴", "этот инструмент",
-            "esta herramienta", "esta ferramenta", "cet outil", "dieses tool", "dieses werkzeug",
-        ]
-            .iter()
-            .any(|p| self.folded.contains(p))
+        // One automaton pass rather than a substring search per phrase (the learned scorer
+        // asks this of every clause).
+        static ABOUT: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
+            aho_corasick::AhoCorasick::new([
+                "this tool", "call this", "this function", "this server", "本工具", "此工具",
+                "该工具", "このツール", "本ツール", "이 도구", "이 툴", "этот инструмент",
+                "esta herramienta", "esta ferramenta", "cet outil", "dieses tool", "dieses werkzeug",
+            ])
+            .ok()
+        });
+        ABOUT.as_ref().is_some_and(|a| a.is_match(self.folded))
     }
 
     /// A secret store or key file named in the clause (a path, a file, a wallet, a password
