@@ -494,6 +494,9 @@ struct ScorerFile {
     threshold: f64,
     #[serde(default)]
     data: Vec<TrainingData>,
+    /// Training files deliberately not read (`train_scorer --hold-out N`).
+    #[serde(default)]
+    held_out: Vec<TrainingData>,
     weights: BTreeMap<String, f64>,
 }
 
@@ -505,6 +508,8 @@ pub struct Scorer {
     pub trained: String,
     pub method: String,
     pub data: Vec<TrainingData>,
+    /// Training files deliberately held out (measured, never trained on).
+    pub held_out: Vec<TrainingData>,
     /// Every weight by feature name (for `rules explain` and training).
     pub weights: BTreeMap<String, f64>,
     element_w: Vec<f64>,
@@ -620,6 +625,7 @@ impl Scorer {
             trained: raw.trained,
             method: raw.method,
             data: raw.data,
+            held_out: raw.held_out,
             weights: BTreeMap::new(),
             element_w: vec![0.0; N_ELEMENTS],
             pair_w: vec![vec![0.0; N_ELEMENTS]; N_ELEMENTS],
@@ -652,6 +658,7 @@ impl Scorer {
             trained: String::new(),
             method: String::new(),
             data: Vec::new(),
+            held_out: Vec::new(),
             weights: BTreeMap::new(),
             element_w: vec![0.0; N_ELEMENTS],
             pair_w: vec![vec![0.0; N_ELEMENTS]; N_ELEMENTS],
@@ -949,12 +956,19 @@ mod tests {
             .filter(|n| n.ends_with(".jsonl"))
             .collect();
         files.sort();
-        let listed: Vec<String> = s.data.iter().map(|d| d.file.clone()).collect();
+        // Every training file is either trained on or deliberately held out.
+        let mut listed: Vec<String> = s
+            .data
+            .iter()
+            .chain(&s.held_out)
+            .map(|d| d.file.clone())
+            .collect();
+        listed.sort();
         assert_eq!(
             listed, files,
-            "scorer.toml was trained on other files: retrain"
+            "scorer.toml was trained on other files: retrain (or hold the new batch out)"
         );
-        for d in &s.data {
+        for d in s.data.iter().chain(&s.held_out) {
             let bytes = std::fs::read(root.join(&d.file)).unwrap();
             let sum = hex::encode(sha2::Sha256::digest(&bytes));
             assert_eq!(
