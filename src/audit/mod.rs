@@ -102,6 +102,16 @@ pub fn warm_up(rules: &RuleSet) {
         };
         drop(engine::audit_snapshots(std::slice::from_ref(&snap), rules));
     }
+    // Expressions the made-up tools do not reach (another tool named in a clause, a template
+    // in a default, a secret in evidence): built on first use, they landed after the last
+    // answer, on the scan's own time (a profile of server-everything's scan found them there).
+    checks::intent::warm_up();
+    checks::side_effect_command::warm_up();
+    checks::exfil_params::warm_up();
+    checks::encoded_payload::warm_up();
+    output::warm_up();
+    crate::model::secrets::warm_up();
+    crate::model::redact::warm_up();
     rules.build_unicode_set();
 }
 

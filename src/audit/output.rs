@@ -143,6 +143,13 @@ pub fn scan_output(texts: &[&str], tools: &[&str], rules: &RuleSet) -> Vec<Outpu
     out
 }
 
+/// Build this module's expressions now (see [`crate::audit::warm_up`]).
+pub(crate) fn warm_up() {
+    LazyLock::force(&ADDRESSED);
+    LazyLock::force(&CALL_VERB);
+    LazyLock::force(&CALL_ANY);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

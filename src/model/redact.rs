@@ -853,5 +853,11 @@ pub fn url_for_report(url: &str) -> String {
     redact_text(&out)
 }
 
+/// Build this module's expressions now (see [`crate::audit::warm_up`]).
+pub(crate) fn warm_up() {
+    LazyLock::force(&URL);
+    LazyLock::force(&TOOLS);
+}
+
 #[cfg(test)]
 mod tests;

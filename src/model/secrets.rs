@@ -474,6 +474,12 @@ pub fn query_credentials(value: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Build the secrets' pattern set and the reference expression now (see [`crate::audit::warm_up`]).
+pub(crate) fn warm_up() {
+    LazyLock::force(&ANY);
+    LazyLock::force(&REFERENCE);
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

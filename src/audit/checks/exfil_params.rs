@@ -125,6 +125,12 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
     }
 }
 
+
+/// Build this module's expressions now (see [`crate::audit::warm_up`]).
+pub(crate) fn warm_up() {
+    LazyLock::force(&TELLING);
+}
+
 #[cfg(test)]
 mod tests {
     use crate::audit::checks::testutil::*;

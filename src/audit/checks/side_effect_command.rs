@@ -160,14 +160,23 @@ fn value_destroys(kind: StrKind, norm: &str) -> Option<(usize, usize)> {
     Some(if folded.len() == norm.len() { (hit.start, hit.end) } else { (0, norm.len()) })
 }
 
+/// A placeholder the model is to expand, as [`secret_template`] reads it.
+static TEMPLATE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"\$\{[^}]{3,200}\}|\{\{[^}]{3,200}\}\}|<[^<>]{3,200}>|\$\([^)]{3,200}\)").ok()
+});
+
+/// Build this check's expressions now (see [`crate::audit::warm_up`]).
+pub(crate) fn warm_up() {
+    LazyLock::force(&DESTROYS);
+    LazyLock::force(&INTRUDES);
+    LazyLock::force(&TEMPLATE);
+}
+
 /// A placeholder the model is to expand (`${file:…}`, `{{read_file:…}}`, `<base64 of …>`,
 /// `$(cat …)`) that names a secret store by its path, in a value sent as it stands (a
 /// default, an example, an enum value): the span of the placeholder.
 fn secret_template(kind: StrKind, norm: &str) -> Option<(usize, usize)> {
     use crate::audit::lexicon::{Concept, Lexicon, fold};
-    static TEMPLATE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"\$\{[^}]{3,200}\}|\{\{[^}]{3,200}\}\}|<[^<>]{3,200}>|\$\([^)]{3,200}\)").ok()
-    });
     if !matches!(kind, StrKind::Enum | StrKind::Default | StrKind::Example) || !norm.contains('/') {
         return None;
     }

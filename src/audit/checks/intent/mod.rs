@@ -28,6 +28,11 @@ mod reading;
 use judge::{Read, judge};
 use reading::{OTHER_TOOLS, Reading, identifiers, imperative, literal_sink, names_param};
 
+/// Build the analysis' own expressions now (see [`crate::audit::warm_up`]).
+pub(crate) fn warm_up() {
+    reading::warm_up();
+}
+
 /// This check's entry in the registry.
 pub const CHECK: super::Check = super::Check {
     name: "intent",

@@ -606,3 +606,10 @@ impl Reading<'_> {
                 .any(|h| h.concept == Concept::SkipConfirm && self.negated_without(h))
     }
 }
+
+/// Build this module's expressions now (see [`crate::audit::warm_up`]).
+pub(crate) fn warm_up() {
+    LazyLock::force(&LITERAL_SINK);
+    LazyLock::force(&OTHER_TOOLS);
+    LazyLock::force(&ROLE_TOOL);
+}
