@@ -5,7 +5,8 @@
 //! Combining: each hit carries a *cue* (evidence category: `directive`, `concealment`,
 //! `sensitive-path`, `command`, `exfil`, `cross-tool`, `marketing`, …) and a weight (1 weak …
 //! 4 decisive). An item's score is the sum over its cues of the strongest weight in that cue
-//! plus one for each further distinct pattern in the same cue (at most two). So a lone weak
+//! plus one for each further distinct pattern in the same cue (at most two; none when the
+//! item's only cue is a named secret file, see [`score`]). So a lone weak
 //! cue (a bare "you must" or "IMPORTANT:") scores 1 and yields nothing, while an instruction
 //! plus a sensitive path plus concealment scores 7 or more and is critical:
 //!
@@ -470,11 +471,25 @@ pub fn score(hits: &[&Hit]) -> u32 {
         e.0 = e.0.max(h.weight);
         e.1.insert(h.source.as_str());
     }
+    // Secret files named and nothing else (no order, no destination, no action read from a
+    // clause): a list of what a scanner, a backup or a permission check looks at. Each file
+    // is a reason to look (medium); naming more of them is no order to read any.
+    let only_paths = by_cue.len() == 1 && by_cue.contains_key(DATA_ONLY_CUE);
     by_cue
         .values()
-        .map(|(w, sources)| u32::from(*w) + (sources.len().saturating_sub(1)).min(2) as u32)
+        .map(|(w, sources)| {
+            let repeats = if only_paths {
+                0
+            } else {
+                sources.len().saturating_sub(1).min(2)
+            };
+            u32::from(*w) + repeats as u32
+        })
         .sum()
 }
+
+/// The cue of a secret file named in a definition (see [`score`]).
+const DATA_ONLY_CUE: &str = "sensitive-path";
 
 fn combine(
     scan: &Scan,
@@ -616,6 +631,28 @@ mod tests {
         // Same pattern twice adds nothing.
         let b2 = hit("directive", "p2", 2);
         assert_eq!(score(&[&b, &b2]), 2);
+    }
+
+    #[test]
+    fn secret_files_named_and_nothing_else_stay_medium_and_more_evidence_never_lowers() {
+        // A scanner's list: SSH keys, cloud credentials, registry tokens. No order, no sink.
+        let ssh = hit("sensitive-path", "sf-ssh", 3);
+        let cloud = hit("sensitive-path", "sf-cloud-credentials", 3);
+        let npm = hit("sensitive-path", "sf-registry-tokens", 3);
+        assert_eq!(score(&[&ssh, &cloud, &npm]), 3);
+        assert_eq!(
+            severity_of_score(score(&[&ssh, &cloud, &npm])),
+            Some(Severity::Medium)
+        );
+        // Any other evidence beside them brings the repeats back: never lower than before.
+        let order = hit("directive", "d", 1);
+        assert_eq!(score(&[&ssh, &cloud, &npm, &order]), 6);
+        assert!(score(&[&ssh, &cloud, &npm, &order]) >= score(&[&ssh, &cloud, &npm]));
+        let read = hit("intent-secret", "intent:intent-secret", 4);
+        assert_eq!(
+            severity_of_score(score(&[&ssh, &read])),
+            Some(Severity::Critical)
+        );
     }
 
     #[test]
