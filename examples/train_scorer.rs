@@ -23,11 +23,12 @@
 //! The model is an L2-regularised logistic regression with every weight constrained ≥ 0
 //! (projected Adam, full batch, fixed iterations, zero start, records in file order: no
 //! randomness, the same input gives the same weights). The threshold is the lowest of
-//! 0.50, 0.51, … 0.99 at which the records trained on keep benign flagged (rules or scorer)
-//! ≤ 2 %, or, where the rules alone already flag more, at which the scorer adds no benign
-//! record — measured on out-of-fold scores (each training batch scored by a model fit on the
-//! other training batches), since scores of records a model was fit on are optimistic; the
-//! held-out batch never takes part.
+//! 0.50, 0.51, … 0.99 at which the scorer adds at most 0.5 % of the benign records trained on
+//! to those the rules already flag — measured on out-of-fold scores (each training batch
+//! scored by a model fit on the other training batches), since scores of records a model was
+//! fit on are optimistic; the held-out batch never takes part. (An earlier rule, "rules or
+//! scorer ≤ 2 % in all", left the scorer nothing to add once one noisy batch put the rules
+//! alone above 2 %: its threshold went to 0.99.)
 //!
 //! A batch is `malicious[-N].jsonl` with `benign[-N].jsonl`. `--lobo` trains on five and
 //! measures the sixth, for each batch, and prints rules alone against rules + scorer per held-out
@@ -54,7 +55,8 @@ fn l2() -> f64 {
     *L2_USED.get().unwrap_or(&L2)
 }
 const LEARNING_RATE: f64 = 0.05;
-const BENIGN_TARGET: f64 = 2.0;
+/// The most benign records (per cent of those trained on) the scorer may add to the rules'.
+const SCORER_ADDS: f64 = 0.5;
 const SCORER_FILE: &str = "rules/scorer.toml";
 
 fn out(s: &str) {
@@ -308,11 +310,7 @@ fn out_of_fold(train: &[&Sample], dims: usize) -> Vec<(bool, bool, f64)> {
 fn threshold(scored: &[(bool, bool, f64)]) -> f64 {
     let benign: Vec<(bool, f64)> = scored.iter().filter(|s| !s.0).map(|s| (s.1, s.2)).collect();
     let rules_fp = benign.iter().filter(|s| s.0).count();
-    let budget = if pct(rules_fp, benign.len()) >= BENIGN_TARGET {
-        rules_fp
-    } else {
-        (BENIGN_TARGET / 100.0 * benign.len() as f64).floor() as usize
-    };
+    let budget = rules_fp + (SCORER_ADDS / 100.0 * benign.len() as f64).floor() as usize;
     for k in 50..100 {
         let t = k as f64 / 100.0;
         let fp = benign.iter().filter(|s| s.0 || s.1 >= t).count();
@@ -356,7 +354,7 @@ fn lobo(data: &Loaded) {
         b
     };
     out(&format!(
-        "leave-one-batch-out over {} batches ({} records, {} features; L2 {}, {ITERATIONS} iterations; each server alone, gate high; threshold chosen on the five training batches: benign ≤ {BENIGN_TARGET} %)\n\n",
+        "leave-one-batch-out over {} batches ({} records, {} features; L2 {}, {ITERATIONS} iterations; each server alone, gate high; threshold chosen on the other batches: the scorer adds ≤ {SCORER_ADDS} % of their benign)\n\n",
         batches.len(),
         data.samples.len(),
         data.vocab.len(),
@@ -470,7 +468,7 @@ fn write(data: &Loaded, path: Option<&Path>, date: &str, show: bool) {
     s.push_str(&format!("trained = {}\n", toml_key(date)));
     s.push_str(&format!(
         "method = {}\n",
-        toml_key("L2 logistic regression, weights >= 0 (projected Adam, full batch, zero start); threshold: lowest of 0.50..0.99 keeping benign flagged (rules or scorer) <= 2 % on out-of-fold scores of the training batches")
+        toml_key("L2 logistic regression, weights >= 0 (projected Adam, full batch, zero start); threshold: lowest of 0.50..0.99 at which the scorer adds <= 0.5 % of the training batches' benign to the rules' (out-of-fold scores)")
     ));
     s.push_str(&format!("iterations = {ITERATIONS}\nl2 = {}\n", l2()));
     s.push_str(&format!("bias = {:.6}\nthreshold = {t:.2}\n", b));

@@ -13,6 +13,29 @@ pub(super) fn into_param_of(x: &Read, r: &Reading) -> bool {
         && (r.has(Concept::ActSend) || r.has(Concept::ActModify) || r.has(Concept::ActRead) || r.has(Concept::Contents))
 }
 
+/// Every tool the clause names is one that looks something up (`list_labels`,
+/// `get_pull_request_template`, `s3_list_objects`): its name opens with a read verb, after a
+/// namespace at most.
+/// `targets` are as [`Read::targets`] describes them ("`name`" or "`name` of server `s`").
+pub(super) fn lookups_only(targets: &[String]) -> bool {
+    const LOOKUP: &[&str] = &[
+        "list", "get", "search", "find", "describe", "show", "read", "fetch", "query", "lookup",
+        "view", "check", "validate", "count", "preview", "inspect",
+    ];
+    !targets.is_empty()
+        && targets.iter().all(|t| {
+            let name = t.trim_start_matches('`').split('`').next().unwrap_or_default();
+            let words = crate::model::words::name_words(name);
+            // A namespace may stand before the verb (`s3_list_objects`, `jira_get_issue`).
+            words.len() >= 2
+                && words
+                    .iter()
+                    .take(2)
+                    .position(|w| LOOKUP.contains(&w.as_str()))
+                    .is_some_and(|i| i + 1 < words.len())
+        })
+}
+
 /// One reading and where it stands.
 pub(super) struct Read<'a> {
     pub r: &'a Reading<'a>,
@@ -119,6 +142,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         // fields; a general "other tools" under the user's approval is a safeguard.
         let weight = match (named_other, loaded, r.about_itself()) {
             (true, false, true) => 3,
+            // "check with `s3_list_objects` first when unsure", "call `list_labels` first":
+            // looking something up before acting is a workflow note, with nothing carried,
+            // hidden or pressed on every call; a made-up step naming a tool that acts, or one
+            // put before any other tool, stays high.
+            (true, false, false) if lookups_only(targets) && !broad && !r.has(Conceal) => 3,
             (true, _, _) | (false, true, false) => 4,
             (false, false, false) if asks_user => 1,
             (false, false, false) => 3,
