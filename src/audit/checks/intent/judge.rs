@@ -263,7 +263,14 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "asks the model to hand over the conversation or its instructions",
         );
     }
-    if data_personal && (moves || takes) && (named_sink || other || x.param_sink || skip) && (ordered || trigger) {
+    // Recipients and the body put before the user first ("发送前应把收件人和正文给用户确认") is
+    // a safeguard, unless a literal destination is given.
+    if data_personal
+        && (moves || takes)
+        && (named_sink || other || x.param_sink || skip)
+        && (ordered || trigger)
+        && (!asks_user || r.literal_sink)
+    {
         emit(
             rule_id::EXFILTRATION_CHANNEL,
             "intent-personal",

@@ -268,7 +268,7 @@ pub(super) const WELL_KNOWN_FILES: &[&str] = &[
 
 /// Words that negate the action after them ("never read", "不要复制", "nicht senden").
 const NEGATION_BEFORE: &[&str] = &[
-    " not ", "n't ", "never ", " no ", "nicht ", "niemals ", "keine ", "jamais ", " ne ", "nunca ",
+    " not ", "n't ", "never ", " no ", "cannot ", "unable to ", "nicht ", "niemals ", "keine ", "jamais ", " ne ", "nunca ",
     "não ", "nao ", "не ", "никогда ", "no la ", "no lo ", "no los ", "no las ", "no le ", "不要", "不得", "请勿", "切勿", "勿", "禁止", "不可", "不能",
     "不会", "别", "절대 ", "no need to ", "need not ", "needn't ", "无需", "不需要", "不必",
 ];
