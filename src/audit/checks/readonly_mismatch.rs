@@ -122,7 +122,28 @@ const READ_VERBS: &[&str] = &[
 ];
 
 /// Objects of `execute`/`run` that are queries, not code (`execute_query`, `run_report`).
-const QUERY_OBJECTS: &[&str] = &["query", "sql", "search", "report", "select", "analysis", "lookup"];
+const QUERY_OBJECTS: &[&str] = &[
+    "query", "sql", "search", "report", "select", "analysis", "lookup", "promql", "logql",
+    "requête", "requete", "consulta", "abfrage", "suchanfrage", "запрос", "查询", "检索",
+    "クエリ", "検索", "쿼리", "조회",
+];
+
+/// Things a tool makes and hands back rather than stores (`generate_incident_report`,
+/// "Create a presigned URL", "Erstellt einen Plan", "보고서를 만듭니다"): making one is no write.
+const RETURNED_ARTIFACTS: &[&str] = &[
+    "report", "summary", "plan", "preview", "inventory", "url", "link", "digest", "checklist",
+    "bericht", "zusammenfassung", "inventar", "vorschau", "rapport", "résumé", "inventaire",
+    "aperçu", "lien", "informe", "resumen", "inventario", "enlace", "relatório", "relatorio",
+    "resumo", "plano", "отчёт", "отчет", "сводк", "ссылк", "报告", "摘要", "清单", "链接",
+    "计划", "レポート", "報告書", "要約", "一覧", "リンク", "보고서", "요약", "목록", "링크",
+];
+
+/// Verbs that make something (`create`, `generate`, "erstellt", "만듭니다").
+const MAKE_VERBS: &[&str] = &[
+    "creat", "generat", "build", "produc", "compil", "draft", "render", "erstell", "generier",
+    "crée", "cree", "génère", "genere", "crea", "genera", "gera", "cria", "созда", "формиру",
+    "генериру", "生成", "创建", "制作", "作成", "生成し", "만듭", "만들", "생성",
+];
 
 /// Words that open the object of a verb ("transfers *the* balance"), which tell a verb from a
 /// plural noun ("transfers history").
@@ -313,22 +334,48 @@ fn clause_effect(lex: &crate::audit::lexicon::Lexicon, folded: &str, later: bool
             || NOT_AN_EFFECT_AFTER.contains(&next)
             || ["ません", "ない", "지 않", "않습니다", "못합"].iter().any(|n| tail.contains(n))
     };
+    // Making something that is handed back (a report, a plan, a presigned URL) stores
+    // nothing: such a verb is passed over for the next one ("Creates a report and e-mails it").
+    let makes_artifact = |h: &crate::audit::lexicon::ConceptHit| -> bool {
+        let word = folded.get(h.start..h.end).unwrap_or_default();
+        if !MAKE_VERBS.iter().any(|v| word.starts_with(v) || word.contains(v)) {
+            return false;
+        }
+        // Its object: the words after it (Latin and Cyrillic script), or the whole
+        // sentence before it where the verb comes last (Japanese, Korean, Chinese).
+        let object: String = if verb_any || verb_early {
+            folded[..h.start].chars().rev().take(40).collect::<Vec<_>>().into_iter().rev().collect()
+        } else {
+            folded[h.end..].chars().take(48).collect()
+        };
+        RETURNED_ARTIFACTS.iter().any(|a| object.contains(a))
+    };
     let found = lex.find(folded);
     let verb = found
         .iter()
-        .filter(|h| h.concept == Concept::Effect && !noun_or_negated(h))
+        .filter(|h| h.concept == Concept::Effect && !noun_or_negated(h) && !makes_artifact(h))
         .find(|h| verb_at(h))
         .or_else(|| {
             found
                 .iter()
-                .find(|h| h.concept == Concept::Effect && joined(h) && !noun_or_negated(h))
+                .find(|h| {
+                    h.concept == Concept::Effect
+                        && joined(h)
+                        && !noun_or_negated(h)
+                        && !makes_artifact(h)
+                })
         })?;
     let word = folded.get(verb.start..verb.end)?;
     let stem = |list: &[&str]| list.iter().any(|w| word.starts_with(w));
     let mut fx = Effects::default();
     if stem(&["execut", "run", "выполняет", "запускает", "ejecuta", "executa", "exécute", "führt"]) {
         fx.executes = !QUERY_OBJECTS.iter().any(|q| body.contains(q));
-        fx.writes = !fx.executes;
+        // A query may still write where it is SQL (`UPDATE`, `DELETE` are statements too);
+        // a metrics, log or search query only reads.
+        fx.writes = !fx.executes
+            && ["sql", "statement", "update", "insert", "delete", "ddl", "dml", "cypher", "mutation"]
+                .iter()
+                .any(|w| body.contains(w));
     } else if stem(&[
         "delet", "remov", "drop", "purg", "wip", "eras", "destroy", "truncat", "terminat", "kill",
         "revok", "overwrit", "force-push",
@@ -462,7 +509,14 @@ fn runs_any_code(tool: &Value) -> bool {
         .iter()
         .any(|w| QUERY_OBJECTS.contains(&w.as_str()))
         && !has(&["shell", "command", "cmd", "script", "code", "bash", "terminal"]);
-    (has(EXEC_WORDS) && !query_runner)
+    // `run_eval` that scores a dataset runs an evaluation, not code.
+    let evaluation = ["evaluat", "dataset", "score", "grader", "benchmark"]
+        .iter()
+        .any(|w| desc.contains(w));
+    let exec_word = words
+        .iter()
+        .any(|w| EXEC_WORDS.contains(&w.as_str()) && !(evaluation && w == "eval"));
+    (exec_word && !query_runner)
         || run_word
         || desc_exec
         || params.iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
@@ -616,6 +670,32 @@ mod tests {
                 "annotations": {"destructiveHint": false}})],
         )]);
         assert!(!rules_of(&f).contains(&"readonly-claim-mismatch"), "{f:#?}");
+    }
+
+    #[test]
+    fn making_what_is_handed_back_running_a_read_query_or_an_evaluation_is_no_write() {
+        // Must not: a report, a plan, a presigned URL made and returned; a metrics query; an
+        // evaluation run over a dataset.
+        for t in [
+            json!({"name": "generate_incident_report", "description": "유출 대응 보고서(타임라인, 영향 범위, 조치)를 마크다운으로 만듭니다.", "annotations": {"readOnlyHint": true}}),
+            json!({"name": "s3_presign_url", "description": "Create a time-limited presigned URL for an object.", "annotations": {"readOnlyHint": true}}),
+            json!({"name": "terraform_plan", "description": "Erstellt einen Plan und gibt die Zusammenfassung zurück.", "annotations": {"readOnlyHint": true}}),
+            json!({"name": "requete_metriques", "description": "Exécute une requête PromQL et renvoie la série temporelle.", "annotations": {"readOnlyHint": true}}),
+            json!({"name": "run_eval", "description": "Runs a prompt version against a dataset and scores the outputs.", "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
+        ] {
+            let f = run(&[snap("s", vec![t.clone()])]);
+            assert!(!rules_of(&f).contains(&"readonly-claim-mismatch"), "{t}: {f:#?}");
+        }
+        // Must: the verb after the report still counts; SQL may write; eval of code runs it.
+        for t in [
+            json!({"name": "weekly_digest", "description": "Creates a report and emails it to the whole team.", "annotations": {"readOnlyHint": true}}),
+            json!({"name": "run_sql", "description": "Executes the SQL statement you give.", "annotations": {"readOnlyHint": true}}),
+            json!({"name": "eval_js", "description": "Evaluates JavaScript in the page.", "inputSchema": {"type": "object", "properties": {"code": {"type": "string"}}}, "annotations": {"readOnlyHint": true}}),
+            json!({"name": "create_user", "description": "Creates a user account.", "annotations": {"readOnlyHint": true}}),
+        ] {
+            let f = run(&[snap("s", vec![t.clone()])]);
+            assert!(rules_of(&f).contains(&"readonly-claim-mismatch"), "{t}: {f:#?}");
+        }
     }
 
     #[test]
