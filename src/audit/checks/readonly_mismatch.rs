@@ -72,6 +72,20 @@ const DELETE_WORDS: &[&str] = &[
     "rmdir",
     "uninstall",
     "revoke",
+    // The same verbs in other languages' tool names (`borrar_factura`, `udalit_vm`).
+    "borrar",
+    "eliminar",
+    "apagar",
+    "excluir",
+    "vaciar",
+    "supprimer",
+    "effacer",
+    "ecraser",
+    "loeschen",
+    "entfernen",
+    "udalit",
+    "sakujo",
+    "shanchu",
 ];
 const WRITE_WORDS: &[&str] = &[
     "write",
@@ -103,6 +117,7 @@ const WRITE_WORDS: &[&str] = &[
 ];
 const SEND_WORDS: &[&str] = &[
     "send", "email", "mail", "publish", "notify", "tweet", "upload", "transfer", "pay", "webhook",
+    "enviar", "envoyer", "senden", "otpravit", "publicar", "publier", "opublikovat",
 ];
 
 /// This check's entry in the registry.
@@ -367,8 +382,21 @@ fn clause_effect(lex: &crate::audit::lexicon::Lexicon, folded: &str, later: bool
         })?;
     let word = folded.get(verb.start..verb.end)?;
     let stem = |list: &[&str]| list.iter().any(|w| word.starts_with(w));
+    // What the lexicons say the same word does, in any language ("удаляет", "apaga", "발송"):
+    // the English stems below are the fallback.
+    let same_word = |c: Concept| {
+        found
+            .iter()
+            .any(|h| h.concept == c && h.start < verb.end && verb.start < h.end)
+    };
     let mut fx = Effects::default();
-    if stem(&["execut", "run", "выполняет", "запускает", "ejecuta", "executa", "exécute", "führt"]) {
+    if same_word(Concept::ActDelete) {
+        fx.deletes = true;
+    } else if same_word(Concept::ActSend) && !same_word(Concept::ActRun) {
+        fx.sends = true;
+    } else if same_word(Concept::ActRun)
+        || stem(&["execut", "run", "выполняет", "запускает", "ejecuta", "executa", "exécute", "führt"])
+    {
         fx.executes = !QUERY_OBJECTS.iter().any(|q| body.contains(q));
         // A query may still write where it is SQL (`UPDATE`, `DELETE` are statements too);
         // a metrics, log or search query only reads.
@@ -692,6 +720,19 @@ mod tests {
             json!({"name": "run_sql", "description": "Executes the SQL statement you give.", "annotations": {"readOnlyHint": true}}),
             json!({"name": "eval_js", "description": "Evaluates JavaScript in the page.", "inputSchema": {"type": "object", "properties": {"code": {"type": "string"}}}, "annotations": {"readOnlyHint": true}}),
             json!({"name": "create_user", "description": "Creates a user account.", "annotations": {"readOnlyHint": true}}),
+        ] {
+            let f = run(&[snap("s", vec![t.clone()])]);
+            assert!(rules_of(&f).contains(&"readonly-claim-mismatch"), "{t}: {f:#?}");
+        }
+    }
+
+    #[test]
+    fn a_destructive_verb_in_any_language_contradicts_destructive_hint_false() {
+        for t in [
+            json!({"name": "vm_entfernen", "description": "Удаляет виртуальную машину вместе с загрузочным диском и снимками.", "annotations": {"destructiveHint": false}}),
+            json!({"name": "repo_x", "description": "Apaga um repositório do GitHub, com issues, pull requests e wiki.", "annotations": {"destructiveHint": false}}),
+            json!({"name": "udalit_vm", "description": "VM.", "annotations": {"destructiveHint": false}}),
+            json!({"name": "vaciar_tabla", "description": "Tabla.", "annotations": {"readOnlyHint": true}}),
         ] {
             let f = run(&[snap("s", vec![t.clone()])]);
             assert!(rules_of(&f).contains(&"readonly-claim-mismatch"), "{t}: {f:#?}");
