@@ -165,6 +165,9 @@ pub fn concurrency_note(
                 matches!(spec.transport, crate::model::spec::Transport::Stdio { .. })
             })
         })
+        // Only servers that were started: one refused before launch (an unpinned package,
+        // a policy block) took no CPU.
+        .filter(|s| s.snapshot.as_ref().is_some_and(|snap| snap.probe.is_some()))
         .collect();
     let cores = cores.max(1);
     let at_once = opts.probe.jobs.max(1).min(stdio.len());
@@ -632,6 +635,23 @@ mod tests {
         // Too short to matter.
         let quick = std::time::Duration::from_millis(900);
         assert_eq!(concurrency_note(&subjects, &opts, 2, quick), None);
+        // Servers refused before launch were never started: two probed, two refused, on
+        // two cores, is no oversubscription.
+        let mut mixed: Vec<Subject> = (0..2)
+            .map(|i| probed(&format!("p{i}"), stdio_transport(), 1500))
+            .collect();
+        for i in 0..2 {
+            let mut refused = probed(&format!("r{i}"), stdio_transport(), 0);
+            refused.snapshot = None;
+            mixed.push(refused);
+        }
+        assert_eq!(concurrency_note(&mixed, &opts, 2, wall), None);
+        mixed.push(probed("p2", stdio_transport(), 1500));
+        let note = concurrency_note(&mixed, &opts, 2, wall).expect("three started on two cores");
+        assert!(
+            note.starts_with("3 stdio servers were started up to 3 at once"),
+            "{note}"
+        );
     }
 
     #[test]
