@@ -142,8 +142,20 @@ fn described_passive(desc: &str) -> Option<Effects> {
         )
         .ok()
     });
+    // Every statement the expression reads ends in one of these words: most descriptions
+    // have none and are not searched. (A long s, which `(?i)` matches as `s`, is let through.)
+    static PARTICIPLES: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
+        aho_corasick::AhoCorasick::new([
+            "deleted", "removed", "erased", "wiped", "purged", "destroyed", "overwritten",
+            "dropped", "transferred", "charged", "paid",
+        ])
+        .ok()
+    });
     let re = RE.as_ref()?;
     let lower = desc.to_lowercase();
+    if !lower.contains('\u{17F}') && PARTICIPLES.as_ref().is_some_and(|a| !a.is_match(&lower)) {
+        return None;
+    }
     let mut fx = Effects::default();
     for c in re.captures_iter(&lower) {
         let before = c.get(1).map_or("", |m| m.as_str().trim());
@@ -191,18 +203,22 @@ fn described(desc: &str, every_sentence: bool) -> Option<Effects> {
         }
         // After the opening sentence, a sentence that orders the model or says when something
         // happens ("Before sending, call this tool first") describes another step, not this
-        // tool.
+        // tool. (The terms found are reused for the sentence's own effect.)
+        let mut sentence_terms = None;
         if n > 0 {
             use crate::audit::lexicon::Concept;
-            let about_steps = lex.find(&folded).iter().any(|h| {
+            let found = lex.find(&folded);
+            let about_steps = found.iter().any(|h| {
                 matches!(h.concept, Concept::Trigger | Concept::Directive | Concept::Addressee | Concept::ActCall)
             });
             if about_steps {
                 continue;
             }
+            sentence_terms = Some(found);
         }
-        for piece in pieces {
-            if let Some(more) = clause_effect(lex, piece, n > 0) {
+        for (k, piece) in pieces.into_iter().enumerate() {
+            let terms = if k == 0 { sentence_terms.take() } else { None };
+            if let Some(more) = clause_effect(lex, piece, n > 0, terms) {
                 fx.executes |= more.executes;
                 fx.deletes |= more.deletes;
                 fx.writes |= more.writes;
@@ -236,8 +252,14 @@ const OBJECT_OPENERS: &[&str] = &[
     "das", "den", "dem", "ein", "eine", "einen", "alle",
 ];
 
-/// The effect one sentence says the tool has, by the verb that opens it.
-fn clause_effect(lex: &crate::audit::lexicon::Lexicon, folded: &str, later: bool) -> Option<Effects> {
+/// The effect one sentence says the tool has, by the verb that opens it. `terms`: the
+/// lexicon terms of `folded`, if already found.
+fn clause_effect(
+    lex: &crate::audit::lexicon::Lexicon,
+    folded: &str,
+    later: bool,
+    terms: Option<Vec<crate::audit::lexicon::ConceptHit>>,
+) -> Option<Effects> {
     use crate::audit::lexicon::Concept;
     let body = ["this tool ", "the tool ", "tool that ", "it "]
         .iter()
@@ -262,10 +284,16 @@ fn clause_effect(lex: &crate::audit::lexicon::Lexicon, folded: &str, later: bool
     // "投稿し、…").
     let (verb_any, verb_early) = {
         use unicode_script::{Script, UnicodeScript};
-        let scripts: Vec<Script> = folded.chars().map(|c| c.script()).collect();
-        let has = |s: Script| scripts.contains(&s);
-        let kana_or_hangul = has(Script::Hiragana) || has(Script::Katakana) || has(Script::Hangul);
-        (kana_or_hangul, !kana_or_hangul && has(Script::Han))
+        // (No ASCII character is of these scripts.)
+        let (mut kana_or_hangul, mut han) = (false, false);
+        for c in folded.chars().filter(|c| !c.is_ascii()) {
+            match c.script() {
+                Script::Hiragana | Script::Katakana | Script::Hangul => kana_or_hangul = true,
+                Script::Han => han = true,
+                _ => {}
+            }
+        }
+        (kana_or_hangul, !kana_or_hangul && han)
     };
     let verb_at = |h: &crate::audit::lexicon::ConceptHit| -> bool {
         if verb_any {
@@ -313,7 +341,7 @@ fn clause_effect(lex: &crate::audit::lexicon::Lexicon, folded: &str, later: bool
             || NOT_AN_EFFECT_AFTER.contains(&next)
             || ["ません", "ない", "지 않", "않습니다", "못합"].iter().any(|n| tail.contains(n))
     };
-    let found = lex.find(folded);
+    let found = terms.unwrap_or_else(|| lex.find(folded));
     let verb = found
         .iter()
         .filter(|h| h.concept == Concept::Effect && !noun_or_negated(h))

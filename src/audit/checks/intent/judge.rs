@@ -16,7 +16,8 @@ pub(super) fn into_param_of(x: &Read, r: &Reading) -> bool {
 /// One reading and where it stands.
 pub(super) struct Read<'a> {
     pub r: &'a Reading<'a>,
-    pub raw: &'a str,
+    /// The clause as shown in evidence (built only when a cue is emitted).
+    pub raw: &'a dyn Fn() -> String,
     /// Other tools it names, described for messages.
     pub targets: &'a [String],
     /// It names a parameter of its own tool.
@@ -81,7 +82,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             end: span.1,
             message: what.to_owned(),
             floor: None,
-            evidence: Some(evidence(r, x.raw, targets, x.param_sink || x.in_param)),
+            evidence: Some(evidence(r, &(x.raw)(), targets, x.param_sink || x.in_param)),
         });
     };
     if x.damp == 0 && r.has(Override) {
