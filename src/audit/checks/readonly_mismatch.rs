@@ -182,13 +182,24 @@ fn described_passive(desc: &str) -> Option<Effects> {
 /// topic ("Writes are not allowed") is no effect.
 /// `every_sentence` false reads the opening sentence only (enough to tell what a tool is for;
 /// the whole description is read where an annotation makes a claim to check).
-fn described(desc: &str, every_sentence: bool) -> Option<Effects> {
+/// `shared`: the description's clause terms, if a check of this window has found them.
+fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerms>) -> Option<Effects> {
     use crate::audit::lexicon::{Lexicon, fold};
     let lex = Lexicon::builtin().ok()?;
     let mut fx = Effects::default();
     let sentences = if every_sentence { usize::MAX } else { 1 };
-    for (n, c) in crate::audit::clause::split(desc).into_iter().enumerate().take(sentences) {
-        let folded = fold(&desc[c.start..c.end]);
+    // The sentences, folded, with their terms where another check has found them already.
+    let split = if shared.is_none() { crate::audit::clause::split(desc) } else { Vec::new() };
+    let count = shared.map_or(split.len(), Vec::len);
+    for n in 0..count.min(sentences) {
+        let (folded, found) = match shared.and_then(|t| t.get(n)) {
+            Some((_, folded, found)) => (std::borrow::Cow::Borrowed(folded.as_str()), Some(found)),
+            None => {
+                let Some(c) = split.get(n) else { break };
+                (std::borrow::Cow::Owned(fold(&desc[c.start..c.end])), None)
+            }
+        };
+        let folded: &str = &folded;
         if READ_ONLY_WORDS.iter().any(|p| folded.contains(p)) {
             // The opening sentence saying the tool only reads settles it.
             if n == 0 {
@@ -197,17 +208,17 @@ fn described(desc: &str, every_sentence: bool) -> Option<Effects> {
             continue;
         }
         // A label before a colon opens the sentence after it ("Higieniza a base: apaga …").
-        let mut pieces = vec![folded.as_str()];
+        let mut pieces = vec![folded];
         if let Some((_, after)) = folded.split_once(": ") {
             pieces.push(after);
         }
         // After the opening sentence, a sentence that orders the model or says when something
         // happens ("Before sending, call this tool first") describes another step, not this
         // tool. (The terms found are reused for the sentence's own effect.)
-        let mut sentence_terms = None;
+        let mut sentence_terms = found.cloned();
         if n > 0 {
             use crate::audit::lexicon::Concept;
-            let found = lex.find(&folded);
+            let found = sentence_terms.take().unwrap_or_else(|| lex.find(folded));
             let about_steps = found.iter().any(|h| {
                 matches!(h.concept, Concept::Trigger | Concept::Directive | Concept::Addressee | Concept::ActCall)
             });
@@ -384,13 +395,22 @@ pub fn effects_of(scan: &Scan, si: usize, tool: &Value) -> Effects {
     if let Some(fx) = memo.borrow().get(&key) {
         return *fx;
     }
-    let fx = effects(tool);
+    let shared = tool
+        .get("description")
+        .and_then(Value::as_str)
+        .and_then(|d| super::shared_clause_terms(scan, si, d));
+    let fx = effects_with(tool, shared.as_deref());
     memo.borrow_mut().insert(key, fx);
     fx
 }
 
 /// Classify a tool definition.
 pub fn effects(tool: &Value) -> Effects {
+    effects_with(tool, None)
+}
+
+/// [`effects`], with the description's clause terms if they were found already.
+fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
     let all_words = crate::model::words::name_words(name);
     // A name led by a read verb names what it reads: only its first word says what it does.
@@ -415,7 +435,7 @@ pub fn effects(tool: &Value) -> Effects {
         .get("description")
         .and_then(Value::as_str)
         .map(|d| {
-            let a = described(d, claims).unwrap_or_default();
+            let a = described(d, claims, shared).unwrap_or_default();
             let b = described_passive(d).unwrap_or_default();
             Effects {
                 executes: a.executes || b.executes,

@@ -77,6 +77,7 @@ fn own_names(scan: &Scan, si: usize) -> HashSet<String> {
 }
 
 pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
+    super::new_clause_window(scan, si);
     let Ok(lex) = Lexicon::builtin() else {
         return;
     };
@@ -127,18 +128,36 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     && !flag_parameter(item, &field.pointer)
             })
         };
-        let clauses = clause::split(text);
         // Each clause is folded and matched once; the whole string (read again so that what
         // one sentence asks and another says where it goes come together, at one step less
         // weight) is put together from the clauses' readings.
-        let mut parts: Vec<(usize, usize, String, Vec<crate::audit::lexicon::ConceptHit>)> =
-            Vec::with_capacity(clauses.len() + 1);
-        for c in &clauses {
-            let folded = fold(&text[c.start..c.end]);
-            let mut hits = lex.find(&folded);
-            hits.extend(reading::secret_shapes(&text[c.start..c.end], &folded));
-            parts.push((c.start, c.end, folded, hits));
+        let mut parts: Vec<(usize, usize, String, Vec<crate::audit::lexicon::ConceptHit>)>;
+        // A tool's description as sent (nothing hidden, one line): its clause terms are
+        // shared with the checks that read the same sentences.
+        let own_description = prepared_text
+            && field.kind == StrKind::Description
+            && item.kind == crate::model::finding::ItemKind::Tool
+            && prep.norm == field.text
+            && field.pointer.strip_prefix(item.pointer.as_str()) == Some("/description");
+        if own_description {
+            let terms = super::share_clause_terms(scan, si, lex, field.text);
+            parts = Vec::with_capacity(terms.len() + 1);
+            for (c, folded, found) in terms.iter() {
+                let mut hits = found.clone();
+                hits.extend(reading::secret_shapes(&text[c.start..c.end], folded));
+                parts.push((c.start, c.end, folded.clone(), hits));
+            }
+        } else {
+            let clauses = clause::split(text);
+            parts = Vec::with_capacity(clauses.len() + 1);
+            for c in &clauses {
+                let folded = fold(&text[c.start..c.end]);
+                let mut hits = lex.find(&folded);
+                hits.extend(reading::secret_shapes(&text[c.start..c.end], &folded));
+                parts.push((c.start, c.end, folded, hits));
+            }
         }
+        let clauses = parts.len();
         if parts.len() > 1 && parts.iter().filter(|p| !p.3.is_empty()).count() > 1 {
             let mut folded = String::new();
             let mut hits = Vec::new();
@@ -193,6 +212,11 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             let Some((_, self_name, params)) = item_names.as_ref() else {
                 continue;
             };
+            let param_sink = params.iter().any(|p| p.len() >= 2 && names_param(&folded, p));
+            let whole = n == clauses;
+            if whole && !judge::whole_adds(&reading, param_sink, in_param) {
+                continue; // (nothing to judge: its tool names are not read either)
+            }
             // An unquoted name is a tool only where the clause is about calling tools.
             let about_calls = in_param
                 || [
@@ -222,8 +246,6 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     None => format!("`{t}`"),
                 })
                 .collect();
-            let param_sink = params.iter().any(|p| p.len() >= 2 && names_param(&folded, p));
-            let whole = n == clauses.len();
             let span = match field.kind {
                 StrKind::Name | StrKind::PropertyName => (0, 0),
                 _ => (start, end),

@@ -184,9 +184,20 @@ pub(super) fn role_tool(folded: &str) -> bool {
 /// A literal destination in the clause: a URL, an e-mail address, a phone number, an IBAN, a
 /// markdown image.
 pub(super) fn literal_sink(raw: &str) -> bool {
-    // Every shape the expression reads holds a digit (of any script: `\d` is Unicode), an
-    // `@`, a `://` or a `![`: a clause with none of them is not searched.
-    let may = raw.contains(['@', '!', ':']) || raw.chars().any(char::is_numeric);
+    // Every shape the expression reads holds an `@`, a `+`, a `://`, a `![`, a `0x` or two
+    // digits in a row (of any script: `\d` is Unicode): a clause with none of them is not
+    // searched.
+    let two_digits = || {
+        let mut digit = false;
+        raw.chars().any(|c| {
+            let pair = digit && c.is_numeric();
+            digit = c.is_numeric();
+            pair
+        })
+    };
+    let may = raw.contains(['@', '+'])
+        || ["://", "![", "0x", "0X"].iter().any(|w| raw.contains(w))
+        || two_digits();
     may && LITERAL_SINK.as_ref().is_some_and(|r| r.is_match(raw))
 }
 
@@ -268,6 +279,9 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         // snake_case names; camelCase ones only when quoted (above), since camelCase words
         // in prose are mostly parameters and settings.
         let snake = word.contains('_') && word.split('_').filter(|p| !p.is_empty()).count() >= 2;
+        if !snake {
+            continue;
+        }
         // `common_prefix{-removed-}`: a name inside code or a format, not a tool.
         let at = word.as_ptr() as usize - raw.as_ptr() as usize;
         let code = raw[at + word.len()..].starts_with(['{', '(', '[', '='])
