@@ -53,12 +53,12 @@ fn abbreviation(before: &str) -> bool {
     let last = before
         .rsplit(char::is_whitespace)
         .next()
-        .unwrap_or_default()
-        .to_ascii_lowercase();
+        .unwrap_or_default();
     [
         "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "incl", "esp", "min", "max", "ca",
     ]
-    .contains(&last.as_str())
+    .iter()
+    .any(|a| a.eq_ignore_ascii_case(last))
 }
 
 #[cfg(test)]

@@ -33,10 +33,15 @@ pub const CHECK: super::Check = super::Check {
 };
 
 fn folded(desc: &str) -> String {
-    desc.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    // The words joined by one space (as `join` would, without a list of them), lower case.
+    let mut joined = String::with_capacity(desc.len());
+    for word in desc.split_whitespace() {
+        if !joined.is_empty() {
+            joined.push(' ');
+        }
+        joined.push_str(word);
+    }
+    joined.to_lowercase()
 }
 
 pub fn check(scan: &Scan, out: &mut Vec<Finding>) {

@@ -31,6 +31,26 @@ static B64: LazyLock<Option<Regex>> =
 static HEX: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"\b(?:[0-9a-fA-F]{2}){12,}\b|(?:\\x[0-9a-fA-F]{2}){8,}").ok());
 
+/// Can `text` hold a match of either expression: a run of 20 or more characters of the
+/// base64 alphabet (a hex run of 24 is one too), or a backslash (`\x41…`)? One pass over the
+/// bytes, so that most strings are not searched by either expression.
+fn may_hold_encoding(text: &str) -> bool {
+    let mut run = 0usize;
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-') {
+            run += 1;
+            if run >= 20 {
+                return true;
+            }
+        } else if b == b'\\' {
+            return true;
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
+
 /// Decoded bytes as text, if they are mostly printable text with words.
 fn as_text(bytes: &[u8]) -> Option<String> {
     let s = std::str::from_utf8(bytes).ok()?;
@@ -80,6 +100,9 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             continue;
         }
         let text = &prep.norm;
+        if !may_hold_encoding(text) {
+            continue;
+        }
         let candidates = b64
             .find_iter(text)
             .filter_map(|m| decode_b64(m.as_str()).map(|b| (m, b)))

@@ -120,6 +120,67 @@ pub fn scan_checks(scan: &Scan, out: &mut Vec<Finding>) {
 }
 
 /// What a coded check found about one item: everything but where the item is.
+/// One string's clauses, each with its folded form and the lexicon terms found in it.
+pub(crate) type ClauseTerms = Vec<(
+    crate::audit::clause::Clause,
+    String,
+    Vec<crate::audit::lexicon::ConceptHit>,
+)>;
+
+/// The clause terms of the strings read in the current window, by the address and length of
+/// the string (a definition's strings stay put while its server is audited).
+type ClauseTermCache =
+    std::cell::RefCell<std::collections::HashMap<(usize, usize), std::rc::Rc<ClauseTerms>>>;
+
+fn clause_term_cache(scan: &Scan, si: usize) -> std::rc::Rc<ClauseTermCache> {
+    scan.servers[si].memo("checks::clause_terms", ClauseTermCache::default)
+}
+
+/// Forget the clause terms of the previous window (the intent analysis, the first check of a
+/// window to read clauses, calls it).
+pub(crate) fn new_clause_window(scan: &Scan, si: usize) {
+    clause_term_cache(scan, si).borrow_mut().clear();
+}
+
+/// The clauses of `text` (a string of a definition of server `si`, as sent), folded, with
+/// the lexicon terms of each: found once per window, then shared — the intent analysis reads
+/// every tool description, and `readonly_mismatch` reads the same sentences to tell what the
+/// tool does.
+pub(crate) fn share_clause_terms(
+    scan: &Scan,
+    si: usize,
+    lex: &crate::audit::lexicon::Lexicon,
+    text: &str,
+) -> std::rc::Rc<ClauseTerms> {
+    let cache = clause_term_cache(scan, si);
+    let key = (text.as_ptr() as usize, text.len());
+    if let Some(found) = cache.borrow().get(&key) {
+        return std::rc::Rc::clone(found);
+    }
+    let terms: ClauseTerms = crate::audit::clause::split(text)
+        .into_iter()
+        .map(|c| {
+            let folded = crate::audit::lexicon::fold(&text[c.start..c.end]);
+            let found = lex.find(&folded);
+            (c, folded, found)
+        })
+        .collect();
+    let terms = std::rc::Rc::new(terms);
+    cache.borrow_mut().insert(key, std::rc::Rc::clone(&terms));
+    terms
+}
+
+/// The clause terms of `text` if a check of this window has found them already.
+pub(crate) fn shared_clause_terms(
+    scan: &Scan,
+    si: usize,
+    text: &str,
+) -> Option<std::rc::Rc<ClauseTerms>> {
+    let cache = clause_term_cache(scan, si);
+    let key = (text.as_ptr() as usize, text.len());
+    cache.borrow().get(&key).cloned()
+}
+
 pub(crate) struct Emit {
     pub rule: &'static str,
     pub severity: Severity,

@@ -36,26 +36,34 @@ pub const CHECK: super::Check = super::Check {
     meta: Some(meta),
 };
 
-fn find_refs(v: &Value, base: &str, depth: usize, out: &mut Vec<(String, String)>) {
+/// `path` holds the JSON Pointer of `v` (one buffer for the whole walk, extended and cut
+/// back: a pointer is copied only for a reference found).
+fn find_refs(v: &Value, path: &mut String, depth: usize, out: &mut Vec<(String, String)>) {
     if depth > 64 || out.len() > 16 {
         return;
     }
+    let at = path.len();
     match v {
         Value::Object(m) => {
             for (k, x) in m {
-                let p = format!("{base}/{}", crate::model::pointer::token(k));
+                path.push('/');
+                path.push_str(&crate::model::pointer::token(k));
                 if matches!(k.as_str(), "$ref" | "$dynamicRef" | "$recursiveRef") {
                     if let Some(s) = x.as_str().filter(|s| is_network(s)) {
-                        out.push((p.clone(), s.to_owned()));
+                        out.push((path.clone(), s.to_owned()));
                     }
                 } else {
-                    find_refs(x, &p, depth + 1, out);
+                    find_refs(x, path, depth + 1, out);
                 }
+                path.truncate(at);
             }
         }
         Value::Array(a) => {
+            use std::fmt::Write;
             for (i, x) in a.iter().enumerate() {
-                find_refs(x, &format!("{base}/{i}"), depth + 1, out);
+                let _ = write!(path, "/{i}");
+                find_refs(x, path, depth + 1, out);
+                path.truncate(at);
             }
         }
         _ => {}
@@ -69,7 +77,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         let mut refs = Vec::new();
         for key in ["inputSchema", "outputSchema"] {
             if let Some(s) = v.get(key) {
-                find_refs(s, &format!("{}/{key}", item.pointer), 0, &mut refs);
+                find_refs(s, &mut format!("{}/{key}", item.pointer), 0, &mut refs);
             }
         }
         for (pointer, target) in refs {

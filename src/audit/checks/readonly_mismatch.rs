@@ -178,8 +178,20 @@ fn described_passive(desc: &str) -> Option<Effects> {
         )
         .ok()
     });
+    // Every statement the expression reads ends in one of these words: most descriptions
+    // have none and are not searched. (A long s, which `(?i)` matches as `s`, is let through.)
+    static PARTICIPLES: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
+        aho_corasick::AhoCorasick::new([
+            "deleted", "removed", "erased", "wiped", "purged", "destroyed", "overwritten",
+            "dropped", "transferred", "charged", "paid",
+        ])
+        .ok()
+    });
     let re = RE.as_ref()?;
     let lower = desc.to_lowercase();
+    if !lower.contains('\u{17F}') && PARTICIPLES.as_ref().is_some_and(|a| !a.is_match(&lower)) {
+        return None;
+    }
     let mut fx = Effects::default();
     for c in re.captures_iter(&lower) {
         let before = c.get(1).map_or("", |m| m.as_str().trim());
@@ -206,13 +218,24 @@ fn described_passive(desc: &str) -> Option<Effects> {
 /// topic ("Writes are not allowed") is no effect.
 /// `every_sentence` false reads the opening sentence only (enough to tell what a tool is for;
 /// the whole description is read where an annotation makes a claim to check).
-fn described(desc: &str, every_sentence: bool) -> Option<Effects> {
+/// `shared`: the description's clause terms, if a check of this window has found them.
+fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerms>) -> Option<Effects> {
     use crate::audit::lexicon::{Lexicon, fold};
     let lex = Lexicon::builtin().ok()?;
     let mut fx = Effects::default();
     let sentences = if every_sentence { usize::MAX } else { 1 };
-    for (n, c) in crate::audit::clause::split(desc).into_iter().enumerate().take(sentences) {
-        let folded = fold(&desc[c.start..c.end]);
+    // The sentences, folded, with their terms where another check has found them already.
+    let split = if shared.is_none() { crate::audit::clause::split(desc) } else { Vec::new() };
+    let count = shared.map_or(split.len(), Vec::len);
+    for n in 0..count.min(sentences) {
+        let (folded, found) = match shared.and_then(|t| t.get(n)) {
+            Some((_, folded, found)) => (std::borrow::Cow::Borrowed(folded.as_str()), Some(found)),
+            None => {
+                let Some(c) = split.get(n) else { break };
+                (std::borrow::Cow::Owned(fold(&desc[c.start..c.end])), None)
+            }
+        };
+        let folded: &str = &folded;
         if READ_ONLY_WORDS.iter().any(|p| folded.contains(p)) {
             // The opening sentence saying the tool only reads settles it.
             if n == 0 {
@@ -221,24 +244,28 @@ fn described(desc: &str, every_sentence: bool) -> Option<Effects> {
             continue;
         }
         // A label before a colon opens the sentence after it ("Higieniza a base: apaga …").
-        let mut pieces = vec![folded.as_str()];
+        let mut pieces = vec![folded];
         if let Some((_, after)) = folded.split_once(": ") {
             pieces.push(after);
         }
         // After the opening sentence, a sentence that orders the model or says when something
         // happens ("Before sending, call this tool first") describes another step, not this
-        // tool.
+        // tool. (The terms found are reused for the sentence's own effect.)
+        let mut sentence_terms = found.cloned();
         if n > 0 {
             use crate::audit::lexicon::Concept;
-            let about_steps = lex.find(&folded).iter().any(|h| {
+            let found = sentence_terms.take().unwrap_or_else(|| lex.find(folded));
+            let about_steps = found.iter().any(|h| {
                 matches!(h.concept, Concept::Trigger | Concept::Directive | Concept::Addressee | Concept::ActCall)
             });
             if about_steps {
                 continue;
             }
+            sentence_terms = Some(found);
         }
-        for piece in pieces {
-            if let Some(more) = clause_effect(lex, piece, n > 0) {
+        for (k, piece) in pieces.into_iter().enumerate() {
+            let terms = if k == 0 { sentence_terms.take() } else { None };
+            if let Some(more) = clause_effect(lex, piece, n > 0, terms) {
                 fx.executes |= more.executes;
                 fx.deletes |= more.deletes;
                 fx.writes |= more.writes;
@@ -272,8 +299,14 @@ const OBJECT_OPENERS: &[&str] = &[
     "das", "den", "dem", "ein", "eine", "einen", "alle",
 ];
 
-/// The effect one sentence says the tool has, by the verb that opens it.
-fn clause_effect(lex: &crate::audit::lexicon::Lexicon, folded: &str, later: bool) -> Option<Effects> {
+/// The effect one sentence says the tool has, by the verb that opens it. `terms`: the
+/// lexicon terms of `folded`, if already found.
+fn clause_effect(
+    lex: &crate::audit::lexicon::Lexicon,
+    folded: &str,
+    later: bool,
+    terms: Option<Vec<crate::audit::lexicon::ConceptHit>>,
+) -> Option<Effects> {
     use crate::audit::lexicon::Concept;
     let body = ["this tool ", "the tool ", "tool that ", "it "]
         .iter()
@@ -298,10 +331,16 @@ fn clause_effect(lex: &crate::audit::lexicon::Lexicon, folded: &str, later: bool
     // "投稿し、…").
     let (verb_any, verb_early) = {
         use unicode_script::{Script, UnicodeScript};
-        let scripts: Vec<Script> = folded.chars().map(|c| c.script()).collect();
-        let has = |s: Script| scripts.contains(&s);
-        let kana_or_hangul = has(Script::Hiragana) || has(Script::Katakana) || has(Script::Hangul);
-        (kana_or_hangul, !kana_or_hangul && has(Script::Han))
+        // (No ASCII character is of these scripts.)
+        let (mut kana_or_hangul, mut han) = (false, false);
+        for c in folded.chars().filter(|c| !c.is_ascii()) {
+            match c.script() {
+                Script::Hiragana | Script::Katakana | Script::Hangul => kana_or_hangul = true,
+                Script::Han => han = true,
+                _ => {}
+            }
+        }
+        (kana_or_hangul, !kana_or_hangul && han)
     };
     let verb_at = |h: &crate::audit::lexicon::ConceptHit| -> bool {
         if verb_any {
@@ -365,7 +404,7 @@ fn clause_effect(lex: &crate::audit::lexicon::Lexicon, folded: &str, later: bool
         };
         RETURNED_ARTIFACTS.iter().any(|a| object.contains(a))
     };
-    let found = lex.find(folded);
+    let found = terms.unwrap_or_else(|| lex.find(folded));
     let verb = found
         .iter()
         .filter(|h| h.concept == Concept::Effect && !noun_or_negated(h) && !makes_artifact(h))
@@ -431,13 +470,22 @@ pub fn effects_of(scan: &Scan, si: usize, tool: &Value) -> Effects {
     if let Some(fx) = memo.borrow().get(&key) {
         return *fx;
     }
-    let fx = effects(tool);
+    let shared = tool
+        .get("description")
+        .and_then(Value::as_str)
+        .and_then(|d| super::shared_clause_terms(scan, si, d));
+    let fx = effects_with(tool, shared.as_deref());
     memo.borrow_mut().insert(key, fx);
     fx
 }
 
 /// Classify a tool definition.
 pub fn effects(tool: &Value) -> Effects {
+    effects_with(tool, None)
+}
+
+/// [`effects`], with the description's clause terms if they were found already.
+fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
     let all_words = crate::model::words::name_words(name);
     // A name led by a read verb names what it reads: only its first word says what it does.
@@ -462,7 +510,7 @@ pub fn effects(tool: &Value) -> Effects {
         .get("description")
         .and_then(Value::as_str)
         .map(|d| {
-            let a = described(d, claims).unwrap_or_default();
+            let a = described(d, claims, shared).unwrap_or_default();
             let b = described_passive(d).unwrap_or_default();
             Effects {
                 executes: a.executes || b.executes,

@@ -8,8 +8,8 @@ use crate::model::rule_id;
 
 use super::reading::{Reading, imperative, opens_with_action};
 /// Whether a reading puts data into a parameter of its tool.
-pub(super) fn into_param_of(x: &Read, r: &Reading) -> bool {
-    (x.param_sink || x.in_param)
+fn into_param(r: &Reading, param_sink: bool, in_param: bool) -> bool {
+    (param_sink || in_param)
         && (r.has(Concept::ActSend) || r.has(Concept::ActModify) || r.has(Concept::ActRead) || r.has(Concept::Contents))
 }
 
@@ -36,10 +36,23 @@ pub(super) fn lookups_only(targets: &[String]) -> bool {
         })
 }
 
+/// Whether the reading of a whole string can add anything: read as a whole, a string only adds
+/// what one sentence asks and another says where it goes — a destination, a parameter the data
+/// goes into, a skipped confirmation or hiding. (The caller asks first, so that the rest of a
+/// whole string that adds nothing is not read.)
+pub(super) fn whole_adds(r: &Reading, param_sink: bool, in_param: bool) -> bool {
+    r.has(Concept::Sink)
+        || r.literal_sink
+        || into_param(r, param_sink, in_param)
+        || r.skip_confirm()
+        || r.has(Concept::Conceal)
+}
+
 /// One reading and where it stands.
 pub(super) struct Read<'a> {
     pub r: &'a Reading<'a>,
-    pub raw: &'a str,
+    /// The clause as shown in evidence (built only when a cue is emitted).
+    pub raw: &'a dyn Fn() -> String,
     /// Other tools it names, described for messages.
     pub targets: &'a [String],
     /// It names a parameter of its own tool.
@@ -82,17 +95,25 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let moves = r.has(ActSend) || r.has(ActModify);
     // … or a scanner that reports where secrets are written ("scan for hard-coded secrets
     // and report file and line").
-    let reference_only = ["path to", "path of", "location of", "file name of", "filename of", "hard-coded", "hardcoded", "file and line", "line number"]
-        .iter()
-        .any(|p| r.folded.contains(p))
-        && !r.has(Contents);
+    // (Read only where it can change the outcome: where data goes into a parameter.)
+    let reference_only = || {
+        ["path to", "path of", "location of", "file name of", "filename of", "hard-coded", "hardcoded", "file and line", "line number"]
+            .iter()
+            .any(|p| r.folded.contains(p))
+            && !r.has(Contents)
+    };
+    // Whether the reading is about this tool itself: asked up to five times, read once.
+    let about_itself_of = std::cell::OnceCell::new();
+    let about_itself = || *about_itself_of.get_or_init(|| r.about_itself());
+    // (A word in another script is never in ASCII text: not searched for there.)
+    let ascii = r.folded.is_ascii();
     let broad = [
         " all ", "every", "~/", "/*", " * ", "--force", "-rf", "/all", "--all", "entire", " tous ",
         " toutes ", " todos ", " todas ", " alle ", " allen ", " все ", "всё", "全部", "所有",
         "すべて", "全て", "모든", "전부", " tudo ",
     ]
     .iter()
-    .any(|p| r.folded.contains(p));
+    .any(|p| (!ascii || p.is_ascii()) && r.folded.contains(p));
     let mut emit = |rule: &str, cue: &str, weight: u8, what: &str| {
         hits.push(Hit {
             rule: rule.to_owned(),
@@ -104,7 +125,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             end: span.1,
             message: what.to_owned(),
             floor: None,
-            evidence: Some(evidence(r, x.raw, targets, x.param_sink || x.in_param)),
+            evidence: Some(evidence(r, &(x.raw)(), targets, x.param_sink || x.in_param)),
         });
     };
     if x.damp == 0 && r.has(Override) {
@@ -118,7 +139,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // Read as a whole, a string only adds what one sentence asks and another says where it
     // goes: the data rules, with a destination.
     let whole = x.damp > 0;
-    if whole && !(named_sink || into_param_of(x, r) || skip || r.has(Conceal)) {
+    if whole && !whole_adds(r, x.param_sink, x.in_param) {
         return 0;
     }
     let acts = r.has(ActCall) || moves || r.has(ActDelete) || r.has(ActRun) || trigger;
@@ -140,7 +161,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         let loaded = data_secret || data_talk || r.has(AgainstUser) || r.has(Disparage) || skip;
         // Names the clause uses beside "call this tool first" may be this tool's own output
         // fields; a general "other tools" under the user's approval is a safeguard.
-        let weight = match (named_other, loaded, r.about_itself()) {
+        let weight = match (named_other, loaded, about_itself()) {
             (true, false, true) => 3,
             // "check with `s3_list_objects` first when unsure", "call `list_labels` first":
             // looking something up before acting is a workflow note, with nothing carried,
@@ -206,7 +227,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && (x.param_sink
             || x.in_param
             || x.names_self
-            || r.about_itself()
+            || about_itself()
             || ["must be called", "must be invoked", "has to be called", "is to be called"]
                 .iter()
                 .any(|p| r.folded.contains(p)))
@@ -233,7 +254,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let into_param = (x.param_sink || x.in_param)
         && (moves || takes)
         && (r.names_store() || takes)
-        && !reference_only;
+        && !reference_only();
     // Credential words in general ("password", "API key") count when the model is told to
     // read them or, in so many words, to move them; key files and stores count when moved.
     let secret_object = r.names_store() || takes || (told && moves);
@@ -245,7 +266,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && secret_object
         && (takes || named_sink || other || into_param)
         && (named_sink || !asks_user)
-        && (!reference_only || named_sink)
+        && (named_sink || !reference_only())
         && !r.shields_secret()
     {
         emit(
@@ -315,7 +336,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let only_this = r.has(Prefer) && r.forbids_call && (r.has(OtherTools) || r.other_tools || role);
     if !whole
         && another
-        && (r.has(Unfit) || (named_other && r.forbids_call && !r.about_itself()) || only_this)
+        && (r.has(Unfit) || (named_other && r.forbids_call && !about_itself()) || only_this)
     {
         let what = if targets.is_empty() {
             "declares other tools unsafe or forbidden so the model avoids them".to_owned()
@@ -354,7 +375,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 || (role && (broad || trigger || req))
                 // … or to another tool named in so many words, as a step after this one
                 // ("조회 후 github_delete_repository로 … 삭제").
-                || (trigger && named_other && !r.about_itself())
+                || (trigger && named_other && !about_itself())
         };
     if destroys {
         emit(
@@ -380,7 +401,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             (x.param_sink, f::PARAM_SINK),
             (x.in_param, f::IN_PARAM),
             (x.names_self, f::NAMES_SELF),
-            (r.about_itself(), f::ABOUT_ITSELF),
+            (about_itself(), f::ABOUT_ITSELF),
             (asks_user, f::ASKS_USER),
             (r.forbids_call, f::FORBIDS_CALL),
             (r.forbids_move, f::FORBIDS_MOVE),

@@ -77,14 +77,16 @@ fn own_names(scan: &Scan, si: usize) -> HashSet<String> {
 }
 
 pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
+    super::new_clause_window(scan, si);
     let Ok(lex) = Lexicon::builtin() else {
         return;
     };
     let server = &scan.servers[si];
     let own = server.memo("intent::own_names", || own_names(scan, si));
-    let mut params_of: (Option<usize>, Vec<String>) = (None, Vec::new());
-    // The item's own name in lower case, for "call `security_precheck` first".
-    let mut self_name: String = String::new();
+    // The current item's own name in lower case (for "call `security_precheck` first") and
+    // its parameter names, computed once per item (its fields are consecutive) and only for
+    // an item that has a clause worth judging.
+    let mut item_names: Option<(usize, String, Vec<String>)> = None;
     for (fi, (field, prep)) in server.fields.iter().zip(&server.prepared).enumerate() {
         let phrase;
         let mut prepared_text = false;
@@ -115,40 +117,47 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             }
         };
         let item = &server.items[field.item];
-        // The item's parameter names, computed once per item (its fields are consecutive).
-        if params_of.0 != Some(field.item) {
-            self_name = if item.name.len() >= 4 { item.name.to_lowercase() } else { String::new() };
-            params_of = (
-                Some(field.item),
-                item.value
-                    .map(|v| {
-                        crate::audit::walk::property_names(v)
-                            .into_iter()
-                            .map(str::to_lowercase)
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            );
-        }
-        let params = &params_of.1;
         // A string that describes a parameter (or the output) tells the model what to put
-        // there: the parameter is the sink.
-        let in_param = (field.kind == StrKind::PropertyName
-            || field.pointer.contains("/properties/")
-            || field.pointer.contains("/outputSchema"))
-            && !flag_parameter(item, &field.pointer);
-        let clauses = clause::split(text);
+        // there: the parameter is the sink. (Worked out for a string with a clause to judge.)
+        let in_param_of = std::cell::OnceCell::new();
+        let in_param_now = || {
+            *in_param_of.get_or_init(|| {
+                (field.kind == StrKind::PropertyName
+                    || field.pointer.contains("/properties/")
+                    || field.pointer.contains("/outputSchema"))
+                    && !flag_parameter(item, &field.pointer)
+            })
+        };
         // Each clause is folded and matched once; the whole string (read again so that what
         // one sentence asks and another says where it goes come together, at one step less
         // weight) is put together from the clauses' readings.
-        let mut parts: Vec<(usize, usize, String, Vec<crate::audit::lexicon::ConceptHit>)> =
-            Vec::with_capacity(clauses.len() + 1);
-        for c in &clauses {
-            let folded = fold(&text[c.start..c.end]);
-            let mut hits = lex.find(&folded);
-            hits.extend(reading::secret_shapes(&text[c.start..c.end], &folded));
-            parts.push((c.start, c.end, folded, hits));
+        let mut parts: Vec<(usize, usize, String, Vec<crate::audit::lexicon::ConceptHit>)>;
+        // A tool's description as sent (nothing hidden, one line): its clause terms are
+        // shared with the checks that read the same sentences.
+        let own_description = prepared_text
+            && field.kind == StrKind::Description
+            && item.kind == crate::model::finding::ItemKind::Tool
+            && prep.norm == field.text
+            && field.pointer.strip_prefix(item.pointer.as_str()) == Some("/description");
+        if own_description {
+            let terms = super::share_clause_terms(scan, si, lex, field.text);
+            parts = Vec::with_capacity(terms.len() + 1);
+            for (c, folded, found) in terms.iter() {
+                let mut hits = found.clone();
+                hits.extend(reading::secret_shapes(&text[c.start..c.end], folded));
+                parts.push((c.start, c.end, folded.clone(), hits));
+            }
+        } else {
+            let clauses = clause::split(text);
+            parts = Vec::with_capacity(clauses.len() + 1);
+            for c in &clauses {
+                let folded = fold(&text[c.start..c.end]);
+                let mut hits = lex.find(&folded);
+                hits.extend(reading::secret_shapes(&text[c.start..c.end], &folded));
+                parts.push((c.start, c.end, folded, hits));
+            }
         }
+        let clauses = parts.len();
         if parts.len() > 1 && parts.iter().filter(|p| !p.3.is_empty()).count() > 1 {
             let mut folded = String::new();
             let mut hits = Vec::new();
@@ -185,6 +194,29 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             if reading.hits.is_empty() && !reading.forbids_call {
                 continue;
             }
+            let in_param = in_param_now();
+            if item_names.as_ref().is_none_or(|(i, _, _)| *i != field.item) {
+                let self_name =
+                    if item.name.len() >= 4 { item.name.to_lowercase() } else { String::new() };
+                let params = item
+                    .value
+                    .map(|v| {
+                        crate::audit::walk::property_names(v)
+                            .into_iter()
+                            .map(str::to_lowercase)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                item_names = Some((field.item, self_name, params));
+            }
+            let Some((_, self_name, params)) = item_names.as_ref() else {
+                continue;
+            };
+            let param_sink = params.iter().any(|p| p.len() >= 2 && names_param(&folded, p));
+            let whole = n == clauses;
+            if whole && !judge::whole_adds(&reading, param_sink, in_param) {
+                continue; // (nothing to judge: its tool names are not read either)
+            }
             // An unquoted name is a tool only where the clause is about calling tools.
             let about_calls = in_param
                 || [
@@ -200,7 +232,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 .iter()
                 .any(|c| reading.has(*c))
                 || reading.forbids_call
-                || ["tool", "server", "function"].iter().any(|w| folded.contains(w));
+                || mentions_tools;
             let targets: Vec<String> = identifiers(raw)
                 .into_iter()
                 .filter(|(t, quoted)| {
@@ -214,17 +246,18 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     None => format!("`{t}`"),
                 })
                 .collect();
-            let param_sink = params.iter().any(|p| p.len() >= 2 && names_param(&folded, p));
-            let whole = n == clauses.len();
             let span = match field.kind {
                 StrKind::Name | StrKind::PropertyName => (0, 0),
                 _ => (start, end),
             };
-            // Quote the clause as the reviewer should see it: hidden text marked.
-            let shown = if prepared_text {
-                prep.evidence(start, end, 0)
-            } else {
-                raw.to_owned()
+            // Quote the clause as the reviewer should see it: hidden text marked (built only
+            // for the evidence of a hit).
+            let shown = || {
+                if prepared_text {
+                    prep.evidence(start, end, 0)
+                } else {
+                    raw.to_owned()
+                }
             };
             let flags = judge(
                 &Read {

@@ -147,29 +147,58 @@ pub(super) fn role_tool(folded: &str) -> bool {
         .iter()
         .any(|w| folded.contains(w))
         || folded.contains('\u{17F}');
+    // (Only the whole match is read: the same matches as `captures_iter`, found faster.)
     let english = noun && ROLE_TOOL.as_ref().is_some_and(|r| {
-        r.captures_iter(folded).any(|c| {
-            let between = c.get(0).map_or("", |m| m.as_str());
+        r.find_iter(folded).any(|m| {
+            let between = m.as_str();
             !["this ", "same ", "current ", " own "].iter().any(|w| between.contains(w))
         })
     });
+    // Another tool by one of the words for "tool" at `i`, not this one.
+    let names_other = |i: usize, word: &str, this: &[&str]| {
+        // A host or a URL ("setup.cache-tools.example") names no tool.
+        let token_start = folded[..i].rfind(char::is_whitespace).map_or(0, |s| s + 1);
+        let token_end = folded[i..].find(char::is_whitespace).map_or(folded.len(), |e| i + e);
+        let token = folded[token_start..token_end].trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+        let in_host = word.starts_with('-') && token.contains('.');
+        !in_host && !this.iter().any(|t| folded[..i].ends_with(t))
+    };
+    // Every occurrence of every word in one automaton pass (no word overlaps itself, so these
+    // are the occurrences a search per word finds).
+    static WORDS: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
+        aho_corasick::AhoCorasick::new(TOOL_WORDS.iter().map(|(w, _)| w)).ok()
+    });
     english
-        || TOOL_WORDS.iter().any(|(word, this)| {
-            folded.match_indices(word).any(|(i, _)| {
-                // A host or a URL ("setup.cache-tools.example") names no tool.
-                let token_start = folded[..i].rfind(char::is_whitespace).map_or(0, |s| s + 1);
-                let token_end = folded[i..].find(char::is_whitespace).map_or(folded.len(), |e| i + e);
-                let token = folded[token_start..token_end].trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
-                let in_host = word.starts_with('-') && token.contains('.');
-                !in_host && !this.iter().any(|t| folded[..i].ends_with(t))
-            })
-        })
+        || match WORDS.as_ref() {
+            Some(ac) => ac.find_overlapping_iter(folded).any(|m| {
+                TOOL_WORDS
+                    .get(m.pattern().as_usize())
+                    .is_some_and(|(word, this)| names_other(m.start(), word, this))
+            }),
+            None => TOOL_WORDS.iter().any(|(word, this)| {
+                folded.match_indices(word).any(|(i, _)| names_other(i, word, this))
+            }),
+        }
 }
 
 /// A literal destination in the clause: a URL, an e-mail address, a phone number, an IBAN, a
 /// markdown image.
 pub(super) fn literal_sink(raw: &str) -> bool {
-    LITERAL_SINK.as_ref().is_some_and(|r| r.is_match(raw))
+    // Every shape the expression reads holds an `@`, a `+`, a `://`, a `![`, a `0x` or two
+    // digits in a row (of any script: `\d` is Unicode): a clause with none of them is not
+    // searched.
+    let two_digits = || {
+        let mut digit = false;
+        raw.chars().any(|c| {
+            let pair = digit && c.is_numeric();
+            digit = c.is_numeric();
+            pair
+        })
+    };
+    let may = raw.contains(['@', '+'])
+        || ["://", "![", "0x", "0X"].iter().any(|w| raw.contains(w))
+        || two_digits();
+    may && LITERAL_SINK.as_ref().is_some_and(|r| r.is_match(raw))
 }
 
 /// Identifiers in a clause that look like tool names (`send_email`, `sendEmail`, `` `x-y` ``),
@@ -240,7 +269,8 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
             }
         }
     }
-    let listed = listed_values(raw);
+    // The enumerations of the clause, read only when it holds a snake_case candidate.
+    let mut listed: Option<Vec<&str>> = None;
     for word in raw.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '/' || c == '-')) {
         let word = word.trim_end_matches(['.', '-']);
         if word.contains(['.', '/']) {
@@ -249,11 +279,14 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         // snake_case names; camelCase ones only when quoted (above), since camelCase words
         // in prose are mostly parameters and settings.
         let snake = word.contains('_') && word.split('_').filter(|p| !p.is_empty()).count() >= 2;
+        if !snake {
+            continue;
+        }
         // `common_prefix{-removed-}`: a name inside code or a format, not a tool.
         let at = word.as_ptr() as usize - raw.as_ptr() as usize;
         let code = raw[at + word.len()..].starts_with(['{', '(', '[', '='])
             || raw[..at].ends_with(['{', '}', '(', '[', '$', '%', '.']);
-        if snake && !code && !listed.contains(&word) {
+        if snake && !code && !listed.get_or_insert_with(|| listed_values(raw)).contains(&word) {
             push(word, false);
         }
     }
@@ -293,10 +326,35 @@ fn negated_at(folded: &str, start: usize, end: usize) -> bool {
         .nth(12)
         .map_or(folded.len(), |(i, _)| end + i);
     let after = &folded[end..to];
-    NEGATION_BEFORE
-        .iter()
-        .any(|n| before.contains(n) || before.starts_with(n.trim_start()))
-        || NEGATION_AFTER.iter().any(|n| after.contains(n))
+    static AFTER: LazyLock<Option<aho_corasick::AhoCorasick>> =
+        LazyLock::new(|| aho_corasick::AhoCorasick::new(NEGATION_AFTER).ok());
+    negation_before(before)
+        || match AFTER.as_ref() {
+            Some(a) => a.is_match(after),
+            None => NEGATION_AFTER.iter().any(|n| after.contains(n)),
+        }
+}
+
+/// Does `before` hold a negation word, or open with one (its leading space trimmed)? One
+/// automaton pass for each, rather than a search per word.
+fn negation_before(before: &str) -> bool {
+    static INSIDE: LazyLock<Option<aho_corasick::AhoCorasick>> =
+        LazyLock::new(|| aho_corasick::AhoCorasick::new(NEGATION_BEFORE).ok());
+    static OPENING: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .start_kind(aho_corasick::StartKind::Anchored)
+            .build(NEGATION_BEFORE.iter().map(|n| n.trim_start()))
+            .ok()
+    });
+    match (INSIDE.as_ref(), OPENING.as_ref()) {
+        (Some(inside), Some(opening)) => {
+            inside.is_match(before)
+                || opening.is_match(aho_corasick::Input::new(before).anchored(aho_corasick::Anchored::Yes))
+        }
+        _ => NEGATION_BEFORE
+            .iter()
+            .any(|n| before.contains(n) || before.starts_with(n.trim_start())),
+    }
 }
 
 /// Credential words that name a kind of secret, not where one is kept: asking for "the
@@ -348,7 +406,16 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
             }
         }
     }
-    if let Some(re) = FILE.as_ref().filter(|_| raw.contains('.')) {
+    // The file shapes all need one of these extensions.
+    static EXTENSIONS: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
+        aho_corasick::AhoCorasick::new([
+            ".pem", ".key", ".p12", ".pfx", ".jks", ".kdbx", ".ppk", ".gpg", ".asc", ".ovpn",
+            ".json",
+        ])
+        .ok()
+    });
+    let extension = || EXTENSIONS.as_ref().is_none_or(|a| a.is_match(raw));
+    if let Some(re) = FILE.as_ref().filter(|_| raw.contains('.') && extension()) {
         for m in re.find_iter(raw) {
             // A path or a file name (`~/certs/server.key`, `*.pem`), not a word ending in
             // ".key" of a sentence or a URL's host.
@@ -408,9 +475,10 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
         let labelled = ["parameter", "field", "argument", "arg ", "param", "property", "input"]
             .iter()
             .any(|w| after.trim_start_matches(['`', '\'', '"', ' ']).starts_with(w));
+        let before_the = before.strip_suffix("the ");
         let placed = [" as ", " into ", " in ", " to "]
             .iter()
-            .any(|w| before.ends_with(w) || before.ends_with(&format!("{}the ", w)));
+            .any(|w| before.ends_with(w) || before_the.is_some_and(|b| b.ends_with(w)));
         // "meta: insert …": the parameter as the label the clause opens with.
         let label = before.trim().is_empty()
             && (after.starts_with(':')
@@ -453,7 +521,9 @@ impl Reading<'_> {
             Regex::new(r"\b(never|do not|don't|must not|should not|not to|avoid|stop)\s+(use|using|call|calling|invoke|choose|select|pick|trust|rely on|recommend)\b")
                 .ok()
         });
-        forbids |= AVOID.as_ref().is_some_and(|r| r.is_match(folded));
+        // (Every phrase it reads holds one of these words.)
+        let may_avoid = ["never", "not", "don't", "avoid", "stop"].iter().any(|w| folded.contains(w));
+        forbids |= may_avoid && AVOID.as_ref().is_some_and(|r| r.is_match(folded));
         self.forbids_call = forbids;
         self.forbids_move = forbids_move;
         self
@@ -571,9 +641,7 @@ impl Reading<'_> {
         ["without", "sin ", "sem ", "sans ", "ohne ", "без "]
             .iter()
             .any(|w| term.starts_with(w))
-            && NEGATION_BEFORE
-                .iter()
-                .any(|n| before.contains(n) || before.starts_with(n.trim_start()))
+            && negation_before(before)
     }
 
     /// "Do not show the token in the chat": hiding a secret's value from view protects it;
