@@ -98,6 +98,11 @@ pub(super) fn shell(path: &Path) -> Result<Option<ServerSnapshot>, SnapshotError
 /// Read the definitions of a snapshot whose shell was read by [`shell`], in audit order,
 /// handing each to `each` (its kind and index in its list) and dropping it before the next.
 /// The file must still hold what it held when the shell was read.
+///
+/// The shell's reading has checked the whole text, so this one only finds where each
+/// definition's text starts and ends ([`Splitter`]) and builds the value from that slice, the
+/// fast way `serde_json` reads text in memory; whatever it finds that does not parse, or counts
+/// that differ from the shell's, means the file changed.
 pub fn each_definition(
     deferred: &Deferred,
     each: &mut dyn FnMut(ItemKind, usize, Value),
@@ -106,22 +111,201 @@ pub fn each_definition(
         path: deferred.path.display().to_string(),
         why,
     };
-    let reader = reader(&deferred.path).map_err(|e| changed(e.to_string()))?;
-    let mut de = serde_json::Deserializer::from_reader(reader);
-    let mut state = Each {
-        counts: [0; 4],
-        each,
+    let (file, _) =
+        fsio::open_regular(&deferred.path, ReadKind::Snapshot).map_err(|e| changed(e.to_string()))?;
+    let mut file = file.take(ReadKind::Snapshot.cap().saturating_add(1));
+    let mut counts = [0usize; 4];
+    let mut failed: Option<String> = None;
+    let mut split = Splitter::default();
+    let mut buf = vec![0u8; BUFFER];
+    let mut on_element = |list: usize, text: &[u8]| {
+        if failed.is_some() {
+            return;
+        }
+        let mut de = serde_json::Deserializer::from_slice(text);
+        match super::compact::Compact
+            .deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v))
+        {
+            Ok(v) => {
+                each(LISTS[list].1, counts[list], v);
+                counts[list] += 1;
+            }
+            Err(e) => failed = Some(format!("definition {} of `{}`: {e}", counts[list], LISTS[list].0)),
+        }
     };
-    serde::Deserializer::deserialize_map(&mut de, &mut state)
-        .and_then(|()| de.end())
-        .map_err(|e| changed(e.to_string()))?;
-    if state.counts != deferred.counts {
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(changed(e.to_string())),
+        };
+        split.feed(&buf[..n], &mut on_element);
+    }
+    if let Some(why) = failed {
+        return Err(changed(why));
+    }
+    if !split.finished() {
+        return Err(changed("its text ends early".into()));
+    }
+    if counts != deferred.counts {
         return Err(changed(format!(
             "it now holds {:?} tools, prompts, resources and templates, not {:?}",
-            state.counts, deferred.counts
+            counts, deferred.counts
         )));
     }
     Ok(())
+}
+
+/// Finds, in the text of one JSON object fed in pieces, where each element of its
+/// definition lists starts and ends, without building anything: it tracks strings (with their
+/// escapes), nesting, and the keys of the top object. Meant for text already checked to be
+/// valid JSON; on other text it finds nonsense, which the caller's parsing of each element and
+/// its counts catch.
+#[derive(Default)]
+struct Splitter {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    /// At the top object's level, the next string is a key.
+    expect_key: bool,
+    /// A key of the top object being read (raw, escapes included).
+    key: Vec<u8>,
+    reading_key: bool,
+    /// The list the key just read names, until its value starts.
+    pending: Option<usize>,
+    /// The definition list being read.
+    list: Option<usize>,
+    /// The text of the element being read, so far.
+    element: Vec<u8>,
+    in_element: bool,
+    /// The top object was opened and closed.
+    closed: bool,
+}
+
+impl Splitter {
+    fn finished(&self) -> bool {
+        self.closed && !self.in_string && self.depth == 0
+    }
+
+    fn key_list(&self) -> Option<usize> {
+        if self.key.contains(&b'\\') {
+            let mut quoted = Vec::with_capacity(self.key.len() + 2);
+            quoted.push(b'"');
+            quoted.extend_from_slice(&self.key);
+            quoted.push(b'"');
+            let key: String = serde_json::from_slice(&quoted).ok()?;
+            list_index(&key)
+        } else {
+            std::str::from_utf8(&self.key).ok().and_then(list_index)
+        }
+    }
+
+    fn feed(&mut self, chunk: &[u8], on_element: &mut dyn FnMut(usize, &[u8])) {
+        let mut start = 0;
+        let mut i = 0;
+        while i < chunk.len() {
+            let b = chunk[i];
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                    if self.reading_key {
+                        self.reading_key = false;
+                        self.pending = self.key_list();
+                    }
+                    i += 1;
+                    continue;
+                } else {
+                    // Skip to the next quote or backslash.
+                    let rest = &chunk[i..];
+                    let skip = rest
+                        .iter()
+                        .position(|&c| c == b'"' || c == b'\\')
+                        .unwrap_or(rest.len());
+                    if self.reading_key {
+                        self.key.extend_from_slice(&rest[..skip]);
+                    }
+                    i += skip;
+                    continue;
+                }
+                if self.reading_key {
+                    self.key.push(b);
+                }
+                i += 1;
+                continue;
+            }
+            if b.is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let in_list = self.depth == 2 && self.list.is_some();
+            match b {
+                b',' | b']' if in_list => {
+                    if self.in_element {
+                        self.element.extend_from_slice(&chunk[start..i]);
+                        if let Some(list) = self.list {
+                            on_element(list, &self.element);
+                        }
+                        self.element.clear();
+                        self.in_element = false;
+                    }
+                    if b == b']' {
+                        self.list = None;
+                        self.depth -= 1;
+                    }
+                }
+                _ if in_list && !self.in_element => {
+                    self.in_element = true;
+                    start = i;
+                    self.step(b);
+                }
+                _ => self.step(b),
+            }
+            i += 1;
+        }
+        if self.in_element {
+            self.element.extend_from_slice(&chunk[start..]);
+        }
+    }
+
+    /// One byte outside a string, other than an element's end.
+    fn step(&mut self, b: u8) {
+        match b {
+            b'"' => {
+                self.in_string = true;
+                if self.depth == 1 && self.expect_key {
+                    self.reading_key = true;
+                    self.key.clear();
+                }
+            }
+            b'{' | b'[' => {
+                if self.depth == 1 {
+                    self.list = if b == b'[' { self.pending.take() } else { None };
+                }
+                self.depth += 1;
+                if self.depth == 1 {
+                    self.expect_key = b == b'{';
+                }
+            }
+            b'}' | b']' => {
+                self.depth = self.depth.saturating_sub(1);
+                if self.depth == 0 {
+                    self.closed = true;
+                }
+            }
+            b',' if self.depth == 1 => self.expect_key = true,
+            b':' if self.depth == 1 => self.expect_key = false,
+            _ => {}
+        }
+        if self.depth == 1 && !matches!(b, b'[' | b':' | b'"') {
+            self.pending = None;
+        }
+    }
 }
 
 /// The first pass: counts the definitions, keeps every other key's value.
@@ -230,62 +414,6 @@ impl<'de> Visitor<'de> for Count<'_> {
     }
 }
 
-/// The second pass: each definition built (as the whole-file reading builds it) and handed
-/// over; every other key skipped.
-struct Each<'f> {
-    counts: [usize; 4],
-    each: &'f mut dyn FnMut(ItemKind, usize, Value),
-}
-
-impl<'de> Visitor<'de> for &mut Each<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a snapshot object")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
-            match list_index(&key) {
-                Some(i) => map.next_value_seed(EachList {
-                    kind: LISTS[i].1,
-                    count: &mut self.counts[i],
-                    each: &mut *self.each,
-                })?,
-                None => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-struct EachList<'a, 'f> {
-    kind: ItemKind,
-    count: &'a mut usize,
-    each: &'a mut (dyn FnMut(ItemKind, usize, Value) + 'f),
-}
-
-impl<'de> DeserializeSeed<'de> for EachList<'_, '_> {
-    type Value = ();
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for EachList<'_, '_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a list of definitions")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(v) = seq.next_element_seed(super::compact::Compact)? {
-            (self.each)(self.kind, *self.count, v);
-            *self.count += 1;
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,6 +464,39 @@ mod tests {
             );
             assert_eq!(shell.counts(), whole.counts(), "{text}");
         }
+    }
+
+    #[test]
+    fn the_splitter_finds_every_element_whatever_the_pieces() {
+        let text = r#" { "x" : {"tools": [1]}, "tool\u0073" : [ {"a":"],\"[{","b":[[],{}]}, "s\\" , -1.5e3,null ,[ ]],
+            "prompts":[],"resources":[{"uri":"u"}], "resourceTemplates" : [ {"k":"\u005d"} ] } "#;
+        let whole: Value = serde_json::from_str(text).unwrap();
+        let want: Vec<(usize, Value)> = LISTS
+            .iter()
+            .enumerate()
+            .flat_map(|(i, (k, _))| {
+                whole[*k]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(move |v| (i, v.clone()))
+            })
+            .collect();
+        assert_eq!(want.len(), 7);
+        for size in [1, 2, 3, 7, 64, text.len()] {
+            let mut split = Splitter::default();
+            let mut got = Vec::new();
+            for piece in text.as_bytes().chunks(size) {
+                split.feed(piece, &mut |list, t| {
+                    got.push((list, serde_json::from_slice::<Value>(t).unwrap()));
+                });
+            }
+            assert!(split.finished(), "{size}");
+            assert_eq!(got, want, "pieces of {size}");
+        }
+        let mut split = Splitter::default();
+        split.feed(br#"{"tools":[{"a":1}"#, &mut |_, _| {});
+        assert!(!split.finished());
     }
 
     #[test]
