@@ -22,9 +22,15 @@
 //! high), and a confidence from the score.
 //!
 //! Memory and time: a server's definitions are audited in windows of [`WINDOW_ITEMS`] items (or
-//! [`WINDOW_BYTES`] of text); only the current window's strings are walked and prepared, so
-//! the audit's own memory does not grow with the server. The checks across servers work on the
-//! compact item list (name, pointer, definition) of every server. A live server's audit stops
+//! [`WINDOW_BYTES`] of text); only the current window's strings are walked and prepared, and
+//! only its definitions need exist: a snapshot read with its definitions deferred
+//! ([`ServerSnapshot::load_deferred`], the offline `scan`) is read from its file once for an
+//! outline of every item (kind, name, pointer; the intent analysis' own names; a hash of each
+//! long tool description) and once more in windows, each definition dropped with its window.
+//! So the audit holds one window of definitions plus the outlines, whatever the size of the
+//! scan. The checks across servers work on the outlines and an [`ItemSummary`] per item (the
+//! descriptions another tool may share, the digests of definitions a same-named server may
+//! share), never on the definitions. A live server's audit stops
 //! at its deadline (probe start plus `--timeout`, [`ProbeInfo::deadline`]) between windows and
 //! reports `audit-incomplete` rather than passing on a partial audit.
 //!
