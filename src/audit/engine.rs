@@ -207,9 +207,8 @@ impl Scan<'_> {
 /// can no longer be read as it was gets an `audit-incomplete` finding saying why (see
 /// [`try_audit_snapshots`] for the error itself).
 pub fn audit_snapshots(snapshots: &[ServerSnapshot], rules: &RuleSet) -> Vec<Finding> {
-    audit_inner(snapshots, rules, None).unwrap_or_else(|(si, e)| {
-        vec![unreadable(&snapshots[si], &e)]
-    })
+    audit_inner(snapshots, rules, None)
+        .unwrap_or_else(|(si, e)| vec![unreadable(&snapshots[si], &e)])
 }
 
 /// [`audit_snapshots`], failing when the definitions of a deferred snapshot can no longer be
@@ -500,10 +499,8 @@ fn audit_inner(
             index += 1;
             if kind == ItemKind::Tool {
                 if shared_descriptions.contains(&gi) {
-                    kept[gi].description = v
-                        .get("description")
-                        .and_then(Value::as_str)
-                        .map(Box::from);
+                    kept[gi].description =
+                        v.get("description").and_then(Value::as_str).map(Box::from);
                 }
                 if digests {
                     kept[gi].digest = Some(definition_digest(&v));
@@ -684,7 +681,10 @@ fn unreadable(snap: &ServerSnapshot, e: &SnapshotError) -> Finding {
             config: None,
             pointer: None,
         },
-        message: format!("the definitions of server `{}` were not audited: {e}", snap.server),
+        message: format!(
+            "the definitions of server `{}` were not audited: {e}",
+            snap.server
+        ),
         evidence: None,
         control: Control::ReviewDefinitions,
     }

@@ -67,7 +67,8 @@ pub(super) fn shell(path: &Path) -> Result<Option<ServerSnapshot>, SnapshotError
         result: false,
     };
     let mut de = serde_json::Deserializer::from_reader(reader);
-    let read = serde::Deserializer::deserialize_map(&mut de, &mut state).is_ok() && de.end().is_ok();
+    let read =
+        serde::Deserializer::deserialize_map(&mut de, &mut state).is_ok() && de.end().is_ok();
     if state.total > cap {
         return Err(SnapshotError::TooManyItems {
             path: path.display().to_string(),
@@ -111,8 +112,8 @@ pub fn each_definition(
         path: deferred.path.display().to_string(),
         why,
     };
-    let (file, _) =
-        fsio::open_regular(&deferred.path, ReadKind::Snapshot).map_err(|e| changed(e.to_string()))?;
+    let (file, _) = fsio::open_regular(&deferred.path, ReadKind::Snapshot)
+        .map_err(|e| changed(e.to_string()))?;
     let mut file = file.take(ReadKind::Snapshot.cap().saturating_add(1));
     let mut counts = [0usize; 4];
     let mut failed: Option<String> = None;
@@ -131,7 +132,12 @@ pub fn each_definition(
                 each(LISTS[list].1, counts[list], v);
                 counts[list] += 1;
             }
-            Err(e) => failed = Some(format!("definition {} of `{}`: {e}", counts[list], LISTS[list].0)),
+            Err(e) => {
+                failed = Some(format!(
+                    "definition {} of `{}`: {e}",
+                    counts[list], LISTS[list].0
+                ))
+            }
         }
     };
     loop {
@@ -530,7 +536,11 @@ mod tests {
     #[test]
     fn a_file_changed_between_the_passes_is_an_error_naming_it() {
         let dir = tempfile::tempdir().unwrap();
-        let path = write(dir.path(), "moving.json", r#"{"tools":[{"name":"a"},{"name":"b"}]}"#);
+        let path = write(
+            dir.path(),
+            "moving.json",
+            r#"{"tools":[{"name":"a"},{"name":"b"}]}"#,
+        );
         let snap = ServerSnapshot::load_deferred(&path).unwrap();
         let d = snap.deferred.clone().unwrap();
         assert_eq!(definitions(&d).unwrap().len(), 2);
@@ -555,7 +565,9 @@ mod tests {
             "big.json",
             &format!("{{\"tools\": {}, \"prompts\": {}}}", list(cap), list(1)),
         );
-        let e = ServerSnapshot::load_deferred(&over).unwrap_err().to_string();
+        let e = ServerSnapshot::load_deferred(&over)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("big.json") && e.contains("--max-items"), "{e}");
     }
 }
