@@ -2,6 +2,13 @@
 
 use std::process::ExitCode;
 
+/// mimalloc instead of the system allocator: an offline scan builds and drops millions of
+/// small JSON values one window at a time, interleaved with the outlines it keeps, and the
+/// system allocator (glibc) slows down on that churn as the heap fragments (100,000 tools in
+/// one file: 21.6 s of CPU with it, 14.5 s with another allocator preloaded, same build).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     mcpvet::cli::main()
 }

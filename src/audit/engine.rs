@@ -23,15 +23,22 @@
 //! high), and a confidence from the score.
 //!
 //! Memory and time: a server's definitions are audited in windows of [`WINDOW_ITEMS`] items (or
-//! [`WINDOW_BYTES`] of text); only the current window's strings are walked and prepared, so
-//! the audit's own memory does not grow with the server. The checks across servers work on the
-//! compact item list (name, pointer, definition) of every server. A live server's audit stops
+//! [`WINDOW_BYTES`] of text); only the current window's strings are walked and prepared, and
+//! only its definitions need exist: a snapshot read with its definitions deferred
+//! ([`ServerSnapshot::load_deferred`], the offline `scan`) is read from its file once for an
+//! outline of every item (kind, name, pointer; the intent analysis' own names; a hash of each
+//! long tool description) and once more in windows, each definition dropped with its window.
+//! So the audit holds one window of definitions plus the outlines, whatever the size of the
+//! scan. The checks across servers work on the outlines and an [`ItemSummary`] per item (the
+//! descriptions another tool may share, the digests of definitions a same-named server may
+//! share), never on the definitions. A live server's audit stops
 //! at its deadline (probe start plus `--timeout`, [`ProbeInfo::deadline`]) between windows and
 //! reports `audit-incomplete` rather than passing on a partial audit.
 //!
 //! [`ProbeInfo::deadline`]: crate::model::snapshot::ProbeInfo::deadline
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
@@ -43,7 +50,8 @@ use crate::audit::text::Prepared;
 use crate::audit::walk::{self, Field, Item, StrKind};
 use crate::model::finding::{Confidence, Control, Finding, ItemKind, Location, RuleMeta, Severity};
 use crate::model::rule_id;
-use crate::model::snapshot::ServerSnapshot;
+use crate::model::snapshot::{ServerSnapshot, SnapshotError, stream};
+use serde_json::Value;
 
 /// One piece of evidence inside an item.
 #[derive(Debug, Clone)]
@@ -69,28 +77,49 @@ pub struct Hit {
 
 /// One server of the scan. While its definitions are audited, `items` holds the current
 /// window (item indices are local to it) and `fields`/`prepared` that window's strings; for
-/// the checks across servers, `items` holds every item and `fields` is empty.
+/// the checks across servers, `items` holds every item (without its definition: `value` is
+/// `None`, what those checks read of it is in `summaries`) and `fields` is empty. A server
+/// other than the one being audited shows only its snapshot and tool names.
 pub struct ServerCtx<'a> {
+    /// The snapshot; a deferred one ([`ServerSnapshot::deferred`]) has empty lists.
     pub snap: &'a ServerSnapshot,
     pub items: Vec<Item<'a>>,
     pub fields: Vec<Field<'a>>,
     pub prepared: Vec<Prepared>,
     /// Names of this server's tools (all of them, whatever the window).
     pub tool_names: Rc<HashSet<&'a str>>,
-    /// Every item of the server, whatever the window.
+    /// Every item of the server, whatever the window: kind, name and pointer (`value` is
+    /// `None`: a definition lives only while its window is audited).
     pub all_items: Rc<Vec<Item<'a>>>,
-    /// Per-server values computed once however many windows the server is audited in
-    /// (see [`ServerCtx::memo`]).
+    /// With `items` in the checks across servers: what they compare of each item.
+    pub summaries: Vec<ItemSummary>,
+    /// Values about the whole server computed once however many windows the server is audited
+    /// in, and values about the current window (see [`ServerCtx::memo`]).
     memo: RefCell<HashMap<&'static str, Rc<dyn Any>>>,
     /// The intent analysis' clause readings of the current window, for the learned scorer.
     pub traces: RefCell<Vec<crate::audit::score::Trace>>,
 }
 
-impl ServerCtx<'_> {
-    /// A value about the whole server (e.g. the names its definitions may mention), computed
-    /// by `make` on first use and kept until the server's audit ends: a check that needs the
-    /// whole server computes it once, not once per window. `key` names the value (one type
-    /// per key).
+impl<'a> ServerCtx<'a> {
+    fn new(snap: &'a ServerSnapshot, tool_names: Rc<HashSet<&'a str>>) -> Self {
+        ServerCtx {
+            snap,
+            items: Vec::new(),
+            fields: Vec::new(),
+            prepared: Vec::new(),
+            tool_names,
+            all_items: Rc::new(Vec::new()),
+            summaries: Vec::new(),
+            memo: RefCell::new(HashMap::new()),
+            traces: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// A value computed by `make` on first use and kept for the current window (a definition's
+    /// address, say, names the definition only while its window lives). Values about the whole
+    /// server that the engine computes as it first reads the server (the intent analysis' own
+    /// names, [`OWN_NAMES`]) are there from the first window on. `key` names the value (one
+    /// type per key).
     pub fn memo<T: 'static>(&self, key: &'static str, make: impl FnOnce() -> T) -> Rc<T> {
         if let Some(v) = self.memo.borrow().get(key) {
             if let Ok(v) = Rc::clone(v).downcast::<T>() {
@@ -105,70 +134,65 @@ impl ServerCtx<'_> {
     }
 }
 
-/// Everything the checks can see: all servers of the scan and the rules.
-pub struct Scan<'a> {
-    pub servers: Vec<ServerCtx<'a>>,
-    pub rules: &'a RuleSet,
-    /// Tool name → indices of the servers that have a tool of that name.
-    pub tool_index: HashMap<&'a str, Vec<usize>>,
-    /// Every tool name of the scan (3 characters or more), in automaton order.
-    pub tool_names: Vec<&'a str>,
-    /// One automaton over `tool_names`, built once per scan.
-    pub tool_matcher: Option<aho_corasick::AhoCorasick>,
+/// The memo key of a server's own names (see [`crate::audit::checks::intent`]).
+pub const OWN_NAMES: &str = "intent::own_names";
+
+/// What the checks across servers compare of one item, kept after its definition is dropped.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ItemSummary {
+    /// A tool's description, kept when its folded form is long enough to compare and (by a
+    /// hash) shared with another tool of the scan; the check compares the texts.
+    pub description: Option<Box<str>>,
+    /// A digest of a tool's whole definition that is equal exactly when the definitions are
+    /// equal (key order aside, as values compare), kept for the tools of servers that report
+    /// the same name as another server of the scan.
+    pub digest: Option<[u8; 32]>,
 }
 
-impl<'a> Scan<'a> {
-    fn new(snapshots: &'a [ServerSnapshot], rules: &'a RuleSet) -> Scan<'a> {
-        let mut servers = Vec::with_capacity(snapshots.len());
-        let mut tool_index: HashMap<&'a str, Vec<usize>> = HashMap::new();
-        for (si, snap) in snapshots.iter().enumerate() {
-            let items = walk::items(snap);
-            let mut tool_names = HashSet::new();
-            for t in &snap.tools {
-                let name = ServerSnapshot::item_name(t);
-                if !name.is_empty() {
-                    tool_names.insert(name);
-                    let e = tool_index.entry(name).or_default();
-                    if e.last() != Some(&si) {
-                        e.push(si);
-                    }
-                }
-            }
-            servers.push(ServerCtx {
-                snap,
-                items,
-                fields: Vec::new(),
-                prepared: Vec::new(),
-                tool_names: Rc::new(tool_names),
-                all_items: Rc::new(Vec::new()),
-                memo: RefCell::new(HashMap::new()),
-                traces: RefCell::new(Vec::new()),
-            });
-        }
-        let mut tool_names: Vec<&'a str> = tool_index
-            .keys()
-            .copied()
-            .filter(|n| n.len() >= 3)
-            .collect();
-        tool_names.sort_unstable();
-        // Only worth building when more than one server can be referenced.
-        let tool_matcher = (snapshots.len() > 1 && !tool_names.is_empty())
-            .then(|| {
-                aho_corasick::AhoCorasick::builder()
-                    .match_kind(aho_corasick::MatchKind::LeftmostLongest)
-                    .build(&tool_names)
-                    .ok()
-            })
-            .flatten();
-        Scan {
-            servers,
-            rules,
-            tool_index,
-            tool_names,
-            tool_matcher,
-        }
+/// The servers of a scan, indexed by position: the server being audited shows its current
+/// window, the others their snapshot and tool names.
+pub struct Servers<'a> {
+    all: &'a [ServerCtx<'a>],
+    current: Option<(usize, &'a ServerCtx<'a>)>,
+}
+
+impl<'a> Servers<'a> {
+    pub fn len(&self) -> usize {
+        self.all.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.all.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &ServerCtx<'a>> + '_ {
+        (0..self.all.len()).map(move |i| &self[i])
+    }
+}
+
+impl<'a> std::ops::Index<usize> for Servers<'a> {
+    type Output = ServerCtx<'a>;
+    fn index(&self, i: usize) -> &ServerCtx<'a> {
+        match self.current {
+            Some((c, ctx)) if c == i => ctx,
+            _ => &self.all[i],
+        }
+    }
+}
+
+/// Everything the checks can see: all servers of the scan and the rules.
+pub struct Scan<'a> {
+    pub servers: Servers<'a>,
+    pub rules: &'a RuleSet,
+    /// Tool name → indices of the servers that have a tool of that name.
+    pub tool_index: &'a HashMap<&'a str, Vec<usize>>,
+    /// Every tool name of the scan (3 characters or more), in automaton order.
+    pub tool_names: &'a [&'a str],
+    /// One automaton over `tool_names`, built once per scan.
+    pub tool_matcher: &'a Option<aho_corasick::AhoCorasick>,
+}
+
+impl Scan<'_> {
     /// Servers other than `si` that have a tool called `name`.
     pub fn other_servers_with_tool(&self, si: usize, name: &str) -> Vec<usize> {
         self.tool_index
@@ -180,9 +204,21 @@ impl<'a> Scan<'a> {
 
 /// Audit every snapshot with every definition rule. Servers are audited together so that
 /// cross-server checks (name collisions, cross-tool instructions naming another server's
-/// tools) see all of them. Findings are sorted worst first.
+/// tools) see all of them. Findings are sorted worst first. A deferred snapshot whose file
+/// can no longer be read as it was gets an `audit-incomplete` finding saying why (see
+/// [`try_audit_snapshots`] for the error itself).
 pub fn audit_snapshots(snapshots: &[ServerSnapshot], rules: &RuleSet) -> Vec<Finding> {
     audit_inner(snapshots, rules, None)
+        .unwrap_or_else(|(si, e)| vec![unreadable(&snapshots[si], &e)])
+}
+
+/// [`audit_snapshots`], failing when the definitions of a deferred snapshot can no longer be
+/// read as they were when its shell was read (the file changed or went away).
+pub fn try_audit_snapshots(
+    snapshots: &[ServerSnapshot],
+    rules: &RuleSet,
+) -> Result<Vec<Finding>, SnapshotError> {
+    audit_inner(snapshots, rules, None).map_err(|(_, e)| e)
 }
 
 /// [`audit_snapshots`], also handing out the features of every item (see
@@ -193,82 +229,466 @@ pub fn audit_with_features(
     rules: &RuleSet,
 ) -> (Vec<Finding>, Vec<crate::audit::score::ItemFeatures>) {
     let mut features = Vec::new();
-    let findings = audit_inner(snapshots, rules, Some(&mut features));
+    let findings = audit_inner(snapshots, rules, Some(&mut features))
+        .unwrap_or_else(|(si, e)| vec![unreadable(&snapshots[si], &e)]);
     (findings, features)
 }
 
+/// Each definition of `snap` in audit order (tools, prompts, resources, resource templates),
+/// with its kind and index in its list: borrowed from the snapshot, or read one by one from
+/// its file when deferred.
+fn each_definition<'s>(
+    snap: &'s ServerSnapshot,
+    f: &mut dyn FnMut(ItemKind, usize, Cow<'s, Value>),
+) -> Result<(), SnapshotError> {
+    if let Some(d) = &snap.deferred {
+        return stream::each_definition(d, &mut |k, i, v| f(k, i, Cow::Owned(v)));
+    }
+    for (list, kind) in [
+        (&snap.tools, ItemKind::Tool),
+        (&snap.prompts, ItemKind::Prompt),
+        (&snap.resources, ItemKind::Resource),
+        (&snap.resource_templates, ItemKind::ResourceTemplate),
+    ] {
+        for (i, v) in list.iter().enumerate() {
+            f(kind, i, Cow::Borrowed(v));
+        }
+    }
+    Ok(())
+}
+
+/// The list key of a kind of definition, for its pointer.
+fn list_key(kind: ItemKind) -> &'static str {
+    match kind {
+        ItemKind::Tool => "tools",
+        ItemKind::Prompt => "prompts",
+        ItemKind::Resource => "resources",
+        ItemKind::ResourceTemplate => "resourceTemplates",
+        ItemKind::Instructions => "instructions",
+    }
+}
+
+/// What the first reading of a server keeps: every item without its definition, the names
+/// the server's definitions may mention as their own, and a hash of each long tool
+/// description (to tell which ones another tool shares).
+struct Outline {
+    items: Rc<Vec<Item<'static>>>,
+    own_names: Rc<dyn Any>,
+    descriptions: Vec<(usize, u64)>,
+}
+
+fn outline(snap: &ServerSnapshot) -> Result<Outline, SnapshotError> {
+    let mut items: Vec<Item<'static>> = Vec::new();
+    let mut own = HashSet::new();
+    let mut descriptions = Vec::new();
+    if snap.instructions.is_some() {
+        let item = Item {
+            kind: ItemKind::Instructions,
+            name: "instructions".into(),
+            pointer: "/instructions".into(),
+            value: None,
+        };
+        checks::intent::add_own_names(&mut own, &item.name, None);
+        items.push(item);
+    }
+    each_definition(snap, &mut |kind, i, v| {
+        let name = ServerSnapshot::item_name(&v).to_owned();
+        checks::intent::add_own_names(&mut own, &name, Some(&v));
+        if kind == ItemKind::Tool {
+            if let Some(h) = checks::duplicate_definition::folded_hash(&v) {
+                descriptions.push((items.len(), h));
+            }
+        }
+        items.push(Item {
+            kind,
+            name,
+            pointer: format!("/{}/{i}", list_key(kind)),
+            value: None,
+        });
+    })?;
+    items.shrink_to_fit();
+    Ok(Outline {
+        items: Rc::new(items),
+        own_names: Rc::new(own),
+        descriptions,
+    })
+}
+
+/// A digest of a definition, equal exactly when the values are equal: keys sorted (object
+/// equality ignores their order), numbers by kind (`1` and `1.0` differ, `0.0` and `-0.0`
+/// do not), every string and list length-prefixed.
+pub fn definition_digest(v: &Value) -> [u8; 32] {
+    use sha2::Digest;
+    fn feed(h: &mut sha2::Sha256, v: &Value) {
+        let len = |h: &mut sha2::Sha256, n: usize| h.update((n as u64).to_le_bytes());
+        match v {
+            Value::Null => h.update([0]),
+            Value::Bool(b) => h.update([1, u8::from(*b)]),
+            Value::Number(n) => {
+                if let Some(u) = n.as_u64() {
+                    h.update([2]);
+                    h.update(u.to_le_bytes());
+                } else if let Some(i) = n.as_i64() {
+                    h.update([3]);
+                    h.update(i.to_le_bytes());
+                } else {
+                    let f = n.as_f64().unwrap_or(0.0);
+                    let f = if f == 0.0 { 0.0 } else { f };
+                    h.update([4]);
+                    h.update(f.to_bits().to_le_bytes());
+                }
+            }
+            Value::String(s) => {
+                h.update([5]);
+                len(h, s.len());
+                h.update(s.as_bytes());
+            }
+            Value::Array(a) => {
+                h.update([6]);
+                len(h, a.len());
+                for x in a {
+                    feed(h, x);
+                }
+            }
+            Value::Object(m) => {
+                h.update([7]);
+                len(h, m.len());
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort_unstable();
+                for k in keys {
+                    len(h, k.len());
+                    h.update(k.as_bytes());
+                    if let Some(x) = m.get(k) {
+                        feed(h, x);
+                    }
+                }
+            }
+        }
+    }
+    let mut h = sha2::Sha256::new();
+    feed(&mut h, v);
+    h.finalize().into()
+}
+
+/// The scan-wide tables over every server's tool names.
+struct Names<'s> {
+    tool_sets: Vec<Rc<HashSet<&'s str>>>,
+    tool_index: HashMap<&'s str, Vec<usize>>,
+    tool_names: Vec<&'s str>,
+    tool_matcher: Option<aho_corasick::AhoCorasick>,
+}
+
+fn names<'s>(outlines: &'s [Outline]) -> Names<'s> {
+    let mut tool_sets = Vec::with_capacity(outlines.len());
+    let mut tool_index: HashMap<&'s str, Vec<usize>> = HashMap::new();
+    for (si, o) in outlines.iter().enumerate() {
+        let mut set = HashSet::new();
+        for item in o.items.iter() {
+            if item.kind == ItemKind::Tool && !item.name.is_empty() {
+                let name = item.name.as_str();
+                set.insert(name);
+                let e = tool_index.entry(name).or_default();
+                if e.last() != Some(&si) {
+                    e.push(si);
+                }
+            }
+        }
+        tool_sets.push(Rc::new(set));
+    }
+    let mut tool_names: Vec<&'s str> = tool_index
+        .keys()
+        .copied()
+        .filter(|n| n.len() >= 3)
+        .collect();
+    tool_names.sort_unstable();
+    // Only worth building when more than one server can be referenced.
+    let tool_matcher = (outlines.len() > 1 && !tool_names.is_empty())
+        .then(|| {
+            aho_corasick::AhoCorasick::builder()
+                .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+                .build(&tool_names)
+                .ok()
+        })
+        .flatten();
+    Names {
+        tool_sets,
+        tool_index,
+        tool_names,
+        tool_matcher,
+    }
+}
+
+/// The audit in two readings of each server's definitions, so that memory is bounded by a
+/// window of definitions (plus a compact outline of every item), not by the scan: the first
+/// reading keeps each server's outline (items without definitions, own names, description
+/// hashes), from which the scan-wide tool names are known; the second audits each server in
+/// windows, each definition dropped with its window, and keeps what the checks across servers
+/// compare ([`ItemSummary`]). Then those checks run over the outlines. The error names the
+/// server whose file could not be read again.
 fn audit_inner(
     snapshots: &[ServerSnapshot],
     rules: &RuleSet,
     mut collect: Option<&mut Vec<crate::audit::score::ItemFeatures>>,
-) -> Vec<Finding> {
-    let mut scan = Scan::new(snapshots, rules);
+) -> Result<Vec<Finding>, (usize, SnapshotError)> {
+    let mut outlines = Vec::with_capacity(snapshots.len());
+    for (si, snap) in snapshots.iter().enumerate() {
+        outlines.push(outline(snap).map_err(|e| (si, e))?);
+    }
+    let names = names(&outlines);
+    // Descriptions some other tool shares (by hash), and reported names some other server
+    // shares: only those are kept for the checks across servers.
+    let mut description_count: HashMap<u64, u32> = HashMap::new();
+    for o in &outlines {
+        for (_, h) in &o.descriptions {
+            *description_count.entry(*h).or_default() += 1;
+        }
+    }
+    let mut reported: HashMap<&str, u32> = HashMap::new();
+    for snap in snapshots {
+        if let Some(n) = snap.reported_name().filter(|n| !n.is_empty()) {
+            *reported.entry(n).or_default() += 1;
+        }
+    }
+    let base: Vec<ServerCtx<'_>> = snapshots
+        .iter()
+        .zip(&names.tool_sets)
+        .map(|(snap, set)| ServerCtx::new(snap, Rc::clone(set)))
+        .collect();
     let controls = control_map(rules);
     let mut out = Vec::new();
-    for si in 0..scan.servers.len() {
-        let all = Rc::new(std::mem::take(&mut scan.servers[si].items));
-        scan.servers[si].all_items = Rc::clone(&all);
-        let deadline = scan.servers[si]
-            .snap
-            .probe
-            .as_ref()
-            .and_then(|p| p.deadline);
-        let mut next = 0;
-        let mut cut = None;
-        while next < all.len() {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                out.push(incomplete(scan.servers[si].snap, next, all.len()));
-                cut = Some(next);
-                break;
-            }
-            let snap = scan.servers[si].snap;
-            let mut items = Vec::new();
-            let mut fields = Vec::new();
-            let mut bytes = 0usize;
-            while next < all.len() && items.len() < WINDOW_ITEMS && bytes < WINDOW_BYTES {
-                let first = fields.len();
-                walk::fields_of(snap, &all[next], items.len(), &mut fields);
-                bytes += fields[first..].iter().map(|f| f.text.len()).sum::<usize>();
-                items.push(all[next].clone());
-                next += 1;
-            }
-            let prepared = fields.iter().map(|f| Prepared::new(f.text)).collect();
-            let server = &mut scan.servers[si];
-            server.items = items;
-            server.fields = fields;
-            server.prepared = prepared;
-            server.traces.borrow_mut().clear();
-            let first_finding = out.len();
-            let mut hits = pattern_hits(&scan, si);
-            checks::cue_checks(&scan, si, &mut hits);
-            combine(&scan, si, &hits, &controls, &mut out);
-            checks::item_checks(&scan, si, &mut out);
-            crate::audit::score::window(
-                &scan,
-                si,
-                &hits,
-                first_finding,
-                &mut out,
-                collect.as_deref_mut(),
-            );
+    let mut summaries: Vec<Vec<ItemSummary>> = Vec::with_capacity(snapshots.len());
+    let mut audited: Vec<usize> = Vec::with_capacity(snapshots.len());
+    for (si, snap) in snapshots.iter().enumerate() {
+        let outline = &outlines[si];
+        let all = &outline.items;
+        let shared_descriptions: HashSet<usize> = outline
+            .descriptions
+            .iter()
+            .filter(|(_, h)| description_count.get(h).is_some_and(|&n| n > 1))
+            .map(|(i, _)| *i)
+            .collect();
+        let digests = snap
+            .reported_name()
+            .is_some_and(|n| reported.get(n).is_some_and(|&c| c > 1));
+        let mut kept = vec![ItemSummary::default(); all.len()];
+        let deadline = snap.probe.as_ref().and_then(|p| p.deadline);
+        let mut driver = Driver {
+            scan: Shared {
+                base: &base,
+                rules,
+                names: &names,
+                controls: &controls,
+            },
+            si,
+            snap,
+            all,
+            own_names: &outline.own_names,
+            window: Vec::with_capacity(WINDOW_ITEMS),
+            bytes: 0,
+            next: 0,
+            cut: None,
+            deadline,
+            out: &mut out,
+            collect: collect.as_deref_mut(),
+        };
+        if snap.instructions.is_some() {
+            driver.add(None);
         }
-        let server = &mut scan.servers[si];
-        server.all_items = Rc::new(Vec::new());
-        server.memo.borrow_mut().clear();
-        server.traces.borrow_mut().clear();
-        server.items = Rc::try_unwrap(all).unwrap_or_else(|shared| (*shared).clone());
+        let mut index = usize::from(snap.instructions.is_some());
+        each_definition(snap, &mut |kind, _, v| {
+            let gi = index;
+            index += 1;
+            if kind == ItemKind::Tool {
+                if shared_descriptions.contains(&gi) {
+                    kept[gi].description =
+                        v.get("description").and_then(Value::as_str).map(Box::from);
+                }
+                if digests {
+                    kept[gi].digest = Some(definition_digest(&v));
+                }
+            }
+            driver.add(Some(v));
+        })
+        .map_err(|e| (si, e))?;
+        driver.flush();
         // Items the deadline left unaudited take no part in the checks across servers either
         // (their time is up; `audit-incomplete` says they were not checked).
-        if let Some(done) = cut {
-            server.items.truncate(done);
-        }
-        server.fields = Vec::new();
-        server.prepared = Vec::new();
+        let done = driver.cut.unwrap_or(all.len());
+        kept.truncate(done);
+        summaries.push(kept);
+        audited.push(done);
     }
+    drop(base);
+    let end: Vec<ServerCtx<'_>> = snapshots
+        .iter()
+        .enumerate()
+        .zip(summaries)
+        .map(|((si, snap), kept)| {
+            let mut ctx = ServerCtx::new(snap, Rc::clone(&names.tool_sets[si]));
+            ctx.items = outlines[si].items[..audited[si]].to_vec();
+            ctx.summaries = kept;
+            ctx
+        })
+        .collect();
+    let scan = Scan {
+        servers: Servers {
+            all: &end,
+            current: None,
+        },
+        rules,
+        tool_index: &names.tool_index,
+        tool_names: &names.tool_names,
+        tool_matcher: &names.tool_matcher,
+    };
     checks::scan_checks(&scan, &mut out);
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out.dedup();
-    out
+    Ok(out)
+}
+
+/// What every window of the scan shares.
+struct Shared<'r, 's> {
+    base: &'r [ServerCtx<'s>],
+    rules: &'r RuleSet,
+    names: &'r Names<'s>,
+    controls: &'r HashMap<String, Control>,
+}
+
+/// Gathers one server's definitions into windows and audits each window.
+struct Driver<'r, 's, 'o> {
+    scan: Shared<'r, 's>,
+    si: usize,
+    snap: &'s ServerSnapshot,
+    all: &'r Rc<Vec<Item<'static>>>,
+    own_names: &'r Rc<dyn Any>,
+    /// The current window's definitions (`None`: the instructions), in item order.
+    window: Vec<Option<Cow<'s, Value>>>,
+    /// Bytes of strings in the current window.
+    bytes: usize,
+    /// Index of the next item (in `all`) to join a window.
+    next: usize,
+    /// Where the deadline stopped the audit, if it did.
+    cut: Option<usize>,
+    deadline: Option<Instant>,
+    out: &'o mut Vec<Finding>,
+    collect: Option<&'o mut Vec<crate::audit::score::ItemFeatures>>,
+}
+
+impl<'s> Driver<'_, 's, '_> {
+    /// The next item joins the current window (audited first when full).
+    fn add(&mut self, value: Option<Cow<'s, Value>>) {
+        if self.cut.is_some() {
+            return;
+        }
+        if self.window.len() >= WINDOW_ITEMS || self.bytes >= WINDOW_BYTES {
+            self.flush();
+            if self.cut.is_some() {
+                return;
+            }
+        }
+        let gi = self.next + self.window.len();
+        let item = Item {
+            kind: self.all[gi].kind,
+            name: String::new(),
+            pointer: self.all[gi].pointer.clone(),
+            value: value.as_deref(),
+        };
+        let mut fields = Vec::new();
+        walk::fields_of(self.snap, &item, 0, &mut fields);
+        self.bytes += fields.iter().map(|f| f.text.len()).sum::<usize>();
+        drop(fields);
+        self.window.push(value);
+    }
+
+    /// Audit the current window and drop its definitions.
+    fn flush(&mut self) {
+        if self.window.is_empty() || self.cut.is_some() {
+            return;
+        }
+        let total = self.all.len();
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.out.push(incomplete(self.snap, self.next, total));
+            self.cut = Some(self.next);
+            self.window.clear();
+            return;
+        }
+        let window = std::mem::take(&mut self.window);
+        let first = self.next;
+        self.next += window.len();
+        self.bytes = 0;
+        let items: Vec<Item<'_>> = window
+            .iter()
+            .enumerate()
+            .map(|(k, v)| {
+                let a = &self.all[first + k];
+                Item {
+                    kind: a.kind,
+                    name: a.name.clone(),
+                    pointer: a.pointer.clone(),
+                    value: v.as_deref(),
+                }
+            })
+            .collect();
+        let mut fields = Vec::new();
+        for (idx, item) in items.iter().enumerate() {
+            walk::fields_of(self.snap, item, idx, &mut fields);
+        }
+        let prepared = fields.iter().map(|f| Prepared::new(f.text)).collect();
+        let mut cur = ServerCtx::new(self.snap, Rc::clone(&self.scan.names.tool_sets[self.si]));
+        cur.items = items;
+        cur.fields = fields;
+        cur.prepared = prepared;
+        cur.all_items = Rc::clone(self.all) as Rc<Vec<Item<'_>>>;
+        cur.memo
+            .borrow_mut()
+            .insert(OWN_NAMES, Rc::clone(self.own_names));
+        let scan = Scan {
+            servers: Servers {
+                all: self.scan.base,
+                current: Some((self.si, &cur)),
+            },
+            rules: self.scan.rules,
+            tool_index: &self.scan.names.tool_index,
+            tool_names: &self.scan.names.tool_names,
+            tool_matcher: &self.scan.names.tool_matcher,
+        };
+        let si = self.si;
+        let out = &mut *self.out;
+        let first_finding = out.len();
+        let mut hits = pattern_hits(&scan, si);
+        checks::cue_checks(&scan, si, &mut hits);
+        combine(&scan, si, &hits, self.scan.controls, out);
+        checks::item_checks(&scan, si, out);
+        crate::audit::score::window(
+            &scan,
+            si,
+            &hits,
+            first_finding,
+            out,
+            self.collect.as_deref_mut(),
+        );
+    }
+}
+
+/// The finding that says a deferred snapshot's definitions could not be read again.
+fn unreadable(snap: &ServerSnapshot, e: &SnapshotError) -> Finding {
+    Finding {
+        rule: rule_id::AUDIT_INCOMPLETE.into(),
+        severity: Severity::High,
+        confidence: Confidence::High,
+        server: snap.server.clone(),
+        item: None,
+        location: Location {
+            config: None,
+            pointer: None,
+        },
+        message: format!(
+            "the definitions of server `{}` were not audited: {e}",
+            snap.server
+        ),
+        evidence: None,
+        control: Control::ReviewDefinitions,
+    }
 }
 
 /// Most items audited in one window.

@@ -23,7 +23,7 @@ pub mod score;
 pub mod text;
 pub mod walk;
 
-pub use engine::audit_snapshots;
+pub use engine::{audit_snapshots, try_audit_snapshots};
 pub use pattern::RuleSet;
 
 use crate::model::finding::RuleMeta;

@@ -90,17 +90,21 @@ pub struct Gathered {
 /// concurrently, or read snapshot files. A probe failure stays with its server. `policy`
 /// names the servers allowed network inside the sandbox.
 pub fn gather(args: &TargetArgs, policy: &PolicySource, g: Global) -> anyhow::Result<Gathered> {
-    gather_warming(args, policy, g, None)
+    gather_warming(args, policy, g, None, false)
 }
 
 /// [`gather`] that, once the targets are resolved, tells the rules loading ahead whether any
 /// server is to be probed live (only then is the audit's warm-up worth its CPU: see
-/// [`library::RulesAhead`]).
+/// [`library::RulesAhead`]). With `defer_definitions`, snapshot files are read without their
+/// definitions, which the audit then reads one window at a time
+/// ([`library::GatherOptions::defer_definitions`]): for a command whose output needs no
+/// definition (`scan`).
 pub fn gather_warming(
     args: &TargetArgs,
     policy: &PolicySource,
     g: Global,
     rules: Option<&mut library::RulesAhead>,
+    defer_definitions: bool,
 ) -> anyhow::Result<Gathered> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let resolved = args.resolve_discovering()?;
@@ -115,6 +119,7 @@ pub fn gather_warming(
         );
     }
     let mut opts = args.gather_options()?;
+    opts.defer_definitions = defer_definitions;
     opts.probe.sandbox_net_servers = library::sandbox_network(&resolved.targets, policy, &cwd)?;
     let progress = targets::stderr_progress(g);
     let started = std::time::Instant::now();

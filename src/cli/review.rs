@@ -49,6 +49,7 @@ pub fn run(args: ReviewArgs, g: Global) -> anyhow::Result<Exit> {
         &args.judge.options().policy,
         g,
         Some(&mut rules),
+        false,
     )?;
     pipeline::announce_sources(&gathered, g);
     let mut report = pipeline::judge_with(gathered.subjects, &args.judge, &cwd, Vec::new(), rules)?;

@@ -49,7 +49,9 @@ pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
     let policy = args.judge.options().policy;
     // The rules load (and the audit's matchers compile) while the servers start.
     let mut rules = pipeline::rules_ahead(&args.judge);
-    let gathered = pipeline::gather_warming(&args.targets, &policy, g, Some(&mut rules))?;
+    // The report shows no definition: snapshot files are audited one window at a time, never
+    // held whole.
+    let gathered = pipeline::gather_warming(&args.targets, &policy, g, Some(&mut rules), true)?;
     let cloaking = if args.cloak_check {
         cloak_check(&gathered.subjects, &args.targets, &policy)?
     } else {

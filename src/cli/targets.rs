@@ -182,6 +182,7 @@ impl TargetArgs {
             probe: self.probe_options()?,
             offline: self.offline,
             snapshot_dir: self.snapshot_dir.clone(),
+            defer_definitions: false,
         })
     }
 }

@@ -142,9 +142,10 @@ fn kind_of(t: std::fs::FileType) -> &'static str {
     }
 }
 
-/// Read a text file of `kind`: only a regular file (a symlink is followed only to one), opened
-/// without blocking, at most `kind.cap()` bytes, UTF-8.
-pub fn read_text(path: &Path, kind: ReadKind) -> std::io::Result<String> {
+/// Open a file of `kind` for reading as [`read_text`] does: only a regular file (a symlink is
+/// followed only to one), opened without blocking, at most `kind.cap()` bytes long now. Returns
+/// the file and its length; a reader must still stop at `kind.cap()` (it may grow).
+pub fn open_regular(path: &Path, kind: ReadKind) -> std::io::Result<(std::fs::File, u64)> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
         let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
@@ -189,7 +190,15 @@ pub fn read_text(path: &Path, kind: ReadKind) -> std::io::Result<String> {
             kind.what()
         )));
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    Ok((file, meta.len()))
+}
+
+/// Read a text file of `kind`: only a regular file (a symlink is followed only to one), opened
+/// without blocking, at most `kind.cap()` bytes, UTF-8.
+pub fn read_text(path: &Path, kind: ReadKind) -> std::io::Result<String> {
+    let (file, len) = open_regular(path, kind)?;
+    let cap = kind.cap();
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     file.take(cap + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
         return Err(refuse(format!(

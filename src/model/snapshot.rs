@@ -12,6 +12,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub mod stream;
+
 /// Which generation of the protocol the server spoke.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -153,6 +155,21 @@ pub struct ServerSnapshot {
     pub resource_templates: Vec<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probe: Option<ProbeInfo>,
+    /// Set when the definitions (`tools`, `prompts`, `resources`, `resourceTemplates`) were
+    /// left in the snapshot file rather than read into the lists above, which are then empty:
+    /// [`ServerSnapshot::load_deferred`], for an offline scan that reads them one by one
+    /// ([`stream::each_definition`]) instead of holding them all. Never saved.
+    #[serde(skip)]
+    pub deferred: Option<Deferred>,
+}
+
+/// Where a snapshot's definitions are when they were not read into it, and how many of each
+/// kind the file held when its shell was read (a second reading must find the same).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Deferred {
+    pub path: std::path::PathBuf,
+    /// Tools, prompts, resources, resource templates.
+    pub counts: [usize; 4],
 }
 
 /// Why a snapshot file could not be read.
@@ -175,6 +192,10 @@ pub enum SnapshotError {
         "snapshot {path} holds more than {cap} tools, prompts and resources, the limit per snapshot (raise it with --max-items N if this server really has that many)"
     )]
     TooManyItems { path: String, cap: usize },
+    #[error(
+        "snapshot {path} changed while it was read ({why}): its definitions were not all audited; scan it again once nothing writes to it"
+    )]
+    Changed { path: String, why: String },
     #[error(
         "snapshot {path}: field `{field}` {problem} (expected a tools/list result such as {{\"tools\": [...]}} or a file written by `mcpvet snapshot`)"
     )]
@@ -235,6 +256,23 @@ pub mod items {
     /// costs no memory to tell.
     pub fn looks_like_snapshot(text: &str) -> bool {
         let mut de = serde_json::Deserializer::from_str(text);
+        serde::Deserializer::deserialize_any(&mut de, Shape)
+            .is_ok_and(|(tools, jsonrpc, result)| tools || (jsonrpc && result))
+    }
+
+    /// [`looks_like_snapshot`] over a file, read through a buffer: a snapshot of any size is
+    /// told without holding its text. `false` when the file cannot be opened or read as one.
+    pub fn file_looks_like_snapshot(path: &std::path::Path) -> bool {
+        use crate::model::fsio::{ReadKind, open_regular};
+        use std::io::Read;
+        let Ok((file, _)) = open_regular(path, ReadKind::Snapshot) else {
+            return false;
+        };
+        let reader = std::io::BufReader::with_capacity(
+            1 << 16,
+            file.take(ReadKind::Snapshot.cap().saturating_add(1)),
+        );
+        let mut de = serde_json::Deserializer::from_reader(reader);
         serde::Deserializer::deserialize_any(&mut de, Shape)
             .is_ok_and(|(tools, jsonrpc, result)| tools || (jsonrpc && result))
     }
@@ -452,7 +490,7 @@ mod compact {
 
     /// One value, compact all the way down.
     #[derive(Clone, Copy)]
-    struct Compact;
+    pub(super) struct Compact;
 
     impl<'de> DeserializeSeed<'de> for Compact {
         type Value = Value;
@@ -699,6 +737,42 @@ impl ServerSnapshot {
                 source,
             })?;
         Self::from_json_str(&text, path)
+    }
+
+    /// Read a snapshot file's shell only, its definitions left in the file (see [`stream`]):
+    /// `deferred` says where they are and how many. A file of another shape is read whole, as
+    /// [`ServerSnapshot::load`] reads it (same snapshot, same errors).
+    pub fn load_deferred(path: &Path) -> Result<Self, SnapshotError> {
+        match stream::shell(path)? {
+            Some(shell) => Ok(shell),
+            None => Self::load(path),
+        }
+    }
+
+    /// This snapshot with its definitions read in, when they were deferred (the file read
+    /// whole again, keeping this snapshot's `server` name); otherwise a copy.
+    pub fn materialized(&self) -> Result<Self, SnapshotError> {
+        match &self.deferred {
+            Some(d) => {
+                let mut full = Self::load(&d.path)?;
+                full.server = self.server.clone();
+                Ok(full)
+            }
+            None => Ok(self.clone()),
+        }
+    }
+
+    /// How many tools, prompts and resources (with templates) the server shows, deferred or
+    /// not.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        match &self.deferred {
+            Some(d) => (d.counts[0], d.counts[1], d.counts[2] + d.counts[3]),
+            None => (
+                self.tools.len(),
+                self.prompts.len(),
+                self.resources.len() + self.resource_templates.len(),
+            ),
+        }
     }
 
     /// Pretty JSON for saving with `mcpvet snapshot -o FILE`.

@@ -80,6 +80,10 @@ pub struct GatherOptions {
     pub offline: bool,
     /// With `offline`: a config entry named X is read from DIR/X.json.
     pub snapshot_dir: Option<PathBuf>,
+    /// Read snapshot files without their definitions ([`ServerSnapshot::load_deferred`]):
+    /// [`judge`] reads them one window at a time, so memory does not grow with the files. For
+    /// callers whose report shows no definition; the subjects' snapshots then hold none.
+    pub defer_definitions: bool,
 }
 
 /// One server as the pipeline sees it before judging.
@@ -406,7 +410,7 @@ pub fn judge_with(
             owners.push(i);
         }
     }
-    let mut definition = audit::audit_snapshots(&snaps, &rules);
+    let mut definition = audit::try_audit_snapshots(&snaps, &rules)?;
     if !judge.learned {
         // The scorer only ever adds its own findings: without them, the rules alone.
         definition.retain(|f| f.rule != crate::model::rule_id::LEARNED_INTENT_SCORE);
@@ -448,6 +452,17 @@ pub fn judge_with(
                 drift.extend(lock::launch_spec_findings(spec, lock));
             }
             if let Some(snap) = &s.snapshot {
+                // Drift compares every definition: a deferred snapshot is read whole for it
+                // (one server at a time, dropped after).
+                let full;
+                let snap = if snap.deferred.is_some() {
+                    full = snap.materialized().with_context(|| {
+                        format!("reading the definitions of server `{name}` to compare with its lockfile")
+                    })?;
+                    &full
+                } else {
+                    snap
+                };
                 drift.extend(lock::drift_findings(
                     s.spec.as_ref(),
                     Some(lock),

@@ -299,13 +299,7 @@ impl ServerReport {
         if self.counts.is_some() {
             return self.counts;
         }
-        self.snapshot.as_ref().map(|s| {
-            (
-                s.tools.len(),
-                s.prompts.len(),
-                s.resources.len() + s.resource_templates.len(),
-            )
-        })
+        self.snapshot.as_ref().map(ServerSnapshot::counts)
     }
 }
 

@@ -210,6 +210,11 @@ pub fn resolve(list: &TargetList) -> anyhow::Result<Resolved> {
 /// Whether `path` holds a snapshot (JSON with a top-level `tools` array, or a JSON-RPC
 /// response with a `result`) rather than a host config.
 pub fn is_snapshot_file(path: &Path) -> anyhow::Result<bool> {
+    // A snapshot (possibly of a million tools) is told through a buffer; anything else is
+    // read whole as before, so a file that is not one fails the same way.
+    if crate::model::snapshot::items::file_looks_like_snapshot(path) {
+        return Ok(true);
+    }
     let text = crate::model::fsio::read_text(path, crate::model::fsio::ReadKind::Snapshot)
         .with_context(|| format!("cannot read {}", path.display()))?;
     Ok(looks_like_snapshot(&text))
@@ -317,6 +322,18 @@ pub fn snapshot_path_for(dir: &std::path::Path, name: &str) -> Option<std::path:
     plain.then(|| dir.join(rel))
 }
 
+/// Read a snapshot file, its definitions deferred when the options say so.
+fn read(
+    path: &Path,
+    opts: &GatherOptions,
+) -> Result<ServerSnapshot, crate::model::snapshot::SnapshotError> {
+    if opts.defer_definitions {
+        ServerSnapshot::load_deferred(path)
+    } else {
+        ServerSnapshot::load(path)
+    }
+}
+
 /// Get a snapshot for every target, in order: probe live servers concurrently (or, with
 /// offline, read `snapshot_dir/NAME.json`), read snapshot files. A probe failure is
 /// an `anyhow::Error` wrapping [`crate::mcp::ProbeFailure`] (exit code 3).
@@ -330,13 +347,11 @@ pub fn obtain(
     let mut live: Vec<(usize, ServerSpec)> = Vec::new();
     for (i, t) in targets.iter().enumerate() {
         match (&t.spec, &t.snapshot_file) {
-            (_, Some(path)) => {
-                out[i] = Some(ServerSnapshot::load(path).map_err(anyhow::Error::from))
-            }
+            (_, Some(path)) => out[i] = Some(read(path, opts).map_err(anyhow::Error::from)),
             (Some(spec), None) if opts.offline => {
                 out[i] = Some(match &opts.snapshot_dir {
                     Some(dir) => match snapshot_path_for(dir, &spec.name) {
-                        Some(path) => ServerSnapshot::load(&path)
+                        Some(path) => read(&path, opts)
                             .map(|mut s| {
                                 s.server = spec.name.clone();
                                 s

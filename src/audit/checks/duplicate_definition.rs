@@ -44,6 +44,28 @@ fn folded(desc: &str) -> String {
     joined.to_lowercase()
 }
 
+/// A hash of a tool definition's folded description when it is long enough to compare: the
+/// engine keeps the description ([`crate::audit::engine::ItemSummary`]) only for a tool whose
+/// hash another tool shares, since only those can be in a group of two.
+pub fn folded_hash(tool: &Value) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let f = folded(tool.get("description").and_then(Value::as_str)?);
+    if f.chars().count() < MIN_LEN {
+        return None;
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    f.hash(&mut h);
+    Some(h.finish())
+}
+
+/// The description the engine kept of item `ii` of server `si`.
+fn description<'s>(scan: &'s Scan, si: usize, ii: usize) -> Option<&'s str> {
+    scan.servers[si]
+        .summaries
+        .get(ii)
+        .and_then(|s| s.description.as_deref())
+}
+
 pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
     let mut by_desc: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
     for (si, s) in scan.servers.iter().enumerate() {
@@ -51,11 +73,7 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
             if item.kind != ItemKind::Tool {
                 continue;
             }
-            let Some(d) = item
-                .value
-                .and_then(|v| v.get("description"))
-                .and_then(Value::as_str)
-            else {
+            let Some(d) = description(scan, si, ii) else {
                 continue;
             };
             let f = folded(d);
@@ -80,11 +98,7 @@ pub fn check(scan: &Scan, out: &mut Vec<Finding>) {
             };
             let other = &scan.servers[osi];
             let oname = &other.items[oii].name;
-            let desc = item
-                .value
-                .and_then(|v| v.get("description"))
-                .and_then(Value::as_str)
-                .unwrap_or("");
+            let desc = description(scan, si, ii).unwrap_or("");
             out.push(super::item_finding(scan, si, ii, super::Emit {
 rule: rule_id::DUPLICATE_TOOL_DEFINITION,
 severity: Severity::High,

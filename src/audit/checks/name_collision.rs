@@ -60,7 +60,10 @@ fn same_tool_of_same_server(scan: &Scan, a: (usize, usize), b: (usize, usize)) -
         _ => false,
     };
     same_name
-        && match (sa.items[a.1].value, sb.items[b.1].value) {
+        && match (
+            sa.summaries.get(a.1).and_then(|s| s.digest),
+            sb.summaries.get(b.1).and_then(|s| s.digest),
+        ) {
             (Some(x), Some(y)) => x == y,
             _ => false,
         }

@@ -16,6 +16,8 @@
 
 use std::collections::HashSet;
 
+use serde_json::Value;
+
 use crate::audit::clause;
 use crate::audit::engine::{Hit, Scan};
 use crate::audit::lexicon::{Concept, Lexicon, fold};
@@ -41,39 +43,48 @@ pub const CHECK: super::Check = super::Check {
 };
 
 /// Names a definition may refer to without pointing at another server: its own tools,
-/// prompts and every parameter name of the server (all its items, whatever the window).
+/// prompts and every parameter name of the server (all its items, whatever the window). The
+/// engine computes them as it first reads the server ([`add_own_names`] for each item) and
+/// hands them over under [`crate::audit::engine::OWN_NAMES`]; computed here only for a server
+/// whose items still hold their definitions.
 fn own_names(scan: &Scan, si: usize) -> HashSet<String> {
     let server = &scan.servers[si];
     let mut own: HashSet<String> = HashSet::new();
     for item in server.all_items.iter() {
-        own.insert(item.name.to_lowercase());
-        if let Some(v) = item.value {
-            for p in crate::audit::walk::property_names(v) {
-                own.insert(p.to_lowercase());
-            }
-            if let Some(props) = v
-                .get("inputSchema")
-                .and_then(|s| s.get("properties"))
-                .and_then(|p| p.as_object())
-            {
-                for schema in props.values() {
-                    for e in schema.get("enum").and_then(|e| e.as_array()).into_iter().flatten() {
-                        if let Some(e) = e.as_str() {
-                            own.insert(e.to_lowercase());
-                        }
-                    }
-                }
-            }
-            if let Some(args) = v.get("arguments").and_then(|a| a.as_array()) {
-                for a in args {
-                    if let Some(n) = a.get("name").and_then(|n| n.as_str()) {
-                        own.insert(n.to_lowercase());
+        add_own_names(&mut own, &item.name, item.value);
+    }
+    own
+}
+
+/// Add the names one item (`name`, its definition when it has one) lets its server's
+/// definitions mention as their own: see [`own_names`].
+pub(crate) fn add_own_names(own: &mut HashSet<String>, name: &str, value: Option<&Value>) {
+    own.insert(name.to_lowercase());
+    if let Some(v) = value {
+        for p in crate::audit::walk::property_names(v) {
+            own.insert(p.to_lowercase());
+        }
+        if let Some(props) = v
+            .get("inputSchema")
+            .and_then(|s| s.get("properties"))
+            .and_then(|p| p.as_object())
+        {
+            for schema in props.values() {
+                for e in schema.get("enum").and_then(|e| e.as_array()).into_iter().flatten() {
+                    if let Some(e) = e.as_str() {
+                        own.insert(e.to_lowercase());
                     }
                 }
             }
         }
+        if let Some(args) = v.get("arguments").and_then(|a| a.as_array()) {
+            for a in args {
+                if let Some(n) = a.get("name").and_then(|n| n.as_str()) {
+                    own.insert(n.to_lowercase());
+                }
+            }
+        }
     }
-    own
 }
 
 pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
@@ -82,7 +93,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         return;
     };
     let server = &scan.servers[si];
-    let own = server.memo("intent::own_names", || own_names(scan, si));
+    let own = server.memo(crate::audit::engine::OWN_NAMES, || own_names(scan, si));
     // The current item's own name in lower case (for "call `security_precheck` first") and
     // its parameter names, computed once per item (its fields are consecutive) and only for
     // an item that has a clause worth judging.

@@ -1,0 +1,573 @@
+//! Reading a snapshot file without holding its definitions: its *shell* (everything but the
+//! `tools`, `prompts`, `resources` and `resourceTemplates` lists, with their counts) in one
+//! pass that builds no definition, then the definitions one at a time, each handed to the
+//! caller and dropped before the next is read ([`each_definition`]). Both passes read the file
+//! through a buffer, so memory does not grow with the file.
+//!
+//! Only the plain shape is read this way: one JSON object whose definition lists are arrays,
+//! each present once and in the order the audit reads them (tools, prompts, resources,
+//! resource templates), every other key once. Anything else (a JSON-RPC response, a repeated
+//! key, a list that is not an array, text that is not valid JSON, a file over the item cap's
+//! count) is left to the whole-file reading ([`ServerSnapshot::load`]), which gives the same
+//! snapshot or names the problem.
+
+use std::fmt;
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+use super::{Deferred, ServerSnapshot, SnapshotError};
+use crate::model::finding::ItemKind;
+use crate::model::fsio::{self, ReadKind};
+
+/// The definition lists, in the order the audit reads them.
+const LISTS: [(&str, ItemKind); 4] = [
+    ("tools", ItemKind::Tool),
+    ("prompts", ItemKind::Prompt),
+    ("resources", ItemKind::Resource),
+    ("resourceTemplates", ItemKind::ResourceTemplate),
+];
+
+/// How much of the file is buffered at a time.
+const BUFFER: usize = 1 << 20;
+
+fn list_index(key: &str) -> Option<usize> {
+    LISTS.iter().position(|(k, _)| *k == key)
+}
+
+/// A buffered reader of the file, stopping one byte past the size cap (a file that grows
+/// past it while read fails to parse, and the whole-file reading names the cap).
+fn reader(path: &Path) -> std::io::Result<BufReader<std::io::Take<std::fs::File>>> {
+    let (file, _) = fsio::open_regular(path, ReadKind::Snapshot)?;
+    Ok(BufReader::with_capacity(
+        BUFFER,
+        file.take(ReadKind::Snapshot.cap().saturating_add(1)),
+    ))
+}
+
+/// The snapshot at `path` without its definitions (their lists empty, `deferred` set), or
+/// `None` when the file is not of the plain shape this reader takes (see the module docs).
+/// The only error is a file holding more definitions than the item cap.
+pub(super) fn shell(path: &Path) -> Result<Option<ServerSnapshot>, SnapshotError> {
+    let Ok(reader) = reader(path) else {
+        return Ok(None);
+    };
+    let cap = fsio::max_items();
+    let mut state = Shell {
+        cap,
+        total: 0,
+        counts: [0; 4],
+        seen: [false; 4],
+        last: None,
+        others: Map::new(),
+        plain: true,
+        jsonrpc: false,
+        result: false,
+    };
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let read =
+        serde::Deserializer::deserialize_map(&mut de, &mut state).is_ok() && de.end().is_ok();
+    if state.total > cap {
+        return Err(SnapshotError::TooManyItems {
+            path: path.display().to_string(),
+            cap,
+        });
+    }
+    if !read || !state.plain || (state.jsonrpc && state.result) || !state.seen[..3].contains(&true)
+    {
+        return Ok(None);
+    }
+    let mut map = state.others;
+    for (i, (key, _)) in LISTS.iter().enumerate() {
+        if state.seen[i] {
+            map.insert((*key).to_owned(), Value::Array(Vec::new()));
+        }
+    }
+    let Ok(snap) = serde_json::from_value::<ServerSnapshot>(Value::Object(map)) else {
+        return Ok(None);
+    };
+    let mut snap = ServerSnapshot::named(snap, path);
+    snap.deferred = Some(Deferred {
+        path: path.to_path_buf(),
+        counts: state.counts,
+    });
+    Ok(Some(snap))
+}
+
+/// Read the definitions of a snapshot whose shell was read by [`shell`], in audit order,
+/// handing each to `each` (its kind and index in its list) and dropping it before the next.
+/// The file must still hold what it held when the shell was read.
+///
+/// The shell's reading has checked the whole text, so this one only finds where each
+/// definition's text starts and ends ([`Splitter`]) and builds the value from that slice, the
+/// fast way `serde_json` reads text in memory; whatever it finds that does not parse, or counts
+/// that differ from the shell's, means the file changed.
+pub fn each_definition(
+    deferred: &Deferred,
+    each: &mut dyn FnMut(ItemKind, usize, Value),
+) -> Result<(), SnapshotError> {
+    let changed = |why: String| SnapshotError::Changed {
+        path: deferred.path.display().to_string(),
+        why,
+    };
+    let (file, _) = fsio::open_regular(&deferred.path, ReadKind::Snapshot)
+        .map_err(|e| changed(e.to_string()))?;
+    let mut file = file.take(ReadKind::Snapshot.cap().saturating_add(1));
+    let mut counts = [0usize; 4];
+    let mut failed: Option<String> = None;
+    let mut split = Splitter::default();
+    let mut buf = vec![0u8; BUFFER];
+    let mut on_element = |list: usize, text: &[u8]| {
+        if failed.is_some() {
+            return;
+        }
+        let mut de = serde_json::Deserializer::from_slice(text);
+        match super::compact::Compact
+            .deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v))
+        {
+            Ok(v) => {
+                each(LISTS[list].1, counts[list], v);
+                counts[list] += 1;
+            }
+            Err(e) => {
+                failed = Some(format!(
+                    "definition {} of `{}`: {e}",
+                    counts[list], LISTS[list].0
+                ))
+            }
+        }
+    };
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(changed(e.to_string())),
+        };
+        split.feed(&buf[..n], &mut on_element);
+    }
+    if let Some(why) = failed {
+        return Err(changed(why));
+    }
+    if !split.finished() {
+        return Err(changed("its text ends early".into()));
+    }
+    if counts != deferred.counts {
+        return Err(changed(format!(
+            "it now holds {:?} tools, prompts, resources and templates, not {:?}",
+            counts, deferred.counts
+        )));
+    }
+    Ok(())
+}
+
+/// Finds, in the text of one JSON object fed in pieces, where each element of its
+/// definition lists starts and ends, without building anything: it tracks strings (with their
+/// escapes), nesting, and the keys of the top object. Meant for text already checked to be
+/// valid JSON; on other text it finds nonsense, which the caller's parsing of each element and
+/// its counts catch.
+#[derive(Default)]
+struct Splitter {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    /// At the top object's level, the next string is a key.
+    expect_key: bool,
+    /// A key of the top object being read (raw, escapes included).
+    key: Vec<u8>,
+    reading_key: bool,
+    /// The list the key just read names, until its value starts.
+    pending: Option<usize>,
+    /// The definition list being read.
+    list: Option<usize>,
+    /// The text of the element being read, so far.
+    element: Vec<u8>,
+    in_element: bool,
+    /// The top object was opened and closed.
+    closed: bool,
+}
+
+impl Splitter {
+    fn finished(&self) -> bool {
+        self.closed && !self.in_string && self.depth == 0
+    }
+
+    fn key_list(&self) -> Option<usize> {
+        if self.key.contains(&b'\\') {
+            let mut quoted = Vec::with_capacity(self.key.len() + 2);
+            quoted.push(b'"');
+            quoted.extend_from_slice(&self.key);
+            quoted.push(b'"');
+            let key: String = serde_json::from_slice(&quoted).ok()?;
+            list_index(&key)
+        } else {
+            std::str::from_utf8(&self.key).ok().and_then(list_index)
+        }
+    }
+
+    fn feed(&mut self, chunk: &[u8], on_element: &mut dyn FnMut(usize, &[u8])) {
+        let mut start = 0;
+        let mut i = 0;
+        while i < chunk.len() {
+            let b = chunk[i];
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                    if self.reading_key {
+                        self.reading_key = false;
+                        self.pending = self.key_list();
+                    }
+                    i += 1;
+                    continue;
+                } else {
+                    // Skip to the next quote or backslash.
+                    let rest = &chunk[i..];
+                    let skip = rest
+                        .iter()
+                        .position(|&c| c == b'"' || c == b'\\')
+                        .unwrap_or(rest.len());
+                    if self.reading_key {
+                        self.key.extend_from_slice(&rest[..skip]);
+                    }
+                    i += skip;
+                    continue;
+                }
+                if self.reading_key {
+                    self.key.push(b);
+                }
+                i += 1;
+                continue;
+            }
+            if b.is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let in_list = self.depth == 2 && self.list.is_some();
+            match b {
+                b',' | b']' if in_list => {
+                    if self.in_element {
+                        self.element.extend_from_slice(&chunk[start..i]);
+                        if let Some(list) = self.list {
+                            on_element(list, &self.element);
+                        }
+                        self.element.clear();
+                        self.in_element = false;
+                    }
+                    if b == b']' {
+                        self.list = None;
+                        self.depth -= 1;
+                    }
+                }
+                _ if in_list && !self.in_element => {
+                    self.in_element = true;
+                    start = i;
+                    self.step(b);
+                }
+                _ => self.step(b),
+            }
+            i += 1;
+        }
+        if self.in_element {
+            self.element.extend_from_slice(&chunk[start..]);
+        }
+    }
+
+    /// One byte outside a string, other than an element's end.
+    fn step(&mut self, b: u8) {
+        match b {
+            b'"' => {
+                self.in_string = true;
+                if self.depth == 1 && self.expect_key {
+                    self.reading_key = true;
+                    self.key.clear();
+                }
+            }
+            b'{' | b'[' => {
+                if self.depth == 1 {
+                    self.list = if b == b'[' { self.pending.take() } else { None };
+                }
+                self.depth += 1;
+                if self.depth == 1 {
+                    self.expect_key = b == b'{';
+                }
+            }
+            b'}' | b']' => {
+                self.depth = self.depth.saturating_sub(1);
+                if self.depth == 0 {
+                    self.closed = true;
+                }
+            }
+            b',' if self.depth == 1 => self.expect_key = true,
+            b':' if self.depth == 1 => self.expect_key = false,
+            _ => {}
+        }
+        if self.depth == 1 && !matches!(b, b'[' | b':' | b'"') {
+            self.pending = None;
+        }
+    }
+}
+
+/// The first pass: counts the definitions, keeps every other key's value.
+struct Shell {
+    cap: usize,
+    total: usize,
+    counts: [usize; 4],
+    seen: [bool; 4],
+    /// The last definition list read (lists must come in [`LISTS`] order).
+    last: Option<usize>,
+    others: Map<String, Value>,
+    /// Nothing seen so far sends the file to the whole-file reading.
+    plain: bool,
+    jsonrpc: bool,
+    result: bool,
+}
+
+impl<'de> Visitor<'de> for &mut Shell {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a snapshot object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if let Some(i) = list_index(&key) {
+                if self.seen[i] || self.last.is_some_and(|l| l > i) {
+                    self.plain = false;
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+                self.seen[i] = true;
+                self.last = Some(i);
+                let array = map.next_value_seed(Count {
+                    total: &mut self.total,
+                    cap: self.cap,
+                    count: &mut self.counts[i],
+                })?;
+                self.plain &= array;
+            } else if key == "result" {
+                // Left to the whole-file reading with `jsonrpc`; ignored without it (as the
+                // typed reading ignores it).
+                self.result = true;
+                map.next_value::<IgnoredAny>()?;
+            } else {
+                self.jsonrpc |= key == "jsonrpc";
+                let value = map.next_value::<Value>()?;
+                if self.others.insert(key, value).is_some() {
+                    self.plain = false;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Counts the elements of a definition list (`true`: it is an array), failing past the cap.
+struct Count<'a> {
+    total: &'a mut usize,
+    cap: usize,
+    count: &'a mut usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Count<'_> {
+    type Value = bool;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Count<'_> {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            *self.count += 1;
+            *self.total += 1;
+            if *self.total > self.cap {
+                return Err(A::Error::custom("too many items"));
+            }
+        }
+        Ok(true)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(false)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_unit<E>(self) -> Result<bool, E> {
+        Ok(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn definitions(d: &Deferred) -> Result<Vec<(ItemKind, usize, Value)>, SnapshotError> {
+        let mut out = Vec::new();
+        each_definition(d, &mut |k, i, v| out.push((k, i, v)))?;
+        Ok(out)
+    }
+
+    #[test]
+    fn the_shell_and_the_definitions_are_what_the_whole_file_reading_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        for text in [
+            r#"{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"z":{},"a":{}}}}]}"#,
+            r#"{"server":"x","era":"modern","protocolVersion":"2026-07-28","instructions":null,"tools":[],"prompts":[{"name":"p"}],"extra":1}"#,
+            r#"{"serverInfo":{"name":"n","version":"1"},"instructions":"Hi","resources":[{"uri":"file:///a"}],"resourceTemplates":[{"uriTemplate":"x://{a}"}],"probe":{"transport":"stdio","elapsedMs":3}}"#,
+            r#"{"tools":[1.5e300, 0.1, -0, 12345678901234567890, "s", null, [{"b":1,"a":2,"b":3}]]} "#,
+            r#"{"result":{"tools":[{"name":"x"}]},"tools":[{"name":"y"}]}"#,
+        ] {
+            let path = write(dir.path(), "s.json", text);
+            let whole = ServerSnapshot::load(&path).unwrap();
+            let shell = shell(&path).unwrap().expect("plain shape");
+            let d = shell.deferred.clone().unwrap();
+            let defs = definitions(&d).unwrap();
+            let mut rebuilt = shell.clone();
+            rebuilt.deferred = None;
+            for (kind, i, v) in defs {
+                let list = match kind {
+                    ItemKind::Tool => &mut rebuilt.tools,
+                    ItemKind::Prompt => &mut rebuilt.prompts,
+                    ItemKind::Resource => &mut rebuilt.resources,
+                    _ => &mut rebuilt.resource_templates,
+                };
+                assert_eq!(list.len(), i);
+                list.push(v);
+            }
+            assert_eq!(rebuilt, whole, "{text}");
+            assert_eq!(
+                serde_json::to_string(&rebuilt).unwrap(),
+                serde_json::to_string(&whole).unwrap()
+            );
+            assert_eq!(shell.counts(), whole.counts(), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_splitter_finds_every_element_whatever_the_pieces() {
+        let text = r#" { "x" : {"tools": [1]}, "tool\u0073" : [ {"a":"],\"[{","b":[[],{}]}, "s\\" , -1.5e3,null ,[ ]],
+            "prompts":[],"resources":[{"uri":"u"}], "resourceTemplates" : [ {"k":"\u005d"} ] } "#;
+        let whole: Value = serde_json::from_str(text).unwrap();
+        let want: Vec<(usize, Value)> = LISTS
+            .iter()
+            .enumerate()
+            .flat_map(|(i, (k, _))| {
+                whole[*k]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(move |v| (i, v.clone()))
+            })
+            .collect();
+        assert_eq!(want.len(), 7);
+        for size in [1, 2, 3, 7, 64, text.len()] {
+            let mut split = Splitter::default();
+            let mut got = Vec::new();
+            for piece in text.as_bytes().chunks(size) {
+                split.feed(piece, &mut |list, t| {
+                    got.push((list, serde_json::from_slice::<Value>(t).unwrap()));
+                });
+            }
+            assert!(split.finished(), "{size}");
+            assert_eq!(got, want, "pieces of {size}");
+        }
+        let mut split = Splitter::default();
+        split.feed(br#"{"tools":[{"a":1}"#, &mut |_, _| {});
+        assert!(!split.finished());
+    }
+
+    #[test]
+    fn other_shapes_are_left_to_the_whole_file_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        for text in [
+            r#"{"tools":[{"name":"a"}],"tools":[{"name":"b"}]}"#,
+            r#"{"prompts":[],"tools":[]}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"r"}]}}"#,
+            r#"{"tools":{}}"#,
+            r#"{"tools":[],"instructions":3}"#,
+            r#"{"tools":[],"era":"future"}"#,
+            r#"{"tools":[],"x":1,"x":2}"#,
+            r#"{"resourceTemplates":[]}"#,
+            "{\"tools\": [,]}",
+            "{\"tools\": []} x",
+            "[]",
+            "\u{feff}{\"tools\": []}",
+        ] {
+            let path = write(dir.path(), "s.json", text);
+            assert!(shell(&path).unwrap().is_none(), "{text}");
+            // And the public reading gives what the whole-file reading gives.
+            assert_eq!(
+                ServerSnapshot::load_deferred(&path).map_err(|e| e.to_string()),
+                ServerSnapshot::load(&path).map_err(|e| e.to_string()),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_file_changed_between_the_passes_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(
+            dir.path(),
+            "moving.json",
+            r#"{"tools":[{"name":"a"},{"name":"b"}]}"#,
+        );
+        let snap = ServerSnapshot::load_deferred(&path).unwrap();
+        let d = snap.deferred.clone().unwrap();
+        assert_eq!(definitions(&d).unwrap().len(), 2);
+        write(dir.path(), "moving.json", r#"{"tools":[{"name":"a"}]}"#);
+        let e = definitions(&d).unwrap_err().to_string();
+        assert!(e.contains("moving.json") && e.contains("changed"), "{e}");
+        write(dir.path(), "moving.json", r#"{"tools":[{"name":"a"},"#);
+        let e = definitions(&d).unwrap_err().to_string();
+        assert!(e.contains("moving.json") && e.contains("changed"), "{e}");
+        std::fs::remove_file(&path).unwrap();
+        let e = definitions(&d).unwrap_err().to_string();
+        assert!(e.contains("moving.json"), "{e}");
+    }
+
+    #[test]
+    fn the_item_cap_is_kept_without_reading_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let cap = crate::model::fsio::DEFAULT_MAX_ITEMS;
+        let list = |n: usize| format!("[{}]", vec!["{\"name\":\"t\"}"; n].join(","));
+        let over = write(
+            dir.path(),
+            "big.json",
+            &format!("{{\"tools\": {}, \"prompts\": {}}}", list(cap), list(1)),
+        );
+        let e = ServerSnapshot::load_deferred(&over)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("big.json") && e.contains("--max-items"), "{e}");
+    }
+}
