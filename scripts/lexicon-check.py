@@ -29,7 +29,8 @@ def matcher(script, terms):
     if script in ("cjk", "hangul"):
         res = [re.compile(".{0,48}?".join(re.escape(norm(p.strip())) for p in t.split("…") if p.strip())) for t in terms]
         return lambda text: any(r.search(text) for r in res)
-    res = [word_re(norm(t)) for t in terms]
+    # Split on "…" before normalising: NFKC turns "…" into "...".
+    res = [word_re(" … ".join(norm(p.strip()) for p in t.split("…"))) for t in terms]
     return lambda text: any(r.search(text) for r in res)
 
 def check(path, merged):
