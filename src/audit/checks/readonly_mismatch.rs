@@ -618,10 +618,13 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             continue;
         }
         let mut fx = effects_of(scan, si, tool);
-        // `destructiveHint: false` on a tool that runs one named program ("Runs terraform
-        // init", "Runs the prompt against the model") is honest: only a tool that runs any
-        // code it is given, or one said to delete, destroys nothing the hint covers.
-        if !read_only && fx.executes && !runs_any_code(tool) {
+        // A tool that runs one named program ("Runs terraform plan", "Runs the prompt against
+        // the model", "ejecuta reglas de análisis estático") is not a tool that runs any code
+        // it is given: under `destructiveHint: false` that is honest; under `readOnlyHint:
+        // true` the text cannot tell whether the program changes anything, so it is a
+        // question (medium), not a lie — unless the text says it writes, deletes or sends.
+        let named_program = fx.executes && !runs_any_code(tool);
+        if named_program {
             fx.executes = false;
         }
         let mut does = Vec::new();
@@ -637,7 +640,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         if read_only && fx.sends {
             does.push("sends");
         }
-        if does.is_empty() {
+        if does.is_empty() && !(read_only && named_program) {
             continue;
         }
         let (claim, key) = if read_only {
@@ -645,8 +648,14 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         } else {
             ("destructiveHint: false", "destructiveHint")
         };
+        let unsure = does.is_empty();
+        if unsure {
+            does.push("runs a program whose effects the text does not state");
+        }
         let severity = if fx.executes {
             Severity::Critical
+        } else if unsure {
+            Severity::Medium
         } else {
             Severity::High
         };
@@ -655,6 +664,8 @@ rule: rule_id::READONLY_CLAIM_MISMATCH,
 severity,
 confidence: if fx.executes {
                 Confidence::High
+            } else if unsure {
+                Confidence::Low
             } else {
                 Confidence::Medium
             },
@@ -714,11 +725,27 @@ mod tests {
                 "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
             json!({"name": "sync_folder", "description": "Deletes remote files missing locally.",
                 "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
-            json!({"name": "terraform_init", "description": "Führt terraform init aus.",
-                "annotations": {"readOnlyHint": true}}),
         ] {
             let f = run(&[snap("s", vec![t.clone()])]);
             assert!(rules_of(&f).contains(&"readonly-claim-mismatch"), "{t}: {f:#?}");
+        }
+        // `readOnlyHint: true` on one named program: a question (medium), not a lie (high);
+        // still a lie where the text says it writes or deletes, critical where it runs any
+        // command it is given.
+        for (t, want) in [
+            (json!({"name": "terraform_init", "description": "Führt terraform init aus.",
+                "annotations": {"readOnlyHint": true}}), Severity::Medium),
+            (json!({"name": "whoami", "description": "選択中のプロファイルで sts get-caller-identity を実行し、アカウントIDとARNを返します。",
+                "annotations": {"readOnlyHint": true}}), Severity::Medium),
+            (json!({"name": "cleanup_job", "description": "Runs the nightly job. Deletes every record older than 30 days.",
+                "annotations": {"readOnlyHint": true}}), Severity::High),
+            (json!({"name": "run_command", "description": "Runs the given command.",
+                "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}},
+                "annotations": {"readOnlyHint": true}}), Severity::Critical),
+        ] {
+            let f = run(&[snap("s", vec![t.clone()])]);
+            let m = f.iter().find(|f| f.rule == "readonly-claim-mismatch");
+            assert_eq!(m.map(|m| m.severity), Some(want), "{t}: {f:#?}");
         }
     }
 
