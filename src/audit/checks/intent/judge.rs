@@ -93,13 +93,22 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let skip = r.skip_confirm();
     let takes = r.has(ActRead) || r.has(Contents);
     let moves = r.has(ActSend) || r.has(ActModify);
-    // … or a scanner that reports where secrets are written ("scan for hard-coded secrets
-    // and report file and line").
+    // … or a scanner that reports where secrets are written or exposed ("scan for hard-coded
+    // secrets and report file and line", "busca secretos filtrados", "明文の認証情報を検出"):
+    // the secret is what is looked for, not what is read for the model.
     // (Read only where it can change the outcome: where data goes into a parameter.)
     let reference_only = || {
-        ["path to", "path of", "location of", "file name of", "filename of", "hard-coded", "hardcoded", "file and line", "line number"]
-            .iter()
-            .any(|p| r.folded.contains(p))
+        [
+            "path to", "path of", "location of", "file name of", "filename of", "hard-coded",
+            "hardcoded", "file and line", "line number", "leaked", "exposed", "plaintext",
+            "plain text", "committed by mistake", "filtrad", "expuest", "texto plano",
+            "en claro", "vazad", "expost", "texto simples", "fuité", "fuites", "exposé",
+            "en clair", "geleakt", "offengelegt", "im klartext", "klartext", "утечк",
+            "утёкш", "утекш", "открытом виде", "泄露", "泄漏", "明文", "漏洩", "流出", "平文",
+            "유출", "노출된", "평문",
+        ]
+        .iter()
+        .any(|p| r.folded.contains(p))
             && !r.has(Contents)
     };
     // Whether the reading is about this tool itself: asked up to five times, read once.
