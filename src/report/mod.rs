@@ -368,6 +368,36 @@ mod tests {
     }
 
     #[test]
+    fn rendering_in_place_writes_what_rendering_a_copy_writes() {
+        // Secrets in a message, in evidence, and named two words back (`NAME = value`, the
+        // farthest the lazy word walk looks back); hidden text; several servers.
+        let mut a = f(Severity::High, 1);
+        a.message = "calls it then API_TOKEN = q8Zr2LmX9vT4wKp7Yc3N".into();
+        a.evidence = Some("password=Sup3rS3cretValue Bearer abcdefghijklmnopqrstuvwxyz".into());
+        let mut b = f(Severity::Low, 2);
+        b.server = "other".into();
+        b.message = "plain words\u{200b} only".into();
+        let mut c = f(Severity::Critical, 3);
+        c.evidence = None;
+        let report = ScanReport::new(vec![], vec![a, b, c], Severity::High);
+        for format in [Format::Table, Format::Json, Format::Sarif, Format::Github] {
+            let copy = render(format, &report, &RenderOptions::default());
+            let mut owned = report.clone();
+            let in_place = render_in_place(format, &mut owned, &RenderOptions::default());
+            assert_eq!(copy, in_place, "{format:?}");
+            assert!(
+                !in_place.contains("hunter2hunter2"),
+                "{format:?}: {in_place}"
+            );
+            assert!(
+                !in_place.contains("Sup3rS3cretValue"),
+                "{format:?}: {in_place}"
+            );
+            assert_eq!(exit_for(&owned), exit_for(&report));
+        }
+    }
+
+    #[test]
     fn a_megabyte_word_is_clipped_before_the_table_lays_it_out() {
         let mut finding = f(Severity::High, 1);
         finding.message = "m".repeat(1_000_000);
