@@ -75,6 +75,23 @@ pub struct Hit {
     pub evidence: Option<String>,
 }
 
+/// A server's items as the checks see them: a window's own, or borrowed from the server's
+/// outline (every item, in the checks across servers). Reads as a slice.
+pub enum Items<'a> {
+    Owned(Vec<Item<'a>>),
+    Borrowed(&'a [Item<'a>]),
+}
+
+impl<'a> std::ops::Deref for Items<'a> {
+    type Target = [Item<'a>];
+    fn deref(&self) -> &[Item<'a>] {
+        match self {
+            Items::Owned(v) => v,
+            Items::Borrowed(s) => s,
+        }
+    }
+}
+
 /// One server of the scan. While its definitions are audited, `items` holds the current
 /// window (item indices are local to it) and `fields`/`prepared` that window's strings; for
 /// the checks across servers, `items` holds every item (without its definition: `value` is
@@ -83,7 +100,9 @@ pub struct Hit {
 pub struct ServerCtx<'a> {
     /// The snapshot; a deferred one ([`ServerSnapshot::deferred`]) has empty lists.
     pub snap: &'a ServerSnapshot,
-    pub items: Vec<Item<'a>>,
+    /// A window's items (owned), or every item of the server in the checks across servers
+    /// (borrowed from its outline, not copied).
+    pub items: Items<'a>,
     pub fields: Vec<Field<'a>>,
     pub prepared: Vec<Prepared>,
     /// Names of this server's tools (all of them, whatever the window).
@@ -104,7 +123,7 @@ impl<'a> ServerCtx<'a> {
     fn new(snap: &'a ServerSnapshot, tool_names: Rc<HashSet<&'a str>>) -> Self {
         ServerCtx {
             snap,
-            items: Vec::new(),
+            items: Items::Borrowed(&[]),
             fields: Vec::new(),
             prepared: Vec::new(),
             tool_names,
@@ -525,7 +544,7 @@ fn audit_inner(
         .zip(summaries)
         .map(|((si, snap), kept)| {
             let mut ctx = ServerCtx::new(snap, Rc::clone(&names.tool_sets[si]));
-            ctx.items = outlines[si].items[..audited[si]].to_vec();
+            ctx.items = Items::Borrowed(&outlines[si].items[..audited[si]]);
             ctx.summaries = kept;
             ctx
         })
@@ -635,7 +654,7 @@ impl<'s> Driver<'_, 's, '_> {
         }
         let prepared = fields.iter().map(|f| Prepared::new(f.text)).collect();
         let mut cur = ServerCtx::new(self.snap, Rc::clone(&self.scan.names.tool_sets[self.si]));
-        cur.items = items;
+        cur.items = Items::Owned(items);
         cur.fields = fields;
         cur.prepared = prepared;
         cur.all_items = Rc::clone(self.all) as Rc<Vec<Item<'_>>>;

@@ -77,10 +77,14 @@ impl std::fmt::Display for Source {
 
 pub fn run(args: CheckArgs, g: Global) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
-    let report = build(&args, &cwd)?;
+    let mut report = build(&args, &cwd)?;
     match super::output_file(args.output.as_deref()) {
         Some(path) => {
-            let text = report::render(args.format, &report, &report::RenderOptions::default());
+            let text = report::render_in_place(
+                args.format,
+                &mut report,
+                &report::RenderOptions::default(),
+            );
             crate::model::fsio::write_atomic(path, text.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
             Ok(report::exit_for(&report))
@@ -93,7 +97,7 @@ pub fn run(args: CheckArgs, g: Global) -> anyhow::Result<Exit> {
             }
             Ok(report::emit(
                 args.format,
-                &report,
+                &mut report,
                 g.verbose,
                 g.quiet,
                 g.color,

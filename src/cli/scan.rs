@@ -61,14 +61,19 @@ pub fn run(args: ScanArgs, g: Global) -> anyhow::Result<Exit> {
     report.sources = gathered.sources;
     report.warnings.extend(gathered.warnings);
     report.unsandboxed = gathered.unsandboxed;
+    // The renderer redacts the findings in the report rather than in a copy.
     let exit = match super::output_file(args.output.as_deref()) {
         Some(path) => {
-            let text = report::render(args.format, &report, &report::RenderOptions::default());
+            let text = report::render_in_place(
+                args.format,
+                &mut report,
+                &report::RenderOptions::default(),
+            );
             crate::model::fsio::write_atomic(path, text.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
             report::exit_for(&report)
         }
-        None => report::emit(args.format, &report, g.verbose, g.quiet, g.color)?,
+        None => report::emit(args.format, &mut report, g.verbose, g.quiet, g.color)?,
     };
     // The report holds every definition read: for a large scan, millions of small
     // allocations. Freeing them one by one just before the process exits takes time and

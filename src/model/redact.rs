@@ -107,6 +107,32 @@ pub fn redact_text(text: &str) -> String {
     redact_text_as(text, Style::Show)
 }
 
+/// [`redact_text`] without a copy when there is nothing to redact (a whole report of
+/// hundreds of megabytes is usually such a text).
+pub fn redact_cow(text: &str) -> std::borrow::Cow<'_, str> {
+    let spans = text_spans(text);
+    if spans.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(apply(text, spans, Style::Show))
+}
+
+/// [`redact_text`] of an owned text, which is given back as it is when there is nothing to
+/// redact.
+pub fn redact_owned(text: String) -> String {
+    match redact_cow(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(redacted) => redacted,
+    }
+}
+
+/// [`redact_text`] in place: `text` is replaced only when something in it is redacted.
+pub fn redact_in_place(text: &mut String) {
+    if let std::borrow::Cow::Owned(redacted) = redact_cow(text) {
+        *text = redacted;
+    }
+}
+
 /// `text` with every secret redacted as `REDACTED`, for committed files.
 pub fn lock_text(text: &str) -> String {
     redact_text_as(text, Style::Lock)
@@ -408,36 +434,36 @@ struct Word<'a> {
     colon: bool,
 }
 
-fn words(text: &str) -> Vec<Word<'_>> {
-    let mut out = Vec::new();
-    let mut start = None;
-    let bytes_end = text.len();
-    let mut push = |s: usize, e: usize| {
+/// The whitespace-separated words of `text`, in order, found lazily: the whole text of a
+/// report (hundreds of megabytes for a million findings) is read without a list of its words.
+fn words(text: &str) -> impl Iterator<Item = Word<'_>> {
+    let word = |s: usize, e: usize| {
         let raw = &text[s..e];
-        let lead = raw.len() - raw.trim_start_matches(OPENERS).len();
         let trimmed = raw.trim_start_matches(OPENERS);
+        let lead = raw.len() - trimmed.len();
         let colon = trimmed.trim_end_matches(['"', '\'', '`']).ends_with(':');
         let core = trimmed.trim_end_matches(CLOSERS);
-        out.push(Word {
+        Word {
             raw,
             core,
             start: s + lead,
             colon,
-        });
-    };
-    for (i, c) in text.char_indices() {
-        if c.is_whitespace() {
-            if let Some(s) = start.take() {
-                push(s, i);
-            }
-        } else if start.is_none() {
-            start = Some(i);
         }
-    }
-    if let Some(s) = start {
-        push(s, bytes_end);
-    }
-    out
+    };
+    let mut chars = text.char_indices();
+    std::iter::from_fn(move || {
+        let mut start = None;
+        for (i, c) in chars.by_ref() {
+            if c.is_whitespace() {
+                if let Some(s) = start {
+                    return Some(word(s, i));
+                }
+            } else if start.is_none() {
+                start = Some(i);
+            }
+        }
+        start.map(|s| word(s, text.len()))
+    })
 }
 
 /// The value part of `word` from byte `from`: up to the first character that ends a value.
@@ -452,11 +478,18 @@ fn value_at(word: &Word<'_>, from: usize) -> Option<(usize, usize)> {
 /// Secrets that the words around them name: flags, assignments, `Name: value`, schemes, and
 /// the password options of known clients.
 fn word_spans(text: &str) -> Vec<Span> {
-    let ws = words(text);
     let mut out = Vec::new();
     let mut tool: Option<&'static str> = None;
-    for (i, w) in ws.iter().enumerate() {
-        let prev = i.checked_sub(1).and_then(|j| ws.get(j));
+    // The two words before the current one (the rules below look back that far), moved on
+    // at the top of each turn since a turn may end early.
+    let mut two_back: Option<Word<'_>> = None;
+    let mut prev: Option<Word<'_>> = None;
+    let mut last: Option<Word<'_>> = None;
+    for word in words(text) {
+        if let Some(l) = last.replace(word) {
+            two_back = prev.replace(l);
+        }
+        let w = &word;
         let core = w.core;
         if let Some(t) = tool_of(core) {
             tool = Some(t);
@@ -475,7 +508,7 @@ fn word_spans(text: &str) -> Vec<Span> {
             out.push(plain(s, e));
             continue;
         }
-        let Some(prev) = prev else { continue };
+        let Some(prev) = prev.as_ref() else { continue };
         let Some((s, e)) = value_span(0) else {
             continue;
         };
@@ -492,7 +525,7 @@ fn word_spans(text: &str) -> Vec<Span> {
         let after_colon = prev.colon && is_identifier(prev.core);
         // NAME = value
         let assigned_name = (prev.core == "=")
-            .then(|| i.checked_sub(2).and_then(|j| ws.get(j)))
+            .then_some(two_back.as_ref())
             .flatten()
             .filter(|n| is_identifier(n.core));
         let named = !prose_word

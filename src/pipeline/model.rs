@@ -385,6 +385,28 @@ impl ScanReport {
         })
     }
 
+    /// [`ScanReport::redacted_outline`] that takes this report's findings instead of cloning
+    /// them (a million findings are hundreds of megabytes): they are redacted where they are,
+    /// a message or evidence replaced only where something in it is redacted, and moved into
+    /// the copy. Give them back with [`ScanReport::give_back_findings`].
+    pub fn redacted_outline_taking_findings(&mut self) -> ScanReport {
+        let mut findings = std::mem::take(&mut self.findings);
+        for f in &mut findings {
+            crate::model::redact::redact_in_place(&mut f.message);
+            if let Some(e) = &mut f.evidence {
+                crate::model::redact::redact_in_place(e);
+            }
+        }
+        let mut r = self.redacted_outline();
+        r.findings = findings;
+        r
+    }
+
+    /// The findings `outline` took (redacted now) back into this report.
+    pub fn give_back_findings(&mut self, outline: ScanReport) {
+        self.findings = outline.findings;
+    }
+
     /// A redacted copy whose snapshots are `keep` of the originals; `outline` when `keep`
     /// leaves the definitions out (their counts are kept then).
     fn redacted_with(

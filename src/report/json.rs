@@ -30,7 +30,12 @@ impl Renderer for JsonFormat {
 
 /// Render the report as pretty JSON v1 (with a trailing newline).
 pub fn render(report: &ScanReport) -> String {
-    let mut s = serde_json::to_string_pretty(&document(report)).unwrap_or_else(|_| "{}".into());
+    let mut buf = Vec::with_capacity(super::text_capacity(report));
+    let s = match serde_json::to_writer_pretty(&mut buf, &document(report)) {
+        Ok(()) => String::from_utf8(buf).unwrap_or_else(|_| "{}".into()),
+        Err(_) => "{}".into(),
+    };
+    let mut s = s;
     s.push('\n');
     crate::model::escape::json_text(s)
 }
@@ -49,7 +54,7 @@ struct Document<'a> {
     fail_on: Severity,
     summary: Value,
     servers: Vec<Value>,
-    findings: Vec<FindingRecord<'a>>,
+    findings: Findings<'a>,
     suppressed: &'a [super::model::Suppressed],
     warnings: &'a [String],
     /// Present only with `--no-sandbox`: `{"enabled": false, "unsandboxed": [names], "notice"}`.
@@ -57,6 +62,24 @@ struct Document<'a> {
     sandbox: Option<Value>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     sources: &'a [String],
+}
+
+/// The findings, worst first, each written as it is reached: no list of records (and of
+/// fingerprints) is built beside the findings.
+struct Findings<'a> {
+    sorted: Vec<&'a Finding>,
+    fingerprints: crate::model::fingerprint::Fingerprinter<'a>,
+}
+
+impl Serialize for Findings<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.sorted.len()))?;
+        for f in &self.sorted {
+            seq.serialize_element(&finding(f, self.fingerprints.of(f)))?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -102,13 +125,9 @@ fn document(report: &ScanReport) -> Document<'_> {
             "exitCode": exit,
         }),
         servers: report.servers.iter().map(|s| server(report, s)).collect(),
-        findings: {
-            let fp = report.fingerprinter();
-            report
-                .sorted_findings()
-                .into_iter()
-                .map(|f| finding(f, fp.of(f)))
-                .collect()
+        findings: Findings {
+            sorted: report.sorted_findings(),
+            fingerprints: report.fingerprinter(),
         },
         suppressed: &report.suppressed,
         warnings: &report.warnings,
