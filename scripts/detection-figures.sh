@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 shared="${1:-../shared/corpus}"
 cargo build --locked --quiet --release --example corpus_eval
-eval_bin=target/release/examples/corpus_eval
+eval_bin="${CARGO_TARGET_DIR:-target}/release/examples/corpus_eval"
 for dir in tests/corpus/train tests/corpus/test "$shared"; do
   if [ ! -d "$dir" ]; then
     echo "detection-figures: no corpus at $dir (skipped)" >&2
