@@ -583,6 +583,13 @@ fn write(data: &Loaded, path: Option<&Path>, date: &str, show: bool) {
     ));
 }
 
+/// The number after a flag, finite and ≥ 0.
+fn non_negative(v: Option<&String>, flag: &str) -> f64 {
+    v.and_then(|v| v.parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .unwrap_or_else(|| fail(&format!("{flag} needs a number >= 0")))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut dir = PathBuf::from("tests/corpus/train");
@@ -596,12 +603,7 @@ fn main() {
             "--write" => do_write = true,
             "--show" => show = true,
             "--word-l2" => {
-                let v = it
-                    .next()
-                    .and_then(|v| v.parse::<f64>().ok())
-                    .filter(|v| v.is_finite() && *v >= 0.0)
-                    .unwrap_or_else(|| fail("--word-l2 needs a number >= 0"));
-                let _ = WORD_L2.set(v);
+                let _ = WORD_L2.set(non_negative(it.next(), "--word-l2"));
             }
             "--words" => {
                 let v = it
@@ -618,12 +620,7 @@ fn main() {
                 fail("--hold-out needs a batch number (7 for malicious-7.jsonl)")
             })),
             "--l2" => {
-                let v = it
-                    .next()
-                    .and_then(|v| v.parse::<f64>().ok())
-                    .filter(|v| v.is_finite() && *v >= 0.0)
-                    .unwrap_or_else(|| fail("--l2 needs a number >= 0"));
-                let _ = L2_USED.set(v);
+                let _ = L2_USED.set(non_negative(it.next(), "--l2"));
             }
             other => fail(&format!(
                 "unknown argument `{other}` (use --lobo, --write, --show, --dir DIR, --date YYYY-MM-DD, --l2 X, --hold-out N, --words N, --word-l2 X)"
