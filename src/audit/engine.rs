@@ -783,6 +783,12 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
             let pat = &scan.rules.patterns()[m.pattern];
             let mut weight = pat.weight;
             let mut message = pat.message.clone();
+            if pat.quoted_is_mention
+                && crate::audit::text::quoted_mention(&prep.norm, m.start, m.end)
+            {
+                weight = 1;
+                message = format!("{message} (quoted: named, not said)");
+            }
             if pat.names_tool {
                 // Resolve which tool the text points at.
                 let Some(caps) = pat.regex().and_then(|r| r.captures_at(&prep.norm, m.start))

@@ -774,6 +774,12 @@ pub fn fold(text: &str) -> String {
         }
     }
     flush(&mut word, &mut out);
+    // Japanese business prose calls the user ユーザー様 (honorific): the same person.
+    if out.contains("ユーザー様") || out.contains("ユーザーさま") {
+        out = out
+            .replace("ユーザー様", "ユーザー")
+            .replace("ユーザーさま", "ユーザー");
+    }
     out
 }
 

@@ -4,7 +4,8 @@
 //! A file holds `[[rule]]` entries (documentation of a finding rule id: summary, why,
 //! example, default severity and confidence, control) and `[[pattern]]` entries (one regex
 //! each: `id`, the finding `rule` it reports under, the evidence `cue` it adds, its `weight`,
-//! the string `kinds` it applies to, a `message`, and `must_match` / `must_not_match`
+//! the string `kinds` it applies to, a `message`, `quoted_is_mention` (a match standing alone
+//! between quotation marks weighs 1), and `must_match` / `must_not_match`
 //! examples that are checked when the file is loaded). Pattern ids and rule ids are unique.
 
 use std::collections::{BTreeMap, HashMap};
@@ -87,6 +88,10 @@ struct RawPattern {
     must_match: Vec<String>,
     #[serde(default)]
     must_not_match: Vec<String>,
+    /// A match standing alone between quotation marks ("patterns such as 'ignore previous
+    /// instructions'") is named, not said: it weighs 1.
+    #[serde(default)]
+    quoted_is_mention: bool,
 }
 
 /// One compiled pattern.
@@ -110,6 +115,8 @@ pub struct Pattern {
     pub kinds: Vec<StrKind>,
     pub must_match: Vec<String>,
     pub must_not_match: Vec<String>,
+    /// A quoted match is a mention (weight 1), see [`crate::audit::text::quoted_mention`].
+    pub quoted_is_mention: bool,
     /// The file it came from.
     pub file: String,
 }
@@ -435,6 +442,7 @@ impl RuleSet {
                 kinds,
                 must_match: p.must_match,
                 must_not_match: p.must_not_match,
+                quoted_is_mention: p.quoted_is_mention,
                 file: file.to_owned(),
             });
         }

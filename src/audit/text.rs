@@ -380,6 +380,49 @@ pub fn clip(s: &str, max: usize) -> String {
     out
 }
 
+/// Whether the phrase at `start..end` of `text` stands alone between quotation marks: an
+/// opening mark a few words before it at most, and a closing one within the next few words
+/// (`'ignore previous instructions'`, « ignore les instructions précédentes », 「以前の指示を無視」).
+pub(crate) fn quoted_mention(folded: &str, start: usize, end: usize) -> bool {
+    const OPEN: &[char] = &['\'', '"', '«', '“', '„', '‘', '「', '『', '‹', '`'];
+    const CLOSE: &[char] = &['\'', '"', '»', '”', '“', '’', '」', '』', '›', '`'];
+    // The opening mark: a few words before at most (the phrase may be part of a longer one).
+    // (An apostrophe inside a word, "d'injection", opens nothing.)
+    let before = &folded[..start];
+    let Some(open) = before.char_indices().rev().find_map(|(i, c)| {
+        let in_word = c == '\''
+            && before[..i]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric);
+        (OPEN.contains(&c) && !in_word).then_some(i)
+    }) else {
+        return false;
+    };
+    let head = &folded[open..start];
+    let head = &head[head.chars().next().map_or(0, char::len_utf8)..];
+    // Quoted by the text around it ("patterns such as '…'"), not a quotation standing for
+    // the whole clause.
+    if start - open > 48
+        || head.contains(CLOSE)
+        || head.split_whitespace().count() > 3
+        || folded[..open]
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .count()
+            < 10
+    {
+        return false;
+    }
+    let rest = &folded[end..];
+    let Some(close) = rest.find(CLOSE) else {
+        return false;
+    };
+    let tail = &rest[..close];
+    // The rest of the quoted phrase: a few more words at most, no other quotation inside.
+    close <= 48 && !tail.contains(OPEN) && tail.split_whitespace().count() <= 4
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

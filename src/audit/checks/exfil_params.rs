@@ -96,7 +96,22 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             .unwrap_or_default();
         let desc = desc_owned.as_str();
         let telling = TELLING.as_ref().is_some_and(|r| r.is_match(desc));
+        // A prompt manager's `system_prompt`, a chat exporter's `conversation`: the subject
+        // of the tool, unless the text asks for the model's own ("your system prompt", "the
+        // conversation so far").
+        let subject = strong
+            && !matches!(key.as_str(), "sidenote" | "sidenotes" | "envvars" | "environmentvariables" | "envdump" | "memorydump" | "userdata" | "secrets")
+            && {
+                let desc = item
+                    .value
+                    .and_then(|v| v.get("description"))
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or_default();
+                super::intent::about_conversation(&item.name, desc)
+            }
+            && !super::intent::own_session(&crate::audit::lexicon::fold(desc));
         let weight = match (strong, telling) {
+            _ if subject => 1,
             (true, true) => 4,
             (true, false) => 3,
             (false, true) => 2,

@@ -134,6 +134,18 @@ const READ_VERBS: &[&str] = &[
     "view", "check", "inspect", "lookup", "look", "explain", "preview", "diff", "status",
     "validate", "browse", "download", "export", "watch", "summarize", "summarise", "analyze",
     "analyse", "compare", "estimate", "calculate", "resolve", "verify", "test", "dry", "generate",
+    // The same in other languages' verb-first names (`listar_despliegues`, `obtenir_facture`).
+    "listar", "obtener", "consultar", "buscar", "mostrar", "leer", "obter", "ler", "lister",
+    "obtenir", "afficher", "chercher", "rechercher", "consulter", "lire", "poluchit", "naiti",
+    "pokazat", "prosmotr", "spisok",
+];
+
+/// Read verbs that close a name in languages that put the verb last (`deploy_status_abrufen`,
+/// `deploy_key_mokrok`, `konto_pruefen`): the words before them name what is read.
+const READ_VERBS_LAST: &[&str] = &[
+    "abrufen", "anzeigen", "auflisten", "suchen", "lesen", "zeigen", "pruefen", "prufen",
+    "holen", "ermitteln", "mokrok", "johoe", "johoi", "geomsaek", "ichiran", "kensaku",
+    "shutoku", "hyouji", "hyoji", "chaxun", "huoqu", "liebiao", "chakan", "sousuo",
 ];
 
 /// Objects of `execute`/`run` that are queries, not code (`execute_query`, `run_report`).
@@ -148,7 +160,7 @@ const QUERY_OBJECTS: &[&str] = &[
 const RETURNED_ARTIFACTS: &[&str] = &[
     "report", "summary", "plan", "preview", "inventory", "url", "link", "digest", "checklist",
     "bericht", "zusammenfassung", "inventar", "vorschau", "rapport", "résumé", "inventaire",
-    "aperçu", "lien", "informe", "resumen", "inventario", "enlace", "relatório", "relatorio",
+    "aperçu", "lien", "informe", "overview", "übersicht", "uebersicht", "visão geral", "resumen", "inventario", "enlace", "relatório", "relatorio",
     "resumo", "plano", "отчёт", "отчет", "сводк", "ссылк", "报告", "摘要", "清单", "链接",
     "计划", "レポート", "報告書", "要約", "一覧", "リンク", "보고서", "요약", "목록", "링크",
 ];
@@ -495,7 +507,10 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
         .iter()
         .take(2)
         .position(|w| READ_VERBS.contains(&w.as_str()));
+    let read_last = all_words.len() >= 2
+        && all_words.last().is_some_and(|w| READ_VERBS_LAST.contains(&w.as_str()));
     let words: Vec<String> = match read_at {
+        _ if read_last => all_words.iter().skip(all_words.len() - 1).cloned().collect(),
         Some(i) => all_words.iter().take(i + 1).cloned().collect(),
         None => all_words.clone(),
     };
@@ -544,7 +559,10 @@ fn runs_any_code(tool: &Value) -> bool {
         .iter()
         .take(2)
         .position(|w| READ_VERBS.contains(&w.as_str()));
+    let read_last = all_words.len() >= 2
+        && all_words.last().is_some_and(|w| READ_VERBS_LAST.contains(&w.as_str()));
     let words: Vec<String> = match read_at {
+        _ if read_last => all_words.iter().skip(all_words.len() - 1).cloned().collect(),
         Some(i) => all_words.iter().take(i + 1).cloned().collect(),
         None => all_words.clone(),
     };
@@ -830,6 +848,22 @@ mod tests {
         assert!(effects(&json!({"name": "x", "description": "Executes a shell command"})).executes);
         assert!(!effects(&json!({"name": "read_file"})).executes);
         assert!(effects(&json!({"name": "sendEmail"})).sends);
+    }
+
+    #[test]
+    fn a_read_verb_closing_a_name_says_what_the_tool_does() {
+        // Must not: verb-last names whose first word would read as a write (`deploy`).
+        for name in ["deploy_status_abrufen", "deploy_key_mokrok", "listar_despliegues"] {
+            let f = run(&[snap("s", vec![json!({"name": name, "annotations": {"readOnlyHint": true}})])]);
+            assert!(!rules_of(&f).contains(&"readonly-claim-mismatch"), "{name}: {f:#?}");
+        }
+        // Must: a write verb that leads, or one that is the whole name.
+        for name in ["deploy_status", "deploy_site", "abrufen_und_loeschen"] {
+            let f = run(&[snap("s", vec![json!({"name": name, "annotations": {"readOnlyHint": true}})])]);
+            assert!(rules_of(&f).contains(&"readonly-claim-mismatch"), "{name}: {f:#?}");
+        }
+        // Making an overview is handing one back, not a write.
+        assert!(!claims_read_only("Erstellt eine Übersicht der Konten mit Zugriff auf Produktivsysteme."));
     }
 
     fn claims_read_only(desc: &str) -> bool {

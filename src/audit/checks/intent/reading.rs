@@ -333,6 +333,23 @@ fn negated_at(folded: &str, start: usize, end: usize) -> bool {
             Some(a) => a.is_match(after),
             None => NEGATION_AFTER.iter().any(|n| after.contains(n)),
         }
+        || listed_then_negated(&folded[end..])
+}
+
+/// Japanese and Korean list the actions a closing negation forbids ("渡したり、書き出したり
+/// しないでください", "전달하거나 저장하지 마세요"): an action followed by the listing ending
+/// is negated when the list closes with a negation, however far away.
+fn listed_then_negated(after: &str) -> bool {
+    let head: String = after.chars().take(3).collect();
+    if head.contains("たり") {
+        ["たりしない", "たりせず", "たりしては", "たりすることは禁止", "たりすることはありません"]
+            .iter()
+            .any(|n| after.contains(n))
+    } else if head.contains("거나") {
+        ["지 마", "지 말", "지마", "지 않", "금지"].iter().any(|n| after.contains(n))
+    } else {
+        false
+    }
 }
 
 /// Does `before` hold a negation word, or open with one (its leading space trimmed)? One
@@ -673,6 +690,45 @@ impl Reading<'_> {
                 .iter()
                 .any(|h| h.concept == Concept::SkipConfirm && self.negated_without(h))
     }
+}
+
+/// Words that point at the model's own session: its prompt, this conversation, what was said
+/// so far, whole (a field for some other prompt names none of these).
+pub(crate) fn own_session(folded: &str) -> bool {
+    const OWN: &[&str] = &[
+        "your", "you ", "you'", "current", "this conversation", "this chat", "this session",
+        "so far", "previous", "earlier", "above", "assistant's", "model's", "full ", "entire",
+        "complete", "whole", "verbatim", "all ", "tu ", "tus ", "esta conversación", "hasta ahora",
+        "anterior", "asistente", "completo", "completa", "íntegr", "todo ", "toda ", "seu ",
+        "sua ", "seus ", "suas ", "esta conversa", "até agora", "assistente", "inteir", "ton ",
+        "ta ", "tes ", "votre", "vos ", "cette conversation", "jusqu'ici", "jusqu'à présent",
+        "précédent", "l'assistant", "complet", "intégral", "entier", "tout ", "toute", "dein",
+        "ihr ", "ihre ", "ihren", "dieses gespräch", "bisher", "vorherig", "assistent",
+        "vollständig", "gesamt", "ganze", "твой", "твои", "твоя", "ваш", "этого диалога",
+        "этой беседы", "текущ", "до сих пор", "предыдущ", "ассистент", "полн", "весь", "всю",
+        "целиком", "你的", "您的", "本次", "当前", "之前", "到目前", "助手", "本轮", "完整",
+        "全部", "所有", "あなたの", "この会話", "これまで", "現在の", "以前の", "アシスタント",
+        "全文", "全て", "すべて", "完全", "당신", "귀하", "이 대화", "지금까지", "현재", "이전",
+        "어시스턴트", "전체", "모든", "전부",
+    ];
+    OWN.iter().any(|w| folded.contains(w))
+}
+
+/// Whether a tool's name and description make prompts, messages or conversations its subject
+/// (a prompt manager, a chat exporter): a field for a prompt is then what it works on.
+pub(crate) fn about_conversation(name: &str, description: &str) -> bool {
+    const SUBJECT: &[&str] = &[
+        "prompt", "template", "conversation", "chat", "message", "transcript", "mensaje",
+        "conversa", "plantilla", "modèle", "nachricht", "gespräch", "vorlage", "промпт",
+        "шаблон", "сообщен", "диалог", "бесед", "чат", "提示词", "提示", "模板", "对话", "消息",
+        "聊天", "プロンプト", "テンプレート", "会話", "メッセージ", "チャット", "프롬프트", "템플릿",
+        "대화", "메시지", "채팅",
+    ];
+    let text = crate::audit::lexicon::fold(&format!(
+        "{} {description}",
+        crate::model::words::name_words(name).join(" ")
+    ));
+    SUBJECT.iter().any(|w| text.contains(w))
 }
 
 /// Build this module's expressions now (see [`crate::audit::warm_up`]).
