@@ -1,5 +1,6 @@
 //! The one integration-test binary: each module covers one area end to end.
 
+mod allocator;
 mod architecture;
 mod audit;
 mod baseline;
