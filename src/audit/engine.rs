@@ -1069,14 +1069,14 @@ mod tests {
         }
     }
 
-    /// What an outline holds, comparable.
-    fn outline_parts(
-        o: &Outline,
-    ) -> (
+    /// What an outline holds, comparable: items, own names, description hashes.
+    type OutlineParts = (
         Vec<(ItemKind, String, String)>,
         Vec<String>,
         Vec<(usize, u64)>,
-    ) {
+    );
+
+    fn outline_parts(o: &Outline) -> OutlineParts {
         let items = o
             .items
             .iter()

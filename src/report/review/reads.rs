@@ -116,7 +116,7 @@ fn flagged_text(findings: &[&Finding], snap: &ServerSnapshot, md: &mut Md) {
             .and_then(|v| v.pointer(&pointer))
             .and_then(Value::as_str)
             .map(|t| {
-                crate::audit::text::clip(&crate::audit::text::Prepared::new(t).display(), 1200)
+                crate::audit::text::clip(crate::audit::text::Prepared::new(t).display(), 1200)
             });
         let ev = whole.unwrap_or_else(|| f.evidence.clone().unwrap_or_default());
         if shown.iter().any(|(l, e)| {
