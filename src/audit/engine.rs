@@ -256,12 +256,16 @@ pub fn audit_with_features(
 /// Each definition of `snap` in audit order (tools, prompts, resources, resource templates),
 /// with its kind and index in its list: borrowed from the snapshot, or read one by one from
 /// its file when deferred.
+///
+/// With `keep`, a definition read from its file holds only the parts `keep` names (see
+/// [`stream::Keep`]); one borrowed from the snapshot is whole.
 fn each_definition<'s>(
     snap: &'s ServerSnapshot,
+    keep: Option<stream::Keep>,
     f: &mut dyn FnMut(ItemKind, usize, Cow<'s, Value>),
 ) -> Result<(), SnapshotError> {
     if let Some(d) = &snap.deferred {
-        return stream::each_definition(d, &mut |k, i, v| f(k, i, Cow::Owned(v)));
+        return stream::each_definition(d, keep, &mut |k, i, v| f(k, i, Cow::Owned(v)));
     }
     for (list, kind) in [
         (&snap.tools, ItemKind::Tool),
@@ -296,6 +300,28 @@ struct Outline {
     descriptions: Vec<(usize, u64)>,
 }
 
+/// What [`outline`] reads of a definition, and so all the first reading of a snapshot file
+/// builds of it (the rest is checked as JSON and skipped): its name, URI or URI template
+/// ([`ServerSnapshot::item_name`]), its description (a tool's, for
+/// [`checks::duplicate_definition::folded_hash`]), and what
+/// [`checks::intent::add_own_names`] reads — the input schema's property names and their
+/// `enum` strings, a prompt's argument names. A test checks that an outline is the same
+/// whether read from this part or from the whole definition.
+const OUTLINE_KEEP: stream::Keep = {
+    use stream::Keep::{Each, Keys, Str, Values};
+    Keys(&[
+        ("name", Str),
+        ("uri", Str),
+        ("uriTemplate", Str),
+        ("description", Str),
+        (
+            "inputSchema",
+            Keys(&[("properties", Values(&Keys(&[("enum", Each(&Str))])))]),
+        ),
+        ("arguments", Each(&Keys(&[("name", Str)]))),
+    ])
+};
+
 fn outline(snap: &ServerSnapshot) -> Result<Outline, SnapshotError> {
     let mut items: Vec<Item<'static>> = Vec::new();
     let mut own = HashSet::new();
@@ -310,7 +336,7 @@ fn outline(snap: &ServerSnapshot) -> Result<Outline, SnapshotError> {
         checks::intent::add_own_names(&mut own, &item.name, None);
         items.push(item);
     }
-    each_definition(snap, &mut |kind, i, v| {
+    each_definition(snap, Some(OUTLINE_KEEP), &mut |kind, i, v| {
         let name = ServerSnapshot::item_name(&v).to_owned();
         checks::intent::add_own_names(&mut own, &name, Some(&v));
         if kind == ItemKind::Tool {
@@ -514,7 +540,7 @@ fn audit_inner(
             driver.add(None);
         }
         let mut index = usize::from(snap.instructions.is_some());
-        each_definition(snap, &mut |kind, _, v| {
+        each_definition(snap, None, &mut |kind, _, v| {
             let gi = index;
             index += 1;
             if kind == ItemKind::Tool {
@@ -606,16 +632,7 @@ impl<'s> Driver<'_, 's, '_> {
             }
         }
         let gi = self.next + self.window.len();
-        let item = Item {
-            kind: self.all[gi].kind,
-            name: String::new(),
-            pointer: self.all[gi].pointer.clone(),
-            value: value.as_deref(),
-        };
-        let mut fields = Vec::new();
-        walk::fields_of(self.snap, &item, 0, &mut fields);
-        self.bytes += fields.iter().map(|f| f.text.len()).sum::<usize>();
-        drop(fields);
+        self.bytes += walk::text_len(self.snap, self.all[gi].kind, value.as_deref());
         self.window.push(value);
     }
 
@@ -1056,6 +1073,65 @@ mod tests {
             floor: None,
             evidence: None,
         }
+    }
+
+    /// What an outline holds, comparable: items, own names, description hashes.
+    type OutlineParts = (
+        Vec<(ItemKind, String, String)>,
+        Vec<String>,
+        Vec<(usize, u64)>,
+    );
+
+    fn outline_parts(o: &Outline) -> OutlineParts {
+        let items = o
+            .items
+            .iter()
+            .map(|i| (i.kind, i.name.clone(), i.pointer.clone()))
+            .collect();
+        let own = Rc::clone(&o.own_names)
+            .downcast::<HashSet<String>>()
+            .unwrap();
+        let mut own: Vec<String> = own.iter().cloned().collect();
+        own.sort();
+        (items, own, o.descriptions.clone())
+    }
+
+    #[test]
+    fn the_outline_read_from_the_kept_parts_is_the_outline_of_the_whole_definitions() {
+        // Repeated keys (the last value counts), parts of other shapes, definitions that are
+        // not objects, every kind of item.
+        let text = r#"{"serverInfo":{"name":"s","version":"1"},"instructions":"Hi",
+          "tools":[
+            {"name":"read_file","description":"Reads the file at the given path and returns its contents as text, line by line.",
+             "inputSchema":{"type":"object","properties":{"Path":{"type":"string","enum":["A",1,"b",null,["x"]]},
+               "mode":{"enum":"not-a-list"},"n":3,"deep":{"properties":{"inner":{}}}}}},
+            {"name":7,"uri":"file:///x","description":3},
+            {"uri":"file:///y","uriTemplate":"t://{a}","description":"Reads the file at the given path and returns its contents as text, line by line."},
+            {"name":"dup","name":"Dup2","description":"short","description":"Sends the message to the given channel and returns its identifier once posted.",
+             "inputSchema":{"properties":{"a":{}}},"inputSchema":{"properties":{"b":{"enum":["E"]},"b":{"enum":["F"]}}}},
+            {"name":"odd","inputSchema":"text","arguments":[{"name":"Arg"},{"name":2},"s"]},
+            {"name":"odd2","inputSchema":{"properties":["p"]},"arguments":{"name":"x"}},
+            "just a string", [1, 2], {}, {"name":"Big","x":1.5e300,"y":[[[{}]]],"z":"\u00e9\n"}],
+          "prompts":[{"name":"P","description":"Writes a short summary of the topic the user gives, in plain words.",
+            "arguments":[{"name":"Topic","description":"d"},{"title":"no name"}]}],
+          "resources":[{"uri":"file:///r","name":"R"}],"resourceTemplates":[{"uriTemplate":"x://{id}"}]}"#;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        std::fs::write(&path, text).unwrap();
+        let whole = ServerSnapshot::load(&path).unwrap();
+        let deferred = ServerSnapshot::load_deferred(&path).unwrap();
+        assert!(deferred.deferred.is_some() && whole.deferred.is_none());
+        let a = outline_parts(&outline(&whole).unwrap());
+        let b = outline_parts(&outline(&deferred).unwrap());
+        assert_eq!(a, b);
+        // The cases are there: own names from enums and arguments, hashed descriptions.
+        for own in ["arg", "path", "f", "topic", "dup2", "b", "big", "r"] {
+            assert!(a.1.contains(&own.to_string()), "{own}: {a:?}");
+        }
+        for not_own in ["e", "dup", "x", "inner"] {
+            assert!(!a.1.contains(&not_own.to_string()), "{not_own}: {a:?}");
+        }
+        assert_eq!(a.2.len(), 3, "{a:?}");
     }
 
     #[test]

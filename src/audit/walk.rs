@@ -153,6 +153,10 @@ pub fn items(snap: &ServerSnapshot) -> Vec<Item<'_>> {
     items
 }
 
+/// Where the walk hands each string it finds: the item index, the string's pointer, its kind
+/// and the string.
+type Sink<'s, 'a> = dyn FnMut(usize, &str, StrKind, &'a str) + 's;
+
 /// Append every string of one item of `snap` to `out`, as fields of item index `idx`.
 pub fn fields_of<'a>(
     snap: &'a ServerSnapshot,
@@ -161,7 +165,23 @@ pub fn fields_of<'a>(
     out: &mut Vec<Field<'a>>,
 ) {
     match item.value {
-        Some(v) => walk_item(v, idx, &item.pointer, item.kind, out),
+        Some(v) => {
+            let mut base = item.pointer.clone();
+            walk_item(
+                v,
+                idx,
+                &mut base,
+                item.kind,
+                &mut |item, pointer, kind, text| {
+                    out.push(Field {
+                        item,
+                        pointer: pointer.to_owned(),
+                        kind,
+                        text,
+                    })
+                },
+            );
+        }
         None => {
             if let Some(text) = snap.instructions.as_deref() {
                 out.push(Field {
@@ -175,15 +195,44 @@ pub fn fields_of<'a>(
     }
 }
 
-fn walk_item<'a>(v: &'a Value, item: usize, base: &str, kind: ItemKind, out: &mut Vec<Field<'a>>) {
+/// The bytes of text [`fields_of`] finds in an item of kind `kind` whose definition is
+/// `value` (`None`: the server instructions): the sum of its fields' lengths, without
+/// building the fields.
+pub fn text_len(snap: &ServerSnapshot, kind: ItemKind, value: Option<&Value>) -> usize {
+    match value {
+        Some(v) => {
+            let mut total = 0;
+            walk_item(v, 0, &mut String::new(), kind, &mut |_, _, _, text| {
+                total += text.len()
+            });
+            total
+        }
+        None => snap.instructions.as_deref().map_or(0, str::len),
+    }
+}
+
+/// `base` + `/` + the escaped `key`.
+fn push_key(base: &mut String, key: &str) {
+    base.push('/');
+    base.push_str(&crate::model::pointer::token(key));
+}
+
+/// `base` + `/` + `index`.
+fn push_index(base: &mut String, index: usize) {
+    use std::fmt::Write;
+    let _ = write!(base, "/{index}");
+}
+
+fn walk_item<'a>(
+    v: &'a Value,
+    item: usize,
+    base: &mut String,
+    kind: ItemKind,
+    out: &mut Sink<'_, 'a>,
+) {
     let Value::Object(map) = v else {
         if let Value::String(s) = v {
-            out.push(Field {
-                item,
-                pointer: base.to_owned(),
-                kind: StrKind::Other,
-                text: s,
-            });
+            out(item, base, StrKind::Other, s);
         }
         return;
     };
@@ -193,59 +242,51 @@ fn walk_item<'a>(v: &'a Value, item: usize, base: &str, kind: ItemKind, out: &mu
         if !holds_text(val) || matches!(k.as_str(), "icons" | "mimeType" | "size" | "execution") {
             continue;
         }
-        let p = format!("{base}/{}", crate::model::pointer::token(k));
+        let len = base.len();
+        push_key(base, k);
         match (k.as_str(), val) {
-            ("name", Value::String(s)) => out.push(Field {
-                item,
-                pointer: p,
-                kind: StrKind::Name,
-                text: s,
-            }),
-            ("title", Value::String(s)) => out.push(Field {
-                item,
-                pointer: p,
-                kind: StrKind::Title,
-                text: s,
-            }),
-            ("description", Value::String(s)) => out.push(Field {
-                item,
-                pointer: p,
-                kind: StrKind::Description,
-                text: s,
-            }),
-            ("uri" | "uriTemplate", Value::String(s)) => out.push(Field {
-                item,
-                pointer: p,
-                kind: StrKind::Uri,
-                text: s,
-            }),
-            ("inputSchema" | "outputSchema", schema) => walk_schema(schema, item, &p, 0, out),
-            ("annotations", a) => walk_any(a, item, &p, StrKind::Annotation, 0, out),
+            ("name", Value::String(s)) => out(item, base, StrKind::Name, s),
+            ("title", Value::String(s)) => out(item, base, StrKind::Title, s),
+            ("description", Value::String(s)) => out(item, base, StrKind::Description, s),
+            ("uri" | "uriTemplate", Value::String(s)) => out(item, base, StrKind::Uri, s),
+            ("inputSchema" | "outputSchema", schema) => walk_schema(schema, item, base, 0, out),
+            ("annotations", a) => walk_any(a, item, base, StrKind::Annotation, 0, out),
             ("arguments", Value::Array(args)) if kind == ItemKind::Prompt => {
                 for (j, a) in args.iter().enumerate() {
-                    let ap = format!("{p}/{j}");
+                    let at = base.len();
+                    push_index(base, j);
                     if let Value::Object(am) = a {
                         for (ak, av) in am {
-                            let fp = format!("{ap}/{}", crate::model::pointer::token(ak));
+                            let here = base.len();
+                            push_key(base, ak);
                             let fk = match ak.as_str() {
                                 "name" => StrKind::PropertyName,
                                 "description" => StrKind::Description,
                                 "title" => StrKind::Title,
                                 _ => StrKind::Other,
                             };
-                            walk_any(av, item, &fp, fk, 1, out);
+                            walk_any(av, item, base, fk, 1, out);
+                            base.truncate(here);
                         }
                     }
+                    base.truncate(at);
                 }
             }
             ("icons" | "mimeType" | "size" | "execution", _) => {}
-            (_, other) => walk_any(other, item, &p, StrKind::Other, 0, out),
+            (_, other) => walk_any(other, item, base, StrKind::Other, 0, out),
         }
+        base.truncate(len);
     }
 }
 
 /// Walk a JSON Schema: property names, descriptions, enums, defaults, examples, nested schemas.
-fn walk_schema<'a>(v: &'a Value, item: usize, base: &str, depth: usize, out: &mut Vec<Field<'a>>) {
+fn walk_schema<'a>(
+    v: &'a Value,
+    item: usize,
+    base: &mut String,
+    depth: usize,
+    out: &mut Sink<'_, 'a>,
+) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -273,21 +314,19 @@ fn walk_schema<'a>(v: &'a Value, item: usize, base: &str, depth: usize, out: &mu
         {
             continue;
         }
-        let p = format!("{base}/{}", crate::model::pointer::token(k));
+        let len = base.len();
+        push_key(base, k);
         match k.as_str() {
             "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
                 if let Value::Object(props) = val {
                     for (name, sub) in props {
-                        let pp = format!("{p}/{}", crate::model::pointer::token(name));
+                        let here = base.len();
+                        push_key(base, name);
                         if k == "properties" {
-                            out.push(Field {
-                                item,
-                                pointer: pp.clone(),
-                                kind: StrKind::PropertyName,
-                                text: name,
-                            });
+                            out(item, base, StrKind::PropertyName, name);
                         }
-                        walk_schema(sub, item, &pp, depth + 1, out);
+                        walk_schema(sub, item, base, depth + 1, out);
+                        base.truncate(here);
                     }
                 }
             }
@@ -303,37 +342,41 @@ fn walk_schema<'a>(v: &'a Value, item: usize, base: &str, depth: usize, out: &mu
             | "unevaluatedItems"
             | "additionalItems" => {
                 if val.is_array() {
-                    walk_schema_list(val, item, &p, depth, out);
+                    walk_schema_list(val, item, base, depth, out);
                 } else {
-                    walk_schema(val, item, &p, depth + 1, out);
+                    walk_schema(val, item, base, depth + 1, out);
                 }
             }
             "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                walk_schema_list(val, item, &p, depth, out)
+                walk_schema_list(val, item, base, depth, out)
             }
-            "description" => walk_any(val, item, &p, StrKind::Description, depth, out),
-            "title" => walk_any(val, item, &p, StrKind::Title, depth, out),
-            "enum" => walk_any(val, item, &p, StrKind::Enum, depth, out),
-            "default" | "const" => walk_any(val, item, &p, StrKind::Default, depth, out),
-            "examples" | "example" => walk_any(val, item, &p, StrKind::Example, depth, out),
+            "description" => walk_any(val, item, base, StrKind::Description, depth, out),
+            "title" => walk_any(val, item, base, StrKind::Title, depth, out),
+            "enum" => walk_any(val, item, base, StrKind::Enum, depth, out),
+            "default" | "const" => walk_any(val, item, base, StrKind::Default, depth, out),
+            "examples" | "example" => walk_any(val, item, base, StrKind::Example, depth, out),
             // Structural keywords whose strings are not prose.
             "type" | "$schema" | "required" | "format" | "$id" | "$ref" | "$anchor"
             | "$dynamicRef" | "$dynamicAnchor" | "contentEncoding" | "contentMediaType" => {}
-            _ => walk_any(val, item, &p, StrKind::Other, depth, out),
+            _ => walk_any(val, item, base, StrKind::Other, depth, out),
         }
+        base.truncate(len);
     }
 }
 
 fn walk_schema_list<'a>(
     v: &'a Value,
     item: usize,
-    base: &str,
+    base: &mut String,
     depth: usize,
-    out: &mut Vec<Field<'a>>,
+    out: &mut Sink<'_, 'a>,
 ) {
     if let Value::Array(list) = v {
         for (i, s) in list.iter().enumerate() {
-            walk_schema(s, item, &format!("{base}/{i}"), depth + 1, out);
+            let len = base.len();
+            push_index(base, i);
+            walk_schema(s, item, base, depth + 1, out);
+            base.truncate(len);
         }
     }
 }
@@ -347,36 +390,30 @@ fn holds_text(v: &Value) -> bool {
 fn walk_any<'a>(
     v: &'a Value,
     item: usize,
-    base: &str,
+    base: &mut String,
     kind: StrKind,
     depth: usize,
-    out: &mut Vec<Field<'a>>,
+    out: &mut Sink<'_, 'a>,
 ) {
     if depth > MAX_DEPTH {
         return;
     }
     match v {
-        Value::String(s) => out.push(Field {
-            item,
-            pointer: base.to_owned(),
-            kind,
-            text: s,
-        }),
+        Value::String(s) => out(item, base, kind, s),
         Value::Array(list) => {
             for (i, x) in list.iter().enumerate().filter(|(_, x)| holds_text(x)) {
-                walk_any(x, item, &format!("{base}/{i}"), kind, depth + 1, out);
+                let len = base.len();
+                push_index(base, i);
+                walk_any(x, item, base, kind, depth + 1, out);
+                base.truncate(len);
             }
         }
         Value::Object(map) => {
             for (k, x) in map.iter().filter(|(_, x)| holds_text(x)) {
-                walk_any(
-                    x,
-                    item,
-                    &format!("{base}/{}", crate::model::pointer::token(k)),
-                    kind,
-                    depth + 1,
-                    out,
-                );
+                let len = base.len();
+                push_key(base, k);
+                walk_any(x, item, base, kind, depth + 1, out);
+                base.truncate(len);
             }
         }
         _ => {}
@@ -396,6 +433,41 @@ pub fn property_names(tool: &Value) -> Vec<&str> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_text_length_is_the_sum_of_the_fields() {
+        let snap = ServerSnapshot {
+            server: "s".into(),
+            instructions: Some("the instructions".into()),
+            tools: vec![
+                json!({"name": "t", "description": "dé", "icons": ["i"], "x": {"y": ["z", 1, {"w": "v"}]},
+                    "inputSchema": {"type": "object", "$ref": "r", "properties": {"a/b~": {"enum": ["x", "yy"],
+                    "anyOf": [{"description": "q"}, {"items": [{"title": "deep"}]}]}},
+                    "$defs": {"d": {"default": "dd"}}},
+                    "outputSchema": {"properties": {"o": {"examples": ["e"]}}},
+                    "annotations": {"title": "at", "readOnlyHint": true}}),
+                json!("a string"),
+            ],
+            prompts: vec![
+                json!({"name": "p", "arguments": [{"name": "arg", "description": "ad", "x": ["y"]}, "s"]}),
+            ],
+            resources: vec![json!({"uri": "file:///r", "mimeType": "text/plain"})],
+            ..Default::default()
+        };
+        let items = items(&snap);
+        for (idx, item) in items.iter().enumerate() {
+            let mut fields = Vec::new();
+            fields_of(&snap, item, idx, &mut fields);
+            let sum: usize = fields.iter().map(|f| f.text.len()).sum();
+            assert!(sum > 0);
+            assert_eq!(
+                text_len(&snap, item.kind, item.value),
+                sum,
+                "{}",
+                item.pointer
+            );
+        }
+    }
 
     #[test]
     fn walks_every_string_with_pointers() {

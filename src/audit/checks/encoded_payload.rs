@@ -142,7 +142,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 floor,
                 evidence: Some(format!(
                     "{shown} → decoded: \"{}\"",
-                    clip(&inner.display, 160)
+                    clip(inner.display(), 160)
                 )),
             });
         }

@@ -124,7 +124,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             continue;
         };
         // Point the evidence at the first invisible thing.
-        let d = &prep.display;
+        let d = prep.display();
         let at = ["[hidden: ", "<ESC>", "<U+"]
             .iter()
             .filter_map(|m| d.find(m))

@@ -104,8 +104,13 @@ pub(super) fn shell(path: &Path) -> Result<Option<ServerSnapshot>, SnapshotError
 /// definition's text starts and ends ([`Splitter`]) and builds the value from that slice, the
 /// fast way `serde_json` reads text in memory; whatever it finds that does not parse, or counts
 /// that differ from the shell's, means the file changed.
+///
+/// With `keep`, each definition is read as a whole (checked as JSON) but only the parts
+/// `keep` names are built ([`Keep`]): a reading that needs a few fields of each definition
+/// skips building the rest.
 pub fn each_definition(
     deferred: &Deferred,
+    keep: Option<Keep>,
     each: &mut dyn FnMut(ItemKind, usize, Value),
 ) -> Result<(), SnapshotError> {
     let changed = |why: String| SnapshotError::Changed {
@@ -124,10 +129,11 @@ pub fn each_definition(
             return;
         }
         let mut de = serde_json::Deserializer::from_slice(text);
-        match super::compact::Compact
-            .deserialize(&mut de)
-            .and_then(|v| de.end().map(|()| v))
-        {
+        let read = match keep {
+            Some(keep) => keep.deserialize(&mut de),
+            None => super::compact::Compact.deserialize(&mut de),
+        };
+        match read.and_then(|v| de.end().map(|()| v)) {
             Ok(v) => {
                 each(LISTS[list].1, counts[list], v);
                 counts[list] += 1;
@@ -162,6 +168,125 @@ pub fn each_definition(
         )));
     }
     Ok(())
+}
+
+/// Which parts of a definition a reading keeps ([`each_definition`] with `Some(keep)`): the
+/// value is read whole (its text checked as JSON the same way) but only the parts named here
+/// are built, everything else skipped without building it. A part that is present but not of
+/// the shape named is kept as `null` (so `get` still finds the key), as is a skipped array or
+/// object; a repeated key keeps its last value, as the whole reading does.
+#[derive(Debug, Clone, Copy)]
+pub enum Keep {
+    /// A string.
+    Str,
+    /// An object with only these keys.
+    Keys(&'static [(&'static str, Keep)]),
+    /// An object with every key, each value kept as said.
+    Values(&'static Keep),
+    /// An array, each element kept as said.
+    Each(&'static Keep),
+}
+
+impl<'de> DeserializeSeed<'de> for Keep {
+    type Value = Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Keep {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(match self {
+            Keep::Str => Value::String(v.to_owned()),
+            _ => Value::Null,
+        })
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let Keep::Each(each) = self else {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            return Ok(Value::Null);
+        };
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element_seed(*each)? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        match self {
+            Keep::Keys(keys) => {
+                while let Some(k) = map.next_key_seed(KeyOf(keys))? {
+                    match k {
+                        Some(i) => {
+                            let (name, keep) = keys[i];
+                            let v = map.next_value_seed(keep)?;
+                            out.insert(name.to_owned(), v);
+                        }
+                        None => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+            }
+            Keep::Values(keep) => {
+                while let Some(k) = map.next_key::<String>()? {
+                    let v = map.next_value_seed(*keep)?;
+                    out.insert(k, v);
+                }
+            }
+            _ => {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                return Ok(Value::Null);
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// A key of an object read with [`Keep::Keys`]: its index among the keys kept, if kept.
+struct KeyOf(&'static [(&'static str, Keep)]);
+
+impl<'de> DeserializeSeed<'de> for KeyOf {
+    type Value = Option<usize>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Option<usize>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyOf {
+    type Value = Option<usize>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Option<usize>, E> {
+        Ok(self.0.iter().position(|(k, _)| *k == v))
+    }
 }
 
 /// Finds, in the text of one JSON object fed in pieces, where each element of its
@@ -432,7 +557,7 @@ mod tests {
 
     fn definitions(d: &Deferred) -> Result<Vec<(ItemKind, usize, Value)>, SnapshotError> {
         let mut out = Vec::new();
-        each_definition(d, &mut |k, i, v| out.push((k, i, v)))?;
+        each_definition(d, None, &mut |k, i, v| out.push((k, i, v)))?;
         Ok(out)
     }
 

@@ -115,7 +115,9 @@ fn flagged_text(findings: &[&Finding], snap: &ServerSnapshot, md: &mut Md) {
             .as_ref()
             .and_then(|v| v.pointer(&pointer))
             .and_then(Value::as_str)
-            .map(|t| crate::audit::text::clip(&crate::audit::text::Prepared::new(t).display, 1200));
+            .map(|t| {
+                crate::audit::text::clip(crate::audit::text::Prepared::new(t).display(), 1200)
+            });
         let ev = whole.unwrap_or_else(|| f.evidence.clone().unwrap_or_default());
         if shown.iter().any(|(l, e)| {
             (*l == label && e.contains(ev.as_str())) || (!pointer.is_empty() && *e == pointer)
