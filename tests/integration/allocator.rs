@@ -9,21 +9,9 @@
 
 #![cfg(target_os = "linux")]
 
-use std::path::{Path, PathBuf};
+use super::fixtures::{hostile_py, python};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn python() -> String {
-    if Path::new("/usr/bin/python3").exists() {
-        "/usr/bin/python3".into()
-    } else {
-        "python3".into()
-    }
-}
-
-fn hostile_py() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/hostile.py")
-}
 
 /// The mappings of process `pid` whose `VmFlags` carry `hg` (advised for huge pages), each
 /// as its header line of `/proc/PID/smaps` (`None`: the map could not be read).

@@ -8,6 +8,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use super::fixtures::python;
 use serde_json::{Value, json};
 
 fn root() -> PathBuf {
@@ -26,14 +27,6 @@ fn hostile_script() -> String {
         .join("tests/fixtures/hostile/hostile.py")
         .display()
         .to_string()
-}
-
-fn python() -> String {
-    if Path::new("/usr/bin/python3").exists() {
-        "/usr/bin/python3".into()
-    } else {
-        "python3".into()
-    }
 }
 
 const META: &str = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}"#;

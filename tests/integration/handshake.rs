@@ -10,20 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use super::fixtures::{hostile_py, python};
 use mcpvet::model::snapshot::{Era, EraDecider, ServerSnapshot};
 use serde_json::{Value, json};
-
-fn python() -> String {
-    if Path::new("/usr/bin/python3").exists() {
-        "/usr/bin/python3".into()
-    } else {
-        "python3".into()
-    }
-}
-
-fn hostile_py() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/hostile.py")
-}
 
 fn mcpvet(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mcpvet"))

@@ -8,6 +8,7 @@
 // Test helpers outside `#[test]` functions unwrap too.
 #![allow(clippy::unwrap_used)]
 
+use super::fixtures::python;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -41,15 +42,6 @@ fn script() -> String {
         .join("tests/fixtures/hostile/hostile_text.py")
         .display()
         .to_string()
-}
-
-/// A system Python outside any home directory (so it also runs inside a sandbox).
-fn python() -> String {
-    if Path::new("/usr/bin/python3").exists() {
-        "/usr/bin/python3".into()
-    } else {
-        "python3".into()
-    }
 }
 
 struct Run {

@@ -7,6 +7,7 @@ mod baseline;
 mod ci;
 mod cli;
 mod config;
+mod fixtures;
 mod guard;
 mod guard_install;
 mod handshake;

@@ -10,21 +10,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use super::fixtures::python;
 use mcpvet::mcp::{Limits, ProbeEvent, ProbeOptions, probe, probe_all};
 use mcpvet::model::snapshot::{Era, EraDecider, ServerSnapshot};
 use mcpvet::model::spec::{ServerSpec, Transport};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile")
-}
-
-/// A system Python outside any home directory (so it also runs inside the sandbox).
-fn python() -> String {
-    if Path::new("/usr/bin/python3").exists() {
-        "/usr/bin/python3".into()
-    } else {
-        "python3".into()
-    }
 }
 
 struct PidFile(tempfile::TempDir);

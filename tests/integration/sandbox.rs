@@ -11,19 +11,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use super::fixtures::python;
 use mcpvet::model::snapshot::ServerSnapshot;
 
 fn snoop() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/snoop.py")
-}
-
-/// A system Python outside any home directory (so it also runs inside the sandbox).
-fn python() -> String {
-    if Path::new("/usr/bin/python3").exists() {
-        "/usr/bin/python3".into()
-    } else {
-        "python3".into()
-    }
 }
 
 fn which(cmd: &str) -> Option<PathBuf> {
