@@ -101,14 +101,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         // conversation so far").
         let subject = strong
             && !matches!(key.as_str(), "sidenote" | "sidenotes" | "envvars" | "environmentvariables" | "envdump" | "memorydump" | "userdata" | "secrets")
-            && {
-                let desc = item
-                    .value
-                    .and_then(|v| v.get("description"))
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or_default();
-                super::intent::about_conversation(&item.name, desc)
-            }
+            && super::intent::about_conversation(item)
             && !super::intent::own_session(&crate::audit::lexicon::fold(desc));
         let weight = match (strong, telling) {
             _ if subject => 1,

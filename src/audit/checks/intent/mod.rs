@@ -283,14 +283,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             };
             // Whether the item's own name or description is about prompts or conversations
             // (a prompt manager's `system_prompt` field is its subject, not a theft).
-            let about_talk = || {
-                let desc = item
-                    .value
-                    .and_then(|v| v.get("description"))
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                reading::about_conversation(&item.name, desc)
-            };
+            let about_talk = || reading::about_conversation(item);
             let flags = judge(
                 &Read {
                     r: &reading,
@@ -301,7 +294,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     kind: field.kind,
                     damp: u8::from(whole),
                     names_self: !self_name.is_empty() && folded.contains(self_name.as_str()),
-                    opening: states_function && n == 0 && clauses > 0,
+                    opening: states_function && n == 0,
                     about_talk: &about_talk,
                 },
                 fi,

@@ -716,7 +716,7 @@ pub(crate) fn own_session(folded: &str) -> bool {
 
 /// Whether a tool's name and description make prompts, messages or conversations its subject
 /// (a prompt manager, a chat exporter): a field for a prompt is then what it works on.
-pub(crate) fn about_conversation(name: &str, description: &str) -> bool {
+pub(crate) fn about_conversation(item: &crate::audit::walk::Item) -> bool {
     const SUBJECT: &[&str] = &[
         "prompt", "template", "conversation", "chat", "message", "transcript", "mensaje",
         "conversa", "plantilla", "modèle", "nachricht", "gespräch", "vorlage", "промпт",
@@ -724,9 +724,14 @@ pub(crate) fn about_conversation(name: &str, description: &str) -> bool {
         "聊天", "プロンプト", "テンプレート", "会話", "メッセージ", "チャット", "프롬프트", "템플릿",
         "대화", "메시지", "채팅",
     ];
+    let description = item
+        .value
+        .and_then(|v| v.get("description"))
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
     let text = crate::audit::lexicon::fold(&format!(
         "{} {description}",
-        crate::model::words::name_words(name).join(" ")
+        crate::model::words::name_words(&item.name).join(" ")
     ));
     SUBJECT.iter().any(|w| text.contains(w))
 }
