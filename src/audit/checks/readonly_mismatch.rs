@@ -607,9 +607,21 @@ fn runs_any_code(tool: &Value) -> bool {
     let evaluation = ["evaluat", "dataset", "score", "grader", "benchmark"]
         .iter()
         .any(|w| desc.contains(w));
-    let exec_word = words
-        .iter()
-        .any(|w| EXEC_WORDS.contains(&w.as_str()) && !(evaluation && w == "eval"));
+    // `shell_history`, `bash_profile`, `shell_verlauf_sichern`: the shell's data, named by a
+    // noun after the word, is what the tool handles; it runs nothing.
+    let data_of = |i: usize| {
+        words.get(i + 1).is_some_and(|n| {
+            [
+                "history", "histories", "config", "configuration", "profile", "rc", "aliases",
+                "alias", "completion", "completions", "theme", "prompt", "verlauf", "historial",
+                "historico", "historique",
+            ]
+            .contains(&n.as_str())
+        })
+    };
+    let exec_word = words.iter().enumerate().any(|(i, w)| {
+        EXEC_WORDS.contains(&w.as_str()) && !(evaluation && w == "eval") && !data_of(i)
+    });
     (exec_word && !query_runner)
         || run_word
         || desc_exec
@@ -764,6 +776,18 @@ mod tests {
             let f = run(&[snap("s", vec![t.clone()])]);
             let m = f.iter().find(|f| f.rule == "readonly-claim-mismatch");
             assert_eq!(m.map(|m| m.severity), Some(want), "{t}: {f:#?}");
+        }
+    }
+
+    #[test]
+    fn the_shells_own_data_is_no_shell() {
+        // Must not: a tool named for the shell's history or profile, honestly read-only.
+        for name in ["shell_history", "bash_profile_show", "shell_verlauf_sichern"] {
+            assert!(!runs_any_code(&json!({"name": name, "description": "Lists entries."})), "{name}");
+        }
+        // Must: the shell itself.
+        for name in ["run_shell", "shell_exec", "bash"] {
+            assert!(runs_any_code(&json!({"name": name, "description": "Lists entries."})), "{name}");
         }
     }
 

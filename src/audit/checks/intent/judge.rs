@@ -197,6 +197,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // hidden or pressed on every call; a made-up step naming a tool that acts, or one
             // put before any other tool, stays high.
             (true, false, false) if lookups_only(targets) && !broad && !r.has(Conceal) => 3,
+            // Other tools in general, with data named, under the user's explicit ask and
+            // with nothing moved anywhere ("only when the user asks; anyone still using the
+            // old password is locked out"): a safeguard.
+            (false, true, false) if asks_user && !moves && !named_sink => 1,
             (true, _, _) | (false, true, false) => 4,
             (false, false, false) if asks_user => 1,
             (false, false, false) => 3,
@@ -297,6 +301,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && (named_sink || !asks_user)
         && (named_sink || !reference_only())
         && !r.shields_secret()
+        // "may hold passwords in plain text and must not be uploaded to tickets": a clause
+        // that only forbids moving the secret is a safeguard.
+        && !(r.forbids_move && !moves && !r.has(ActRead))
     {
         emit(
             rule_id::SENSITIVE_FILE_REFERENCE,
@@ -314,6 +321,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && (ordered || trigger || sink)
         && (named_sink || !asks_user)
         && (!field_only || super::reading::own_session(r.folded) || !(x.about_talk)())
+        // A prompt tool's own subject ("put the system prompt in the first message") is no
+        // theft unless it is the model's own, or it goes somewhere else.
+        && (super::reading::own_session(r.folded) || named_sink || other || !(x.about_talk)())
     {
         emit(
             rule_id::EXFILTRATION_CHANNEL,
@@ -406,7 +416,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && if whole {
             ordered && broad && skip
         } else {
-            ((told || trigger) && (stakes || r.has(ActRun) || broad))
+            // (A condition in the opening clause that states the tool's function says when
+            // the tool is used: "permanently deletes an issue — for erasure requests when…".)
+            ((told || (trigger && !states)) && (stakes || r.has(ActRun) || broad))
                 || (ordered && other)
                 // Destruction handed to another tool named by its role ("the storage tool
                 // should empty the bucket", "使用文件工具删除…所有文件").

@@ -265,7 +265,10 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
                     .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
                 && (inner.contains(['_', '-']) || inner.chars().skip(1).any(|c| c.is_ascii_uppercase()))
             {
-                push(inner, true);
+                let at = inner.as_ptr() as usize - raw.as_ptr() as usize;
+                if !named_as_field(raw, at, inner.len()) {
+                    push(inner, true);
+                }
             }
         }
     }
@@ -286,11 +289,46 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         let at = word.as_ptr() as usize - raw.as_ptr() as usize;
         let code = raw[at + word.len()..].starts_with(['{', '(', '[', '='])
             || raw[..at].ends_with(['{', '}', '(', '[', '$', '%', '.']);
-        if snake && !code && !listed.get_or_insert_with(|| listed_values(raw)).contains(&word) {
+        if snake
+            && !code
+            && !named_as_field(raw, at, word.len())
+            && !listed.get_or_insert_with(|| listed_values(raw)).contains(&word)
+        {
             push(word, false);
         }
     }
     out
+}
+
+/// Is the name at `at..at + len` of `raw` called a field, a property, a column or a
+/// parameter ("(propiedad consentimiento_marketing)", "the `due_on` field", "user_id 字段")?
+/// Then it names data, not a tool.
+fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
+    const BEFORE: &[&str] = &[
+        "property", "properties", "field", "fields", "column", "parameter", "argument", "attribute",
+        "propiedad", "campo", "columna", "parámetro", "parametro", "atributo", "propriedade",
+        "coluna", "parâmetro", "propriété", "champ", "colonne", "paramètre", "attribut",
+        "eigenschaft", "feld", "spalte", "parameter", "поле", "свойство", "столбец", "параметр",
+        "атрибут", "字段", "属性", "参数", "列", "フィールド", "プロパティ", "パラメータ", "필드",
+        "속성", "컬럼", "파라미터",
+    ];
+    const AFTER: &[&str] = &[
+        "property", "field", "column", "parameter", "argument", "attribute", "key ", "字段", "属性",
+        "参数", "列", "フィールド", "プロパティ", "パラメータ", "引数", "필드", "속성", "컬럼",
+        "파라미터", "인자", "필드",
+    ];
+    let skip = |c: char| c.is_whitespace() || matches!(c, '`' | '\'' | '"' | '(' | ')' | ':' | '«' | '»' | '“' | '”');
+    let before = raw[..at].trim_end_matches(skip).to_lowercase();
+    let after = raw[at + len..].trim_start_matches(skip).to_lowercase();
+    BEFORE.iter().any(|w| {
+        before.strip_suffix(w).is_some_and(|b| {
+            !w.is_ascii() || !b.chars().next_back().is_some_and(char::is_alphanumeric)
+        })
+    }) || AFTER.iter().any(|w| {
+        after.strip_prefix(w).is_some_and(|a| {
+            !w.is_ascii() || !a.chars().next().is_some_and(char::is_alphanumeric)
+        })
+    })
 }
 
 /// Names of well-known files written without a path (`id_rsa`, `known_hosts`): data, not tools.
@@ -314,7 +352,7 @@ const NEGATION_AFTER: &[&str] = &[
 
 /// Is the phrase at `start..end` of `folded` negated: a negation word shortly before it, or a
 /// negating ending shortly after it (Japanese and Korean put the negation after the verb)?
-fn negated_at(folded: &str, start: usize, end: usize) -> bool {
+pub(super) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
     let from = folded[..start]
         .char_indices()
         .rev()
@@ -329,11 +367,47 @@ fn negated_at(folded: &str, start: usize, end: usize) -> bool {
     static AFTER: LazyLock<Option<aho_corasick::AhoCorasick>> =
         LazyLock::new(|| aho_corasick::AhoCorasick::new(NEGATION_AFTER).ok());
     negation_before(before)
+        || listed_after_negation(folded, start)
+        || german_final_negated(folded, start, end)
         || match AFTER.as_ref() {
             Some(a) => a.is_match(after),
             None => NEGATION_AFTER.iter().any(|n| after.contains(n)),
         }
         || listed_then_negated(&folded[end..])
+}
+
+/// "never generate or copy credentials", "ne pas lire ni envoyer": the verb is the second of
+/// a list the negation opens (the word before the conjunction is negated).
+fn listed_after_negation(folded: &str, start: usize) -> bool {
+    let before = &folded[..start];
+    let Some(rest) = [" or ", " nor ", " oder ", " ou ", " o ", " ni ", " или ", " ни "]
+        .iter()
+        .find_map(|c| before.strip_suffix(c))
+    else {
+        return false;
+    };
+    let rest = rest.trim_end_matches(',');
+    let word_start = rest.rfind(' ').map_or(0, |i| i + 1);
+    let from = rest[..word_start]
+        .char_indices()
+        .rev()
+        .nth(13)
+        .map_or(0, |(i, _)| i);
+    negation_before(&rest[from..word_start])
+}
+
+/// German puts the participle or infinitive last: "darf nicht in Tickets oder Chats
+/// hochgeladen werden", "soll niemals an Dritte weitergegeben werden". A verb closing the
+/// clause before `werden`/`wird` is negated by a `nicht`/`niemals` earlier in the clause.
+fn german_final_negated(folded: &str, start: usize, end: usize) -> bool {
+    let after = &folded[end..];
+    if ![" werden", " wird", " zu werden"].iter().any(|w| after.starts_with(w)) {
+        return false;
+    }
+    let before = &folded[..start];
+    let clause_start = before.rfind(['.', ';', ':', '\n']).map_or(0, |i| i + 1);
+    let clause = &before[clause_start..];
+    [" nicht ", "niemals ", "keinesfalls ", "auf keinen fall "].iter().any(|n| clause.contains(n))
 }
 
 /// Japanese and Korean list the actions a closing negation forbids ("渡したり、書き出したり
@@ -511,6 +585,31 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
         quoted || labelled || placed || label
     })
 }
+/// An action word that is not the model's to do: one inside a trigger compound of the
+/// languages that build them ("実行前に", "送信後", "删除前": the event, not an order), or a
+/// Japanese read verb used as an attribute or in the passive ("取得したパスワード" — the
+/// password obtained; "設定から読み込まれる" — is loaded from the settings): it describes a
+/// noun or what the server does.
+fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> bool {
+    if triggers.iter().any(|&(s, e)| s <= h.start && h.end <= e && (s, e) != (h.start, h.end)) {
+        return true;
+    }
+    if h.concept != Concept::ActRead || folded[h.start..h.end].is_ascii() {
+        return false;
+    }
+    let after = &folded[h.end..];
+    // A noun right after the verb form: kanji or katakana.
+    let noun_after = |rest: &str| {
+        rest.chars().next().is_some_and(|c| {
+            ('\u{4E00}'..='\u{9FFF}').contains(&c) || ('\u{30A0}'..='\u{30FF}').contains(&c)
+        })
+    };
+    ["され", "まれ", "られ", "済み", "済の"].iter().any(|p| after.starts_with(p))
+        || ["した", "する", "された"]
+            .iter()
+            .any(|p| after.strip_prefix(p).is_some_and(noun_after))
+}
+
 impl Reading<'_> {
     /// Drop actions and overrides that the clause negates ("contents are never read",
     /// "does not override your instructions"): a statement about what does not happen.
@@ -519,13 +618,22 @@ impl Reading<'_> {
         let folded = self.folded;
         let mut forbids = false;
         let mut forbids_move = false;
+        let triggers: Vec<(usize, usize)> = self
+            .hits
+            .iter()
+            .filter(|h| h.concept == Trigger && !folded[h.start..h.end].is_ascii())
+            .map(|h| (h.start, h.end))
+            .collect();
         self.hits.retain(|h| {
             let negatable = matches!(
                 h.concept,
-                Override | ActModify | ActSend | ActRead | ActDelete | ActRun | ActCall
+                Override | ActModify | ActSend | ActRead | ActDelete | ActRun | ActCall | Contents
             );
             if !negatable {
                 return true;
+            }
+            if not_the_models(folded, h, &triggers) {
+                return false;
             }
             let negated = negated_at(folded, h.start, h.end);
             forbids |= negated && h.concept == ActCall;
