@@ -295,7 +295,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let tool_sink = named_other && r.has(ActSend) && takes;
     if data_secret
         && (takes || moves || into_param || (told && named_sink))
-        && (ordered || trigger || named_sink || into_param || tool_sink)
+        && (ordered || (trigger && !states) || named_sink || into_param || tool_sink)
         && secret_object
         && (takes || named_sink || other || into_param)
         && (named_sink || !asks_user)
@@ -468,7 +468,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     if !whole
         && r.has(ActRun)
         && !asks_user
-        && (((told || trigger || handed) && (stakes || named_sink)) || filled_command)
+        && (((told || (trigger && !states) || handed) && (stakes || named_sink)) || filled_command)
     {
         emit(
             rule_id::EMBEDDED_COMMAND,

@@ -272,6 +272,19 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
             }
         }
     }
+    // A Latin name right before the word for tool in the languages that put it after the
+    // name ("furikomi ツールの口座番号", "payout 工具", "slack 도구"): a tool named in so many words.
+    if !raw.is_ascii() {
+        for tool_word in ["ツール", "工具", "도구", "툴"] {
+            for (i, _) in raw.match_indices(tool_word) {
+                let head = raw[..i].trim_end();
+                let name_start = head
+                    .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                    .map_or(0, |j| j + head[j..].chars().next().map_or(1, char::len_utf8));
+                push(&head[name_start..], false);
+            }
+        }
+    }
     // The enumerations of the clause, read only when it holds a snake_case candidate.
     let mut listed: Option<Vec<&str>> = None;
     for word in raw.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '/' || c == '-')) {
@@ -594,10 +607,36 @@ fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> 
     if triggers.iter().any(|&(s, e)| s <= h.start && h.end <= e && (s, e) != (h.start, h.end)) {
         return true;
     }
+    let before = &folded[..h.start];
+    // The alternative turned down ("refine the query rather than widening the range").
+    if [
+        "rather than ", "instead of ", "plutôt que de ", "plutôt que d'", "au lieu de ", "au lieu d'",
+        "en lugar de ", "en vez de ", "em vez de ", "ao invés de ", "ao inves de ", "statt ",
+        "anstatt ", "вместо того чтобы ", "вместо ", "而不是", "而非",
+    ]
+    .iter()
+    .any(|p| before.ends_with(p))
+    {
+        return true;
+    }
+    // An English relative clause says what something does ("unless replace=true, which
+    // deletes all tasks first"): destruction and running described, not ordered.
+    if matches!(h.concept, Concept::ActDelete | Concept::ActRun | Concept::ActModify)
+        && [", which ", " which ", " that "].iter().any(|p| before.ends_with(p))
+    {
+        return true;
+    }
+    let after = &folded[h.end..];
+    // A Chinese verb made an attribute ("之前执行过的命令", "读取的内容"): it describes a noun.
+    if !folded[h.start..h.end].is_ascii()
+        && ["过的", "的"].iter().any(|p| after.starts_with(p))
+        && matches!(h.concept, Concept::ActRead | Concept::ActRun | Concept::ActDelete)
+    {
+        return true;
+    }
     if h.concept != Concept::ActRead || folded[h.start..h.end].is_ascii() {
         return false;
     }
-    let after = &folded[h.end..];
     // A noun right after the verb form: kanji or katakana.
     let noun_after = |rest: &str| {
         rest.chars().next().is_some_and(|c| {
@@ -822,8 +861,10 @@ pub(crate) fn own_session(folded: &str) -> bool {
     OWN.iter().any(|w| folded.contains(w))
 }
 
-/// Whether a tool's name and description make prompts, messages or conversations its subject
-/// (a prompt manager, a chat exporter): a field for a prompt is then what it works on.
+/// Whether a tool's name and the opening sentence of its description make prompts, messages
+/// or conversations its subject (a prompt manager, a chat exporter): a field for a prompt is
+/// then what it works on. (Only the opening: a payload later in the description that names
+/// the conversation does not make the tool one about conversations.)
 pub(crate) fn about_conversation(item: &crate::audit::walk::Item) -> bool {
     const SUBJECT: &[&str] = &[
         "prompt", "template", "conversation", "chat", "message", "transcript", "mensaje",
@@ -837,8 +878,11 @@ pub(crate) fn about_conversation(item: &crate::audit::walk::Item) -> bool {
         .and_then(|v| v.get("description"))
         .and_then(serde_json::Value::as_str)
         .unwrap_or_default();
+    let opening = description
+        .find(['.', '。', '!', '?', '\n', '！', '？'])
+        .map_or(description, |i| &description[..i]);
     let text = crate::audit::lexicon::fold(&format!(
-        "{} {description}",
+        "{} {opening}",
         crate::model::words::name_words(&item.name).join(" ")
     ));
     SUBJECT.iter().any(|w| text.contains(w))
