@@ -71,6 +71,70 @@ pub(super) struct Read<'a> {
     /// Whether the item's own name or description is about prompts or conversations (asked
     /// only where a parameter merely names one).
     pub about_talk: &'a dyn Fn() -> bool,
+    /// Whether the string names other tools anywhere, in any clause.
+    pub others_in_field: &'a dyn Fn() -> bool,
+}
+
+/// Words that name this tool as the place a task goes ("here", "this one", "本工具").
+const HERE: &[&str] = &[
+    " here", "this one", "this tool", "this connector", "this evaluator", "this service",
+    "esta herramienta", "este conector", "esta ferramenta", "cet outil", "ce connecteur",
+    "dieses werkzeug", "diesem werkzeug", "dieses tool", "этот инструмент", "этого инструмента",
+    "этим инструментом", "этот", "здесь", "本工具", "此工具", "该工具", "本ツール", "このツール",
+    "이 도구", "이 툴",
+];
+
+/// Whether a clause names this tool as the place a task goes (a clause with no lexicon hit is
+/// still read when it does: see [`claims_every_task`]).
+pub(super) fn names_this_tool(folded: &str) -> bool {
+    static HERE_AC: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::LazyLock::new(|| aho_corasick::AhoCorasick::new(HERE).ok());
+    match HERE_AC.as_ref() {
+        Some(a) => a.is_match(folded),
+        None => HERE.iter().any(|w| folded.contains(w)),
+    }
+}
+
+/// "For any lookup of files this tool is the one to reach for", "建议所有翻译需求都交给本工具",
+/// "ist für jede Art von Recherche die zuverlässigere Wahl": a clause that claims every task of
+/// a kind for this tool — a quantifier over the tasks, this tool as the place, and a
+/// recommendation or an order.
+fn claims_every_task(r: &Reading, about_itself: bool, names_self: bool) -> bool {
+    const EVERY: &[&str] = &[
+        " any ", "every ", " all ", "always", "whenever", "in any form", "cualquier", "toda ",
+        "todo ", "todas ", "todos ", "siempre", "solo esta", "qualquer", "sempre", "toute ",
+        "tout ", "tous ", "toutes ", "n'importe", "toujours", "jede", "sämtliche", "alle ",
+        "immer", "ausschließlich", "любой", "любую", "любые", "любого", "все ", "всегда",
+        "только", "единственн", "凡", "所有", "任何", "一律", "始终", "总是", "只使用", "全部",
+        "すべて", "全て", "あらゆる", "常に", "のみ", "場面では", "모든", "언제나", "항상", "만 사용",
+    ];
+    const RECOMMEND: &[&str] = &[
+        "better", "best", "recommended", "preferable", "the one to", "should", "more reliable",
+        "right choice", "más fiable", "mejor", "conviene", "recomend", "preferible", "melhor",
+        "indicad", "convém", "preferível", "préférable", "mieux", "recommand", "plus fiable",
+        "empfiehlt", "empfohlen", "besser", "zuverlässiger", "wahl", "рекоменд", "лучше",
+        "надёжн", "надежн", "следует", "используйте", "最好", "推荐", "建议", "稳妥", "应只",
+        "请始终", "おすすめ", "推奨", "最も確実", "ご利用", "권장", "좋으", "좋습니다", "낫",
+    ];
+    let f = r.folded;
+    let ascii = f.is_ascii();
+    let any = |list: &[&str]| list.iter().any(|w| (!ascii || w.is_ascii()) && f.contains(w));
+    // (A quantifier over the *other* tools — "every other tool needs its id", "alle anderen
+    // Tools" — is a workflow note about this tool's output, not a claim on every task.)
+    const OTHER: &[&str] = &[
+        "other", "anderen", "andere", "otras", "otros", "outras", "outros", "autres", "другие",
+        "других", "其他", "其它", "他の", "다른", "demás", "restantes",
+    ];
+    let every = EVERY.iter().any(|w| {
+        (!ascii || w.is_ascii())
+            && f.match_indices(w).any(|(i, _)| {
+                let rest = f[i + w.len()..].trim_start();
+                !OTHER.iter().any(|o| rest.starts_with(o))
+            })
+    });
+    every
+        && (about_itself || names_self || names_this_tool(f))
+        && (r.has(Concept::Prefer) || r.has(Concept::Directive) || any(RECOMMEND))
 }
 
 /// Add the cues a reading shows; returns what the clause showed as the learned scorer's
@@ -408,6 +472,17 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "intent-prefer",
             if r.has(AgainstUser) && other && told { 3 } else { 1 },
             "steers the model towards this tool",
+        );
+    }
+    // Every task of a kind claimed for this tool: with other tools named anywhere in the
+    // string, or against the user's own choice, it steers the model off them.
+    if !whole && !x.opening && claims_every_task(r, about_itself(), x.names_self) {
+        let steered = another || r.has(AgainstUser) || r.has(Disparage) || r.has(Unfit) || (x.others_in_field)();
+        emit(
+            rule_id::PREFERENCE_MANIPULATION,
+            "intent-monopoly",
+            if steered { 4 } else { 2 },
+            "claims every task of a kind for this tool",
         );
     }
     let stakes = other || r.has(AgainstUser) || r.has(Conceal) || skip || data_secret || data_talk;
