@@ -305,9 +305,18 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && r.literal_sink
         && (r.has(ArgSensitive) || moves)
         && r.folded.split_whitespace().count() >= 4;
+    // Said as a plain fact about another tool's calls: "transfers made with `create_transfer`
+    // go to FR14 … instead of the payee", "pip_install fetches from https://… statt über den
+    // Standardindex" — another tool named, a literal destination, and the user's own choice
+    // set aside.
+    let fact_redirect = (r.literal_sink || (named_other && r.has(ArgSensitive)))
+        && r.has(AgainstUser)
+        && (named_other || role)
+        && !about_itself();
     let tampers = r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser))
         || role_redirect
-        || value_redirect;
+        || value_redirect
+        || fact_redirect;
     // A made-up prerequisite: another tool (by name, by its role, or "any other tool") may only
     // run after a call to this one that carries data — the other call's full arguments, the
     // message body, card numbers, the chat, secrets ("before the payment tool is used, call
