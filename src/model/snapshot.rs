@@ -507,7 +507,7 @@ mod compact {
 
     /// One value, compact all the way down.
     #[derive(Clone, Copy)]
-    pub(super) struct Compact;
+    struct Compact;
 
     impl<'de> DeserializeSeed<'de> for Compact {
         type Value = Value;

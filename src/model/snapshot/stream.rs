@@ -1,8 +1,9 @@
 //! Reading a snapshot file without holding its definitions: its *shell* (everything but the
 //! `tools`, `prompts`, `resources` and `resourceTemplates` lists, with their counts) in one
-//! pass that builds no definition, then the definitions one at a time, each handed to the
-//! caller and dropped before the next is read ([`each_definition`]). Both passes read the file
-//! through a buffer, so memory does not grow with the file.
+//! pass that builds no definition ([`skim`]: the file split into definitions, each checked as
+//! JSON, and the rest, its *skeleton*, read from memory), then the definitions one at a time,
+//! each handed to the caller and dropped before the next is read ([`each_definition`]). Both
+//! passes read the file through a buffer, so memory does not grow with the file.
 //!
 //! Only the plain shape is read this way: one JSON object whose definition lists are arrays,
 //! each present once and in the order the audit reads them (tools, prompts, resources,
@@ -222,7 +223,9 @@ pub fn each_definition(
         let mut de = serde_json::Deserializer::from_slice(text);
         let read = match keep {
             Some(keep) => keep.deserialize(&mut de),
-            None => super::compact::Compact.deserialize(&mut de),
+            // Built the plain way, not compact: each lives only while its window is audited
+            // (the compact reading's spare-room trimming is a reallocation per list).
+            None => Value::deserialize(&mut de),
         };
         match read.and_then(|v| de.end().map(|()| v)) {
             Ok(v) => {
