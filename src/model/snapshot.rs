@@ -265,6 +265,23 @@ pub mod items {
     pub fn file_looks_like_snapshot(path: &std::path::Path) -> bool {
         use crate::model::fsio::{ReadKind, open_regular};
         use std::io::Read;
+        // The fast way: the skeleton (definitions replaced by `0`, each checked as JSON) read
+        // from memory, the same answer for a file that is one valid JSON object; anything
+        // else is read through a buffer as before.
+        if let Some(skeleton) = super::stream::skim(path, usize::MAX) {
+            let mut de = serde_json::Deserializer::from_slice(&skeleton);
+            let told = serde::Deserializer::deserialize_any(&mut de, Shape)
+                .ok()
+                .filter(|_| de.end().is_ok());
+            if let Some((tools, jsonrpc, result)) = told {
+                let snapshot = tools || (jsonrpc && result);
+                if snapshot {
+                    // Its shell is read next: kept, so that the file is not skimmed again.
+                    super::stream::remember(path, skeleton);
+                }
+                return snapshot;
+            }
+        }
         let Ok((file, _)) = open_regular(path, ReadKind::Snapshot) else {
             return false;
         };
@@ -490,7 +507,7 @@ mod compact {
 
     /// One value, compact all the way down.
     #[derive(Clone, Copy)]
-    pub(super) struct Compact;
+    struct Compact;
 
     impl<'de> DeserializeSeed<'de> for Compact {
         type Value = Value;

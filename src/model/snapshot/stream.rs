@@ -1,8 +1,9 @@
 //! Reading a snapshot file without holding its definitions: its *shell* (everything but the
 //! `tools`, `prompts`, `resources` and `resourceTemplates` lists, with their counts) in one
-//! pass that builds no definition, then the definitions one at a time, each handed to the
-//! caller and dropped before the next is read ([`each_definition`]). Both passes read the file
-//! through a buffer, so memory does not grow with the file.
+//! pass that builds no definition ([`skim`]: the file split into definitions, each checked as
+//! JSON, and the rest, its *skeleton*, read from memory), then the definitions one at a time,
+//! each handed to the caller and dropped before the next is read ([`each_definition`]). Both
+//! passes read the file through a buffer, so memory does not grow with the file.
 //!
 //! Only the plain shape is read this way: one JSON object whose definition lists are arrays,
 //! each present once and in the order the audit reads them (tools, prompts, resources,
@@ -15,6 +16,7 @@ use std::fmt;
 use std::io::{BufReader, Read};
 use std::path::Path;
 
+use serde::Deserialize as _;
 use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
@@ -51,21 +53,28 @@ fn reader(path: &Path) -> std::io::Result<BufReader<std::io::Take<std::fs::File>
 /// `None` when the file is not of the plain shape this reader takes (see the module docs).
 /// The only error is a file holding more definitions than the item cap.
 pub(super) fn shell(path: &Path) -> Result<Option<ServerSnapshot>, SnapshotError> {
+    let cap = fsio::max_items();
+    // The fast way: the file's skeleton (see [`skim`]) read from memory. Anything unusual
+    // (invalid text, more definitions than the cap) is read the slow way below, which decides
+    // and names it exactly as before.
+    if let Some(skeleton) = recall(path).or_else(|| skim(path, cap)) {
+        let mut state = Shell::new(cap);
+        let mut de = serde_json::Deserializer::from_slice(&skeleton);
+        let read =
+            serde::Deserializer::deserialize_map(&mut de, &mut state).is_ok() && de.end().is_ok();
+        if read && state.total <= cap {
+            return Ok(state.into_shell(path));
+        }
+    }
+    shell_through_reader(path, cap)
+}
+
+/// [`shell`] the slow way: the whole text parsed through a buffered reader.
+fn shell_through_reader(path: &Path, cap: usize) -> Result<Option<ServerSnapshot>, SnapshotError> {
     let Ok(reader) = reader(path) else {
         return Ok(None);
     };
-    let cap = fsio::max_items();
-    let mut state = Shell {
-        cap,
-        total: 0,
-        counts: [0; 4],
-        seen: [false; 4],
-        last: None,
-        others: Map::new(),
-        plain: true,
-        jsonrpc: false,
-        result: false,
-    };
+    let mut state = Shell::new(cap);
     let mut de = serde_json::Deserializer::from_reader(reader);
     let read =
         serde::Deserializer::deserialize_map(&mut de, &mut state).is_ok() && de.end().is_ok();
@@ -75,25 +84,108 @@ pub(super) fn shell(path: &Path) -> Result<Option<ServerSnapshot>, SnapshotError
             cap,
         });
     }
-    if !read || !state.plain || (state.jsonrpc && state.result) || !state.seen[..3].contains(&true)
-    {
+    if !read {
         return Ok(None);
     }
-    let mut map = state.others;
-    for (i, (key, _)) in LISTS.iter().enumerate() {
-        if state.seen[i] {
-            map.insert((*key).to_owned(), Value::Array(Vec::new()));
+    Ok(state.into_shell(path))
+}
+
+/// A skeleton kept from telling a file (see [`remember`]), with what the file was then.
+struct Told {
+    path: std::path::PathBuf,
+    identity: (u64, Option<std::time::SystemTime>),
+    skeleton: Vec<u8>,
+}
+
+/// Skeletons of files told to be snapshots and not read since (see [`remember`]).
+static TOLD: std::sync::Mutex<Vec<Told>> = std::sync::Mutex::new(Vec::new());
+
+/// Most skeletons kept at a time (the oldest goes first).
+const TOLD_MAX: usize = 1024;
+
+/// A file's length and modification time, to tell that it is still what it was.
+fn identity(path: &Path) -> Option<(u64, Option<std::time::SystemTime>)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.len(), meta.modified().ok()))
+}
+
+/// Keep the skeleton of a file just told to be a snapshot ([`super::items::file_looks_like_snapshot`]),
+/// so that reading its shell next ([`shell`], the offline `scan`) does not read the whole file
+/// again. Taken back by [`recall`] while the file's length and modification time are unchanged.
+pub(super) fn remember(path: &Path, skeleton: Vec<u8>) {
+    let Some(identity) = identity(path) else {
+        return;
+    };
+    if let Ok(mut told) = TOLD.lock() {
+        told.retain(|t| t.path != path);
+        if told.len() >= TOLD_MAX {
+            told.remove(0);
+        }
+        told.push(Told {
+            path: path.to_path_buf(),
+            identity,
+            skeleton,
+        });
+    }
+}
+
+/// The skeleton [`remember`] kept of `path`, if the file still has the length and modification
+/// time it had (taken: a second reading skims the file again).
+fn recall(path: &Path) -> Option<Vec<u8>> {
+    let mut told = TOLD.lock().ok()?;
+    let at = told.iter().position(|t| t.path == path)?;
+    let kept = told.remove(at);
+    drop(told);
+    (identity(path) == Some(kept.identity)).then_some(kept.skeleton)
+}
+
+/// One streamed pass over a file that is one JSON object: its *skeleton*, the text with each
+/// element of its top-level definition lists replaced by `0` (`{"tools": [0,0], …}`), each
+/// element checked as JSON on its own on the way. The skeleton is small (the definitions are
+/// most of a snapshot) and is read from memory, the fast way `serde_json` reads, so telling
+/// and reading a snapshot's shell costs one quick pass instead of a parse through a reader.
+///
+/// The text is valid JSON exactly when the skeleton is and every element is (the elements
+/// are found by [`Splitter`], which tracks strings and nesting; an element that parses on its
+/// own is balanced, so the splitter's view of what follows it is right), and a reading of
+/// the skeleton sees the same keys and values as a reading of the text, with each list as
+/// long. `None`: the file cannot be read, an element is not valid JSON, or the lists hold
+/// more than `cap` elements; the caller then reads the text itself, as it did before.
+pub(super) fn skim(path: &Path, cap: usize) -> Option<Vec<u8>> {
+    let (file, _) = fsio::open_regular(path, ReadKind::Snapshot).ok()?;
+    let mut file = file.take(ReadKind::Snapshot.cap().saturating_add(1));
+    let mut split = Splitter {
+        skeleton: Some(Vec::new()),
+        ..Splitter::default()
+    };
+    let mut buf = vec![0u8; BUFFER];
+    let mut total = 0usize;
+    let ok = std::cell::Cell::new(true);
+    let mut on_element = |_: usize, text: &[u8]| {
+        if !ok.get() {
+            return;
+        }
+        total += 1;
+        let mut de = serde_json::Deserializer::from_slice(text);
+        ok.set(total <= cap && IgnoredAny::deserialize(&mut de).is_ok() && de.end().is_ok());
+    };
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        split.feed(&buf[..n], &mut on_element);
+        if !ok.get() {
+            return None;
         }
     }
-    let Ok(snap) = serde_json::from_value::<ServerSnapshot>(Value::Object(map)) else {
-        return Ok(None);
-    };
-    let mut snap = ServerSnapshot::named(snap, path);
-    snap.deferred = Some(Deferred {
-        path: path.to_path_buf(),
-        counts: state.counts,
-    });
-    Ok(Some(snap))
+    if split.in_element {
+        // Text that ends inside an element: not JSON (the skeleton alone would not say so).
+        return None;
+    }
+    split.skeleton
 }
 
 /// Read the definitions of a snapshot whose shell was read by [`shell`], in audit order,
@@ -131,7 +223,9 @@ pub fn each_definition(
         let mut de = serde_json::Deserializer::from_slice(text);
         let read = match keep {
             Some(keep) => keep.deserialize(&mut de),
-            None => super::compact::Compact.deserialize(&mut de),
+            // Built the plain way, not compact: each lives only while its window is audited
+            // (the compact reading's spare-room trimming is a reallocation per list).
+            None => Value::deserialize(&mut de),
         };
         match read.and_then(|v| de.end().map(|()| v)) {
             Ok(v) => {
@@ -313,6 +407,9 @@ struct Splitter {
     in_element: bool,
     /// The top object was opened and closed.
     closed: bool,
+    /// With `Some`, every byte outside the elements is copied here, each element replaced by
+    /// `0` (see [`skim`]).
+    skeleton: Option<Vec<u8>>,
 }
 
 impl Splitter {
@@ -335,6 +432,8 @@ impl Splitter {
 
     fn feed(&mut self, chunk: &[u8], on_element: &mut dyn FnMut(usize, &[u8])) {
         let mut start = 0;
+        // Where the skeleton's next copy starts (outside an element).
+        let mut copy = 0;
         let mut i = 0;
         while i < chunk.len() {
             let b = chunk[i];
@@ -354,10 +453,7 @@ impl Splitter {
                 } else {
                     // Skip to the next quote or backslash.
                     let rest = &chunk[i..];
-                    let skip = rest
-                        .iter()
-                        .position(|&c| c == b'"' || c == b'\\')
-                        .unwrap_or(rest.len());
+                    let skip = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
                     if self.reading_key {
                         self.key.extend_from_slice(&rest[..skip]);
                     }
@@ -371,19 +467,30 @@ impl Splitter {
                 continue;
             }
             if b.is_ascii_whitespace() {
+                // Indentation comes in runs.
                 i += 1;
+                while i < chunk.len() && chunk[i].is_ascii_whitespace() {
+                    i += 1;
+                }
                 continue;
             }
             let in_list = self.depth == 2 && self.list.is_some();
             match b {
                 b',' | b']' if in_list => {
                     if self.in_element {
-                        self.element.extend_from_slice(&chunk[start..i]);
+                        // An element that lies whole in this piece is read from it, uncopied.
+                        let text = if self.element.is_empty() {
+                            &chunk[start..i]
+                        } else {
+                            self.element.extend_from_slice(&chunk[start..i]);
+                            &self.element[..]
+                        };
                         if let Some(list) = self.list {
-                            on_element(list, &self.element);
+                            on_element(list, text);
                         }
                         self.element.clear();
                         self.in_element = false;
+                        copy = i;
                     }
                     if b == b']' {
                         self.list = None;
@@ -393,6 +500,10 @@ impl Splitter {
                 _ if in_list && !self.in_element => {
                     self.in_element = true;
                     start = i;
+                    if let Some(skeleton) = &mut self.skeleton {
+                        skeleton.extend_from_slice(&chunk[copy..i]);
+                        skeleton.push(b'0');
+                    }
                     self.step(b);
                 }
                 _ => self.step(b),
@@ -401,6 +512,8 @@ impl Splitter {
         }
         if self.in_element {
             self.element.extend_from_slice(&chunk[start..]);
+        } else if let Some(skeleton) = &mut self.skeleton {
+            skeleton.extend_from_slice(&chunk[copy..]);
         }
     }
 
@@ -436,6 +549,42 @@ impl Splitter {
         if self.depth == 1 && !matches!(b, b'[' | b':' | b'"') {
             self.pending = None;
         }
+    }
+}
+
+impl Shell {
+    fn new(cap: usize) -> Shell {
+        Shell {
+            cap,
+            total: 0,
+            counts: [0; 4],
+            seen: [false; 4],
+            last: None,
+            others: Map::new(),
+            plain: true,
+            jsonrpc: false,
+            result: false,
+        }
+    }
+
+    /// The snapshot without its definitions, if the text read was of the plain shape.
+    fn into_shell(self, path: &Path) -> Option<ServerSnapshot> {
+        if !self.plain || (self.jsonrpc && self.result) || !self.seen[..3].contains(&true) {
+            return None;
+        }
+        let mut map = self.others;
+        for (i, (key, _)) in LISTS.iter().enumerate() {
+            if self.seen[i] {
+                map.insert((*key).to_owned(), Value::Array(Vec::new()));
+            }
+        }
+        let snap = serde_json::from_value::<ServerSnapshot>(Value::Object(map)).ok()?;
+        let mut snap = ServerSnapshot::named(snap, path);
+        snap.deferred = Some(Deferred {
+            path: path.to_path_buf(),
+            counts: self.counts,
+        });
+        Some(snap)
     }
 }
 
@@ -595,6 +744,95 @@ mod tests {
             );
             assert_eq!(shell.counts(), whole.counts(), "{text}");
         }
+    }
+
+    #[test]
+    fn the_skeleton_gives_the_shell_and_the_shape_the_whole_text_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let texts = [
+            r#"{"tools":[{"name":"a","inputSchema":{"type":"object"}}, {"name":"b"} ]}"#,
+            r#" { "server" : "x", "tool\u0073" : [ {"a":"],\"[{"}, -1.5e3 ,null,[ ]], "prompts":[], "resources":[{"uri":"u"}], "resourceTemplates":[ {"k":"\u005d"} ], "x": {"tools":[1]} } "#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"r"}]}}"#,
+            r#"{"tools":[{"name":"a"}],"tools":[{"name":"b"}]}"#,
+            r#"{"prompts":[],"tools":[]}"#,
+            r#"{"tools":{}}"#,
+            r#"{"tools":[],"instructions":3}"#,
+            r#"{"tools":[1,]}"#,
+            r#"{"tools":[,1]}"#,
+            r#"{"tools":[1 2]}"#,
+            r#"{"tools":[{"a":1}}]}"#,
+            r#"{"tools":[{"a":1}]"#,
+            r#"{"tools":[{"a":1}"#,
+            r#"{"tools":[{"a":"#,
+            r#"{"tools":[{"a":1}]} x"#,
+            r#"{"tools":[{"a":1}]}{"tools":[]}"#,
+            "{\"tools\":[\"\u{1}\"]}",
+            "{\"tools\":[\u{c}1]}",
+            "{\"tools\" [1]}",
+            "[{\"tools\":[1]}]",
+            "\u{feff}{\"tools\": []}",
+            "tools: []",
+            "",
+        ];
+        for (i, text) in texts.into_iter().enumerate() {
+            // One file each: a skeleton kept from telling one is never taken for another.
+            let path = write(dir.path(), &format!("s{i}.json"), text);
+            let slow = shell_through_reader(&path, fsio::max_items()).map_err(|e| e.to_string());
+            let fast = shell(&path).map_err(|e| e.to_string());
+            assert_eq!(
+                fast.as_ref()
+                    .map(|s| s.as_ref().map(|s| (s, s.deferred.clone()))),
+                slow.as_ref()
+                    .map(|s| s.as_ref().map(|s| (s, s.deferred.clone()))),
+                "{text}"
+            );
+            assert_eq!(
+                crate::model::snapshot::items::file_looks_like_snapshot(&path),
+                crate::model::snapshot::items::looks_like_snapshot(text),
+                "{text}"
+            );
+        }
+        // Invalid text inside a definition is left to the slow reading.
+        let path = write(dir.path(), "s.json", r#"{"tools":[{"a":tru}]}"#);
+        assert!(skim(&path, 10).is_none());
+        // So is a file over the item cap (the slow reading names the cap).
+        let path = write(dir.path(), "s.json", r#"{"tools":[1,2,3,4]}"#);
+        assert!(skim(&path, 3).is_none());
+        assert!(shell_through_reader(&path, 3).is_err());
+        let skeleton = skim(&path, 4).unwrap();
+        assert_eq!(
+            String::from_utf8(skeleton).unwrap(),
+            r#"{"tools":[0,0,0,0]}"#
+        );
+    }
+
+    #[test]
+    fn a_skeleton_kept_from_telling_is_used_only_while_the_file_is_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(
+            dir.path(),
+            "told.json",
+            r#"{"server":"a","tools":[{"name":"x"}]}"#,
+        );
+        assert!(crate::model::snapshot::items::file_looks_like_snapshot(
+            &path
+        ));
+        // The kept skeleton is what a new skim gives, and it is taken once.
+        assert_eq!(recall(&path), skim(&path, 10));
+        assert_eq!(recall(&path), None);
+        // A file changed after it was told is read again, not from the kept skeleton.
+        assert!(crate::model::snapshot::items::file_looks_like_snapshot(
+            &path
+        ));
+        write(
+            dir.path(),
+            "told.json",
+            r#"{"server":"bb","tools":[{"name":"x"},{"name":"y"}]}"#,
+        );
+        let snap = ServerSnapshot::load_deferred(&path).unwrap();
+        assert_eq!(snap.server, "bb");
+        assert_eq!(snap.counts(), (2, 0, 0));
+        assert_eq!(recall(&path), None);
     }
 
     #[test]
