@@ -13,6 +13,9 @@
 //! timed on its own. `--warm-only`: the rule load, then `audit::warm_up` alone (what a live scan's second thread
 //! spends while the server starts).
 
+// It prints figures, like the benchmarks.
+#![allow(clippy::print_stdout)]
+
 use std::path::PathBuf;
 use std::process::Command;
 
