@@ -7,6 +7,12 @@
 //! the string `kinds` it applies to, a `message`, `quoted_is_mention` (a match standing alone
 //! between quotation marks weighs 1), and `must_match` / `must_not_match`
 //! examples that are checked when the file is loaded). Pattern ids and rule ids are unique.
+//!
+//! Which patterns to run on a string is told by one automaton over all of them: for ASCII
+//! text an ASCII-mode one (exact); for other text a *widened* one, built on the first such
+//! string, which may name a few patterns too many (each is then run on its own, and one that
+//! does not match adds nothing) but never misses one. The full Unicode-mode set, costly to
+//! build, is left for rules the widened automaton cannot read.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -189,7 +195,12 @@ pub struct RuleSet {
     /// construction —, and no reverse automaton, which only finding where a match starts
     /// would need).
     set_ascii: Option<std::sync::Arc<AsciiSet>>,
-    /// All patterns in Unicode mode, built on the first non-ASCII string.
+    /// For text that is not ASCII: every pattern widened ([`widen`]) and read over the text
+    /// with each non-ASCII character as one byte `0x80` ([`widened_text`]); built on the first
+    /// non-ASCII string. It names every pattern that matches and maybe a few more.
+    set_wide: OnceLock<Option<std::sync::Arc<AsciiSet>>>,
+    /// All patterns in Unicode mode: built only where the sets above cannot answer (a rule
+    /// that matches raw bytes, or the lazy DFA gave up).
     set_unicode: OnceLock<Option<RegexSet>>,
     docs: Vec<RuleMeta>,
     /// Whether any pattern applies to a kind of string (skip the set otherwise).
@@ -203,7 +214,8 @@ pub struct RuleSet {
 impl RuleSet {
     /// The embedded rules, with the embedded learned scorer (`rules/scorer.toml`).
     pub fn builtin() -> Result<RuleSet, AuditError> {
-        let mut rs = Self::builtin_parsed()?;
+        // The built-in examples are checked by tests; user files are checked when loaded.
+        let mut rs = Self::builtin_parsed(cfg!(test))?;
         rs.rebuild()?;
         // The learned scorer runs after the rules unless turned off (`set_learned(None)`).
         rs.set_learned(Some(crate::audit::score::Scorer::builtin()?));
@@ -223,23 +235,24 @@ impl RuleSet {
     /// The documentation of the embedded rules (`[[rule]]` entries), without building the
     /// pattern matchers: what the rule catalog needs, at the cost of parsing the TOML only.
     pub fn builtin_docs() -> Result<Vec<RuleMeta>, AuditError> {
-        Ok(Self::builtin_parsed()?.docs)
+        Ok(Self::builtin_parsed(false)?.docs)
     }
 
-    /// The embedded rule files parsed and checked, the matchers not built yet.
-    fn builtin_parsed() -> Result<RuleSet, AuditError> {
+    /// The embedded rule files parsed and checked, the matchers not built yet (each pattern's
+    /// regex compiled and its examples checked now with `check_examples`).
+    fn builtin_parsed(check_examples: bool) -> Result<RuleSet, AuditError> {
         let mut rs = RuleSet {
             patterns: Vec::new(),
             set_ascii: None,
+            set_wide: OnceLock::new(),
             set_unicode: OnceLock::new(),
             docs: Vec::new(),
             kind_used: HashMap::new(),
             origin: HashMap::new(),
             learned: None,
         };
-        // The built-in examples are checked by tests; user files are checked when loaded.
         for (name, text) in BUILTIN_FILES {
-            rs.add_file(name, text, cfg!(test))?;
+            rs.add_file(name, text, check_examples)?;
         }
         Ok(rs)
     }
@@ -471,6 +484,7 @@ impl RuleSet {
             self.kind_used.insert(k, used);
         }
         self.set_unicode = OnceLock::new();
+        self.set_wide = OnceLock::new();
         self.set_ascii = ascii_set(self.patterns.iter().map(|p| p.source.as_str()));
         if self.set_ascii.is_none() {
             // Some pattern needs Unicode mode: build the Unicode set now (and report errors).
@@ -493,14 +507,21 @@ impl RuleSet {
             .map_err(|e| e.to_string())
     }
 
-    /// Indices of the patterns that match `text` (ASCII set for ASCII text, Unicode set
-    /// otherwise, so no match is ever missed).
+    /// Indices of the patterns that may match `text`, in order: exactly those that match for
+    /// ASCII text (the ASCII set); for other text every one that matches and maybe a few more
+    /// (the widened set), which [`RuleSet::scan`] runs one by one. No match is ever missed.
     fn set_matches(&self, text: &str) -> Vec<usize> {
-        if text.is_ascii() {
-            // `None` only if the lazy DFA gave up: the Unicode set answers then.
-            if let Some(which) = self.set_ascii.as_ref().and_then(|set| set.which(text)) {
-                return which;
-            }
+        // `None` only if the lazy DFA gave up: the Unicode set answers then.
+        let which = if text.is_ascii() {
+            self.set_ascii
+                .as_ref()
+                .and_then(|set| set.which(text.as_bytes()))
+        } else {
+            self.wide_set()
+                .and_then(|set| set.which(&widened_text(text)))
+        };
+        if let Some(which) = which {
+            return which;
         }
         match self
             .set_unicode
@@ -511,12 +532,36 @@ impl RuleSet {
         }
     }
 
-    /// Build the Unicode-mode pattern set now if it is not built yet (otherwise it is built
-    /// on the first string that is not ASCII): see [`crate::audit::warm_up`].
-    pub fn build_unicode_set(&self) {
-        let _ = self
-            .set_unicode
-            .get_or_init(|| self.unicode_set_build().ok());
+    /// The widened set, built on first use (`None` if some pattern cannot be widened).
+    fn wide_set(&self) -> Option<&AsciiSet> {
+        self.set_wide
+            .get_or_init(|| wide_set(self.patterns.iter().map(|p| p.source.as_str())))
+            .as_deref()
+    }
+
+    /// Build now what text that is not ASCII needs, if it is not built yet (otherwise it is
+    /// built on the first such string): see [`crate::audit::warm_up`].
+    pub fn build_non_ascii_set(&self) {
+        if self.wide_set().is_none() {
+            let _ = self
+                .set_unicode
+                .get_or_init(|| self.unicode_set_build().ok());
+        }
+    }
+
+    /// What has been built so far: the pattern sets and how many patterns' own regexes. For
+    /// tests and benchmarks (what a scan of some text builds), never for results.
+    pub fn built(&self) -> Built {
+        Built {
+            ascii_set: self.set_ascii.is_some(),
+            wide_set: matches!(self.set_wide.get(), Some(Some(_))),
+            unicode_set: matches!(self.set_unicode.get(), Some(Some(_))),
+            pattern_regexes: self
+                .patterns
+                .iter()
+                .filter(|p| p.compiled.get().is_some())
+                .count(),
+        }
     }
 
     pub fn patterns(&self) -> &[Pattern] {
@@ -562,8 +607,22 @@ impl RuleSet {
     }
 }
 
-/// The ASCII-mode pattern set: one forward lazy DFA over every pattern, and the search caches
-/// it fills as it goes (one per thread searching at the same time).
+/// What a rule set has built so far ([`RuleSet::built`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Built {
+    /// The ASCII-mode set (built with the rules).
+    pub ascii_set: bool,
+    /// The widened set, for text that is not ASCII.
+    pub wide_set: bool,
+    /// The Unicode-mode set (only where the widened set cannot answer).
+    pub unicode_set: bool,
+    /// Patterns whose own regex is compiled (to find where they match).
+    pub pattern_regexes: usize,
+}
+
+/// A pattern set over bytes (the ASCII-mode set and the widened set): one forward lazy DFA over
+/// every pattern, and the search caches it fills as it goes (one per thread searching at the
+/// same time).
 struct AsciiSet {
     dfa: regex_automata::hybrid::dfa::DFA,
     caches: std::sync::Mutex<Vec<regex_automata::hybrid::dfa::Cache>>,
@@ -578,9 +637,9 @@ impl std::fmt::Debug for AsciiSet {
 }
 
 impl AsciiSet {
-    /// Indices of the patterns that match somewhere in `text` (ASCII), in order; `None` if
-    /// the lazy DFA gave up (it is configured never to, but the caller has an exact fallback).
-    fn which(&self, text: &str) -> Option<Vec<usize>> {
+    /// Indices of the patterns that match somewhere in `text`, in order; `None` if the lazy
+    /// DFA gave up (it is configured never to, but the caller has an exact fallback).
+    fn which(&self, text: &[u8]) -> Option<Vec<usize>> {
         let mut cache = self
             .caches
             .lock()
@@ -606,23 +665,32 @@ impl AsciiSet {
 /// pattern needs Unicode mode). Only the forward NFA is compiled: telling which patterns match
 /// never needs the reverse one a full regex engine builds beside it.
 fn ascii_set<'a>(sources: impl Iterator<Item = &'a str>) -> Option<std::sync::Arc<AsciiSet>> {
-    use regex_automata::{
-        hybrid::dfa::DFA,
-        nfa::thompson::{self, WhichCaptures},
-        util::syntax,
-    };
+    use regex_automata::util::syntax;
     let sources: Vec<&str> = sources.collect();
-    let nfa = thompson::Compiler::new()
+    let nfa = byte_nfa_compiler()
         .syntax(syntax::Config::new().unicode(false).utf8(false))
-        .configure(
-            thompson::Config::new()
-                .utf8(false)
-                .shrink(false)
-                .which_captures(WhichCaptures::None)
-                .nfa_size_limit(Some(64 << 20)),
-        )
         .build_many(&sources)
         .ok()?;
+    byte_set(nfa)
+}
+
+/// The compiler of the byte-level sets: forward only, no capture groups, over bytes.
+fn byte_nfa_compiler() -> regex_automata::nfa::thompson::Compiler {
+    use regex_automata::nfa::thompson::{self, WhichCaptures};
+    let mut compiler = thompson::Compiler::new();
+    compiler.configure(
+        thompson::Config::new()
+            .utf8(false)
+            .shrink(false)
+            .which_captures(WhichCaptures::None)
+            .nfa_size_limit(Some(64 << 20)),
+    );
+    compiler
+}
+
+/// The lazy DFA that tells which patterns of `nfa` match.
+fn byte_set(nfa: regex_automata::nfa::thompson::NFA) -> Option<std::sync::Arc<AsciiSet>> {
+    use regex_automata::hybrid::dfa::DFA;
     let dfa = DFA::builder()
         .configure(
             DFA::config()
@@ -636,6 +704,144 @@ fn ascii_set<'a>(sources: impl Iterator<Item = &'a str>) -> Option<std::sync::Ar
         dfa,
         caches: std::sync::Mutex::new(Vec::new()),
     }))
+}
+
+/// All patterns widened ([`widen`]) into one byte-level automaton (`None` if one cannot be).
+/// Parsing in Unicode mode is most of its cost (about a quarter of the Unicode-mode set's).
+fn wide_set<'a>(sources: impl Iterator<Item = &'a str>) -> Option<std::sync::Arc<AsciiSet>> {
+    let mut hirs = Vec::new();
+    for source in sources {
+        let hir = regex_syntax::ParserBuilder::new()
+            .build()
+            .parse(source)
+            .ok()?;
+        hirs.push(widen(hir)?);
+    }
+    byte_set(byte_nfa_compiler().build_many_from_hir(&hirs).ok()?)
+}
+
+/// The byte a non-ASCII character that is not a word character stands as in the widened text
+/// and patterns (a non-ASCII word character stands as `_`).
+const WIDE: u8 = 0x80;
+
+/// How `c` stands in the widened text: an ASCII character as itself, any other as one byte
+/// that keeps whether it is a word character (`_`) or not ([`WIDE`]), so that a word boundary
+/// falls where it fell in the text.
+fn wide_byte(c: char) -> u8 {
+    if c.is_ascii() {
+        c as u8
+    } else if regex_syntax::is_word_character(c) {
+        b'_'
+    } else {
+        WIDE
+    }
+}
+
+/// `text` with each character as its [`wide_byte`]: one byte per character, so a count such
+/// as `.{0,16}` counts the same.
+fn widened_text(text: &str) -> Vec<u8> {
+    text.chars().map(wide_byte).collect()
+}
+
+/// Unicode's word characters (`\w`) beyond ASCII.
+fn non_ascii_word() -> &'static regex_syntax::hir::ClassUnicode {
+    static WORD: std::sync::LazyLock<regex_syntax::hir::ClassUnicode> =
+        std::sync::LazyLock::new(|| {
+            let mut word = regex_syntax::hir::ClassUnicode::empty();
+            if let Ok(hir) = regex_syntax::Parser::new().parse(r"\w")
+                && let regex_syntax::hir::HirKind::Class(regex_syntax::hir::Class::Unicode(c)) =
+                    hir.kind()
+            {
+                word = c.clone();
+            }
+            word.difference(&regex_syntax::hir::ClassUnicode::new([
+                regex_syntax::hir::ClassUnicodeRange::new('\0', '\x7F'),
+            ]));
+            word
+        });
+    &WORD
+}
+
+/// A pattern (parsed in Unicode mode) turned into one over [`widened_text`] that matches
+/// wherever the pattern does, and maybe elsewhere: a class keeps its ASCII characters and
+/// holds `_` if it held a non-ASCII word character, [`WIDE`] if it held any other non-ASCII
+/// character (`\w`, `.`, `[^…]`, a case-folded `k` with the Kelvin sign); a non-ASCII literal
+/// character becomes its [`wide_byte`]; a Unicode word boundary becomes an ASCII one, which
+/// the widened text answers the same. Each step of a match in the text is a step over one
+/// character, which the widened text keeps as one byte that every widened class holding the
+/// character holds, so the widened pattern follows the same path. `None` for a class of raw
+/// bytes ≥ 0x80 (`(?-u)`), where characters and bytes would not line up: the regex crate
+/// refuses such a pattern in a rule (it could match invalid UTF-8), so this is only a guard.
+fn widen(hir: regex_syntax::hir::Hir) -> Option<regex_syntax::hir::Hir> {
+    use regex_syntax::hir::{Class, ClassBytes, ClassBytesRange, Hir, HirKind, Look};
+    Some(match hir.into_kind() {
+        HirKind::Empty => Hir::empty(),
+        HirKind::Literal(lit) => {
+            let text = std::str::from_utf8(&lit.0).ok()?;
+            Hir::literal(widened_text(text))
+        }
+        HirKind::Class(Class::Unicode(class)) => {
+            let mut ranges = Vec::new();
+            let mut beyond = regex_syntax::hir::ClassUnicode::empty();
+            for r in class.iter() {
+                if r.start().is_ascii() {
+                    let end = if r.end().is_ascii() { r.end() } else { '\x7F' };
+                    ranges.push(ClassBytesRange::new(r.start() as u8, end as u8));
+                }
+                if !r.end().is_ascii() {
+                    let start = if r.start().is_ascii() {
+                        '\u{80}'
+                    } else {
+                        r.start()
+                    };
+                    beyond.push(regex_syntax::hir::ClassUnicodeRange::new(start, r.end()));
+                }
+            }
+            let mut word = beyond.clone();
+            word.intersect(non_ascii_word());
+            if word.iter().next().is_some() {
+                ranges.push(ClassBytesRange::new(b'_', b'_'));
+            }
+            beyond.difference(non_ascii_word());
+            if beyond.iter().next().is_some() {
+                ranges.push(ClassBytesRange::new(WIDE, WIDE));
+            }
+            Hir::class(Class::Bytes(ClassBytes::new(ranges)))
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            if class.ranges().iter().any(|r| r.end() >= 0x80) {
+                return None;
+            }
+            Hir::class(Class::Bytes(class))
+        }
+        HirKind::Look(look) => Hir::look(match look {
+            Look::WordUnicode => Look::WordAscii,
+            Look::WordUnicodeNegate => Look::WordAsciiNegate,
+            Look::WordStartUnicode => Look::WordStartAscii,
+            Look::WordEndUnicode => Look::WordEndAscii,
+            Look::WordStartHalfUnicode => Look::WordStartHalfAscii,
+            Look::WordEndHalfUnicode => Look::WordEndHalfAscii,
+            // An ASCII word boundary (`(?-u:\b)`) saw a non-ASCII word character as no word
+            // byte, which `_` is: it always holds (no rule has one yet).
+            Look::WordAscii
+            | Look::WordAsciiNegate
+            | Look::WordStartAscii
+            | Look::WordEndAscii
+            | Look::WordStartHalfAscii
+            | Look::WordEndHalfAscii => return Some(Hir::empty()),
+            // Line and text anchors read ASCII bytes only, which the widened text keeps.
+            other => other,
+        }),
+        HirKind::Repetition(mut rep) => {
+            rep.sub = Box::new(widen(*rep.sub)?);
+            Hir::repetition(rep)
+        }
+        HirKind::Capture(cap) => widen(*cap.sub)?,
+        HirKind::Concat(subs) => Hir::concat(subs.into_iter().map(widen).collect::<Option<_>>()?),
+        HirKind::Alternation(subs) => {
+            Hir::alternation(subs.into_iter().map(widen).collect::<Option<_>>()?)
+        }
+    })
 }
 
 const ALL_KINDS: [StrKind; 11] = [
