@@ -596,7 +596,8 @@ fn runs_any_code(tool: &Value) -> bool {
         "evaluates code",
     ]
     .iter()
-    .any(|p| desc.contains(p));
+    .any(|p| desc.contains(p))
+        || described_any_command(tool);
     let run_word = words.first().is_some_and(|w| w == "run")
         && has(&["shell", "command", "cmd", "script", "code"]);
     let query_runner = all_words
@@ -630,6 +631,34 @@ fn runs_any_code(tool: &Value) -> bool {
                 "run", "exec", "execute", "shell", "command", "terminal", "process", "eval",
             ]) || desc.contains("command")
                 || desc.contains("shell"))
+}
+
+/// Whether the description says, in one of the nine languages, that the tool runs whatever
+/// command or code it is given ("Führt einen beliebigen Shell-Befehl aus", "Ejecuta un comando
+/// en la shell", "执行任意命令", "任意のシェルコマンドを実行"); or the tool is named for running
+/// commands in another language (`befehl_ausfuehren`, `ejecutar_comando`).
+fn described_any_command(tool: &Value) -> bool {
+    const SAID: &[&str] = &[
+        "arbitrary command", "any command", "any shell command", "shell command you", "beliebigen shell",
+        "beliebige befehle", "beliebigen befehl", "shell-befehl", "comando en la shell",
+        "comando que se le pase", "comando arbitrario", "cualquier comando", "qualquer comando",
+        "comando no shell", "comando arbitrário", "commande shell", "n'importe quelle commande",
+        "commande arbitraire", "произвольн", "команду в оболочке", "shell-команд", "команду shell",
+        "任意命令", "任意的命令", "shell 命令", "shell命令", "任意のコマンド", "シェルコマンド",
+        "임의의 명령", "셸 명령", "쉘 명령",
+    ];
+    const RUN: &[&str] = &["ausfuehren", "ausführen", "ejecutar", "executar", "executer", "exécuter", "vypolnit", "zapustit"];
+    const COMMAND: &[&str] = &["befehl", "kommando", "comando", "commande", "komandu", "komanda"];
+    let desc = tool
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::to_lowercase)
+        .unwrap_or_default();
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let words = crate::model::words::name_words(name);
+    SAID.iter().any(|p| desc.contains(p))
+        || (words.iter().any(|w| RUN.contains(&w.as_str()))
+            && words.iter().any(|w| COMMAND.contains(&w.as_str())))
 }
 
 pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
@@ -777,6 +806,21 @@ mod tests {
             let m = f.iter().find(|f| f.rule == "readonly-claim-mismatch");
             assert_eq!(m.map(|m| m.severity), Some(want), "{t}: {f:#?}");
         }
+    }
+
+    #[test]
+    fn running_any_command_is_said_in_every_language() {
+        for (name, desc) in [
+            ("befehl_ausfuehren", "Führt einen beliebigen Shell-Befehl auf dem Host aus."),
+            ("procesar_orden", "Ejecuta en el servidor remoto el comando que se le pase."),
+            ("run_it", "在服务器上执行任意命令并返回输出。"),
+            ("jikkou", "任意のシェルコマンドを実行します。"),
+            ("vypolnit", "Выполняет произвольную команду в оболочке."),
+        ] {
+            assert!(runs_any_code(&json!({"name": name, "description": desc})), "{name}");
+        }
+        // Must not: one named program, or a command's history.
+        assert!(!runs_any_code(&json!({"name": "terraform_plan", "description": "Führt terraform plan aus."})));
     }
 
     #[test]
