@@ -448,6 +448,16 @@ fn clause_effect(
     } else if same_word(Concept::ActRun)
         || stem(&["execut", "run", "выполняет", "запускает", "ejecuta", "executa", "exécute", "führt"])
     {
+        // "Выполняет платёж", "振込を実行します", "执行转账": carrying out a payment pays.
+        const PAYMENTS: &[&str] = &[
+            "payment", "transfer", "платёж", "платеж", "перевод", "振込", "送金", "決済", "支払",
+            "转账", "付款", "支付", "汇款", "pago", "transferencia", "pagamento", "virement",
+            "paiement", "überweisung", "zahlung", "이체", "송금", "결제",
+        ];
+        if PAYMENTS.iter().any(|p| folded.contains(p)) && !QUERY_OBJECTS.iter().any(|q| body.contains(q)) {
+            fx.sends = true;
+            return Some(fx);
+        }
         fx.executes = !QUERY_OBJECTS.iter().any(|q| body.contains(q));
         // A query may still write where it is SQL (`UPDATE`, `DELETE` are statements too);
         // a metrics, log or search query only reads.
@@ -818,6 +828,11 @@ mod tests {
             ("vypolnit", "Выполняет произвольную команду в оболочке."),
         ] {
             assert!(runs_any_code(&json!({"name": name, "description": desc})), "{name}");
+        }
+        // Carrying out a payment pays (a send), it runs no code.
+        for desc in ["Выполняет платёж на указанный счёт.", "指定した口座へ振込を実行します。"] {
+            let fx = effects(&json!({"name": "x_tool", "description": desc, "annotations": {"readOnlyHint": true}}));
+            assert!(fx.sends && !fx.executes, "{desc}: {fx:?}");
         }
         // Must not: one named program, or a command's history.
         assert!(!runs_any_code(&json!({"name": "terraform_plan", "description": "Führt terraform plan aus."})));
