@@ -176,7 +176,9 @@ const MAKE_VERBS: &[&str] = &[
 /// plural noun ("transfers history").
 const DETERMINERS: &[&str] = &[
     "the", "a", "an", "all", "every", "each", "its", "their", "it", "them", "any", "your",
-    "those", "these", "this", "that",
+    "those", "these", "this", "that", "все", "всё", "весь", "всю", "их", "его", "el", "la",
+    "los", "las", "todos", "todas", "o", "os", "as", "le", "les", "tous", "toutes", "der",
+    "die", "das", "den", "alle", "sämtliche",
 ];
 
 /// A passive statement of what the call destroys or moves, anywhere in an English description
@@ -371,20 +373,32 @@ fn clause_effect(
             return false;
         }
         let mut before = folded[..h.start].trim_end();
+        // (Adverbs between: "permanently", "définitivement", "безвозвратно", "endgültig".)
         while let Some((rest, w)) = before.rsplit_once(' ') {
-            if w.len() > 4 && w.ends_with("ly") {
+            let adverb = w.chars().count() > 4
+                && ["ly", "ment", "mente", "но", "lich", "gültig"].iter().any(|e| w.ends_with(e));
+            if adverb {
                 before = rest.trim_end();
             } else {
                 break;
             }
         }
         let before = format!("{before} ");
-        [" and ", " then ", ", "].iter().any(|j| before.ends_with(j) || before.ends_with(j.trim_start()))
-            && folded[h.end..]
-                .trim_start()
-                .split(' ')
-                .next()
-                .is_some_and(|w| DETERMINERS.contains(&w))
+        [
+            " and ", " then ", ", ", " и ", " затем ", " y ", " e ", " et ", " puis ", " und ",
+            " dann ", " luego ", " depois ",
+        ]
+        .iter()
+        .any(|j| before.ends_with(j) || before.ends_with(j.trim_start()))
+            && {
+                // (An adverb may stand after the verb: "supprime définitivement tous".)
+                let mut next = folded[h.end..].split_whitespace();
+                let first = next.next().unwrap_or_default();
+                let adverb = first.chars().count() > 4
+                    && ["ly", "ment", "mente"].iter().any(|e| first.ends_with(e));
+                let word = if adverb { next.next().unwrap_or_default() } else { first };
+                DETERMINERS.contains(&word)
+            }
     };
     let noun_or_negated = |h: &crate::audit::lexicon::ConceptHit| -> bool {
         let next = folded[h.end..]
@@ -477,6 +491,15 @@ fn clause_effect(
         fx.sends = true;
     } else {
         fx.writes = true;
+    }
+    // A destructive verb joined after the first ("Stops and permanently deletes every VM",
+    // "Останавливает и безвозвратно удаляет все …") destroys too.
+    if !fx.deletes
+        && found.iter().any(|h| {
+            h.concept == Concept::ActDelete && h.start >= verb.end && joined(h) && !noun_or_negated(h)
+        })
+    {
+        fx.deletes = true;
     }
     Some(fx)
 }
@@ -828,6 +851,14 @@ mod tests {
             ("vypolnit", "Выполняет произвольную команду в оболочке."),
         ] {
             assert!(runs_any_code(&json!({"name": name, "description": desc})), "{name}");
+        }
+        // A destructive second verb after a conjunction, in other languages too.
+        for desc in [
+            "Останавливает и безвозвратно удаляет все виртуальные машины проекта.",
+            "Arrête les instances et supprime définitivement tous les disques.",
+        ] {
+            let fx = effects(&json!({"name": "x_tool", "description": desc, "annotations": {"destructiveHint": false}}));
+            assert!(fx.deletes, "{desc}: {fx:?}");
         }
         // Carrying out a payment pays (a send), it runs no code.
         for desc in ["Выполняет платёж на указанный счёт.", "指定した口座へ振込を実行します。"] {
