@@ -589,6 +589,11 @@ pub(super) fn evidence(r: &Reading, raw: &str, targets: &[String], param_sink: b
         parts.push("into: a parameter of this tool".into());
     }
     let clause = crate::audit::text::clip(raw, 240);
+    if parts.is_empty() {
+        // (A clause judged by its shape alone — every task claimed for this tool — names no
+        // lexicon concept: the clause is the evidence.)
+        return format!("\"{clause}\"");
+    }
     format!("\"{clause}\" ({})", parts.join("; "))
 }
 
