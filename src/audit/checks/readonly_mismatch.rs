@@ -163,6 +163,10 @@ const RETURNED_ARTIFACTS: &[&str] = &[
     "aperçu", "lien", "informe", "overview", "übersicht", "uebersicht", "visão geral", "resumen", "inventario", "enlace", "relatório", "relatorio",
     "resumo", "plano", "отчёт", "отчет", "сводк", "ссылк", "报告", "摘要", "清单", "链接",
     "计划", "レポート", "報告書", "要約", "一覧", "リンク", "보고서", "요약", "목록", "링크",
+    // Random values and one-time codes handed back ("Generates a random passphrase",
+    // "2단계 인증 코드(TOTP)를 생성합니다").
+    "random", "totp", "one-time code", "otp code", "무작위", "인증 코드", "ランダム", "ワンタイム",
+    "随机", "验证码", "一次性", "aleatori", "aléatoire", "zufällig", "случайн", "одноразов",
 ];
 
 /// Verbs that make something (`create`, `generate`, "erstellt", "만듭니다").
@@ -694,6 +698,25 @@ fn described_any_command(tool: &Value) -> bool {
             && words.iter().any(|w| COMMAND.contains(&w.as_str())))
 }
 
+/// Whether the description says that what the call replaces or drops stays recoverable.
+fn keeps_versions(tool: &Value) -> bool {
+    const KEPT: &[&str] = &[
+        "older versions stay", "previous versions stay", "older versions remain",
+        "previous versions remain", "previous version remains", "versions stay readable",
+        "versions remain readable", "kept in the history", "stays in the history",
+        "remains in the history", "can be restored from", "履歴に残", "以前の版", "旧版本保留",
+        "历史版本", "이전 버전은", "ältere versionen bleiben", "frühere versionen bleiben",
+        "les versions précédentes restent", "las versiones anteriores", "versões anteriores",
+        "предыдущие версии сохраняются", "старые версии остаются",
+    ];
+    let desc = tool
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::to_lowercase)
+        .unwrap_or_default();
+    KEPT.iter().any(|k| desc.contains(k))
+}
+
 pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
     let server = &scan.servers[si];
     for (ii, item) in server.items.iter().enumerate() {
@@ -715,6 +738,11 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         // it is given: under `destructiveHint: false` that is honest; under `readOnlyHint:
         // true` the text cannot tell whether the program changes anything, so it is a
         // question (medium), not a lie — unless the text says it writes, deletes or sends.
+        // What is replaced stays recoverable ("older versions stay readable", "以前の版は履歴に
+        // 残ります"): a new version is an additive update, as `destructiveHint: false` says.
+        if !read_only && fx.deletes && keeps_versions(tool) {
+            fx.deletes = false;
+        }
         let named_program = fx.executes && !runs_any_code(tool);
         if named_program {
             fx.executes = false;
@@ -860,6 +888,11 @@ mod tests {
             let fx = effects(&json!({"name": "x_tool", "description": desc, "annotations": {"destructiveHint": false}}));
             assert!(fx.deletes, "{desc}: {fx:?}");
         }
+        // Generating a random value or a one-time code hands it back; it stores nothing.
+        for desc in ["무작위 비밀번호나 암호문구를 생성합니다. 저장하지는 않습니다.", "Generates a random passphrase of the given length."] {
+            let fx = effects(&json!({"name": "password_generate", "description": desc, "annotations": {"readOnlyHint": true}}));
+            assert!(!fx.writes && !fx.sends && !fx.deletes, "{desc}: {fx:?}");
+        }
         // Carrying out a payment pays (a send), it runs no code.
         for desc in ["Выполняет платёж на указанный счёт.", "指定した口座へ振込を実行します。"] {
             let fx = effects(&json!({"name": "x_tool", "description": desc, "annotations": {"readOnlyHint": true}}));
@@ -867,6 +900,24 @@ mod tests {
         }
         // Must not: one named program, or a command's history.
         assert!(!runs_any_code(&json!({"name": "terraform_plan", "description": "Führt terraform plan aus."})));
+    }
+
+    #[test]
+    fn a_new_version_that_keeps_the_old_is_no_destruction() {
+        let tool = |desc: &str| {
+            json!({"name": "write_secret", "description": desc,
+                "annotations": {"readOnlyHint": false, "destructiveHint": false}})
+        };
+        let kept = tool("Creates a new version of a secret. Keys not included are dropped from the new version (older versions stay readable).");
+        assert!(keeps_versions(&kept));
+        let gone = tool("Writes a secret. Keys not included are dropped for good.");
+        assert!(!keeps_versions(&gone));
+        assert!(effects(&gone).deletes);
+        let mismatch = |t: Value| {
+            run(&[snap("s", vec![t])]).iter().any(|f| f.rule == "readonly-claim-mismatch")
+        };
+        assert!(!mismatch(kept));
+        assert!(mismatch(gone));
     }
 
     #[test]

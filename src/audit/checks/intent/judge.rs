@@ -73,6 +73,8 @@ pub(super) struct Read<'a> {
     pub about_talk: &'a dyn Fn() -> bool,
     /// Whether the string names other tools anywhere, in any clause.
     pub others_in_field: &'a dyn Fn() -> bool,
+    /// Its tool declares `destructiveHint: true`: the destruction it describes is its own.
+    pub declared_destructive: bool,
 }
 
 /// Words that name this tool as the place a task goes ("here", "this one", "本工具").
@@ -495,8 +497,13 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         );
     }
     let stakes = other || r.has(AgainstUser) || r.has(Conceal) || skip || data_secret || data_talk;
+    // A tool that declares itself destructive and describes what it destroys, with no order
+    // in so many words, no other tool and nothing at stake beyond its own data ("with
+    // clean=true it first drops the existing objects"), states its function.
+    let own_destruction = x.declared_destructive && !told && !other && !role && !stakes && !r.has(ActRun);
     let destroys = r.has(ActDelete)
         && !asks_user
+        && !own_destruction
         && if whole {
             ordered && broad && skip
         } else {

@@ -858,7 +858,14 @@ pub(crate) fn own_session(folded: &str) -> bool {
         "全文", "全て", "すべて", "完全", "당신", "귀하", "이 대화", "지금까지", "현재", "이전",
         "어시스턴트", "전체", "모든", "전부",
     ];
-    OWN.iter().any(|w| folded.contains(w))
+    // (A Latin word counts at the start of a word only: "all " is not in "call diff".)
+    OWN.iter().any(|w| {
+        folded.match_indices(w).any(|(i, _)| {
+            !w.is_ascii()
+                || !w.starts_with(|c: char| c.is_alphanumeric())
+                || !folded[..i].chars().next_back().is_some_and(char::is_alphanumeric)
+        })
+    })
 }
 
 /// Whether a tool's name and the opening sentence of its description make prompts, messages
