@@ -334,10 +334,14 @@ fn is_plain(text: &str) -> bool {
 }
 
 /// Cut `s` to `start..end` plus up to `context` chars each side, on char boundaries, marking
-/// cuts with `…`. Long matches are shortened in the middle.
+/// cuts with `…`. Long matches are shortened in the middle. No cut falls inside a secret: an
+/// edge inside one moves out to take it whole, and every secret shown is redacted.
 pub fn excerpt(s: &str, start: usize, end: usize, context: usize) -> String {
-    let start = floor_boundary(s, start.min(s.len()));
-    let end = floor_boundary(s, end.min(s.len())).max(start);
+    let secrets = crate::model::redact::SecretMap::of(s);
+    let start = secrets.widen(floor_boundary(s, start.min(s.len())), false);
+    let end = secrets
+        .widen(floor_boundary(s, end.min(s.len())), true)
+        .max(start);
     let before: Vec<(usize, char)> = s[..start].char_indices().collect();
     let from = if context == 0 {
         start
@@ -346,27 +350,38 @@ pub fn excerpt(s: &str, start: usize, end: usize, context: usize) -> String {
     } else {
         0
     };
+    let from = secrets.widen(from, false);
     let after_end = s[end..]
         .char_indices()
         .nth(context)
         .map_or(s.len(), |(i, _)| end + i);
+    let after_end = secrets.widen(after_end, true);
     let mut out = String::new();
     if from > 0 {
         out.push('…');
     }
-    out.push_str(s[from..start].trim_start());
+    out.push_str(secrets.show(s, from, start).trim_start());
     let m = &s[start..end];
     let mchars = m.chars().count();
-    if mchars > 240 {
-        let head: String = m.chars().take(160).collect();
-        let tail: String = m.chars().skip(mchars - 60).collect();
-        out.push_str(&head);
-        out.push('…');
-        out.push_str(&tail);
-    } else {
-        out.push_str(m);
+    let head = m.char_indices().nth(160).map(|(i, _)| start + i);
+    let tail = m
+        .char_indices()
+        .nth(mchars.saturating_sub(60))
+        .map(|(i, _)| start + i);
+    match (head, tail) {
+        (Some(h), Some(t)) if mchars > 240 => {
+            let (h, t) = (secrets.widen(h, true), secrets.widen(t, false));
+            if h < t {
+                out.push_str(&secrets.show(s, start, h));
+                out.push('…');
+                out.push_str(&secrets.show(s, t, end));
+            } else {
+                out.push_str(&secrets.show(s, start, end));
+            }
+        }
+        _ => out.push_str(&secrets.show(s, start, end)),
     }
-    out.push_str(s[end..after_end].trim_end());
+    out.push_str(secrets.show(s, end, after_end).trim_end());
     if after_end < s.len() {
         out.push('…');
     }
@@ -380,10 +395,12 @@ fn floor_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// Shorten a string for messages.
+/// Shorten a string for messages, its secrets redacted first (a cut through a secret would
+/// leave a piece shown in clear).
 pub fn clip(s: &str, max: usize) -> String {
+    let s = crate::model::redact::redact_cow(s);
     if s.chars().count() <= max {
-        return s.to_owned();
+        return s.into_owned();
     }
     let mut out: String = s.chars().take(max).collect();
     out.push('…');
@@ -537,7 +554,47 @@ mod tests {
         assert_eq!(excerpt("short", 0, 5, 10), "short");
     }
 
+    /// A secret body in clear: any 8 characters of it in a row.
+    fn shows_part_of(out: &str, body: &str) -> bool {
+        let chars: Vec<char> = body.chars().collect();
+        chars
+            .windows(8)
+            .any(|w| out.contains(&w.iter().collect::<String>()))
+    }
+
     proptest::proptest! {
+        /// Wherever a cut falls, evidence never shows part of a secret: the cut moves out of
+        /// the secret, which is then shown redacted (found in an 80-column screen, where a
+        /// clipped `ghp_` token showed 22 of its 40 characters in clear).
+        #[test]
+        fn a_cut_never_shows_part_of_a_secret(
+            before in 0usize..150,
+            after in 0usize..150,
+            body in "[A-Za-z0-9]{36}",
+            kind in 0usize..4,
+            at in 0usize..400,
+            len in 0usize..300,
+            context in 0usize..90,
+            max in 0usize..260,
+        ) {
+            let secret = match kind {
+                0 => format!("ghp_{body}"),
+                1 => format!("password: {body}"),
+                2 => format!("https://deploy:{body}@example.com/x"),
+                _ => format!("sk-ant-api03-{body}"),
+            };
+            let text = format!("{}{secret}{}", "word ".repeat(before / 5 + 1), " more".repeat(after / 5 + 1));
+            let start = at.min(text.len());
+            let end = (start + len).min(text.len());
+            let e = excerpt(&text, start, end, context);
+            proptest::prop_assert!(!shows_part_of(&e, &body), "excerpt {e:?}");
+            let c = clip(&text, max);
+            proptest::prop_assert!(!shows_part_of(&c, &body), "clip {c:?}");
+            let p = Prepared::new(&format!("\u{200B}{text}"));
+            let e = p.evidence(start.min(p.norm.len()), end.min(p.norm.len()), context);
+            proptest::prop_assert!(!shows_part_of(&e, &body), "evidence {e:?}");
+        }
+
         #[test]
         fn prepare_and_evidence_never_panic(s in "\\PC{0,80}", tags in proptest::collection::vec(0u32..0x80, 0..10), a in 0usize..200, b in 0usize..200) {
             let hidden: String = tags.iter().filter_map(|c| char::from_u32(0xE0000 + c)).collect();

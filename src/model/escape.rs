@@ -91,6 +91,9 @@ pub fn clip(text: &str, max: usize) -> Cow<'_, str> {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
+    // A cut inside a secret would leave a piece that no longer looks like one, and so would
+    // be shown in clear by whatever redacts the clipped text: the secret is left out whole.
+    let end = super::redact::SecretMap::of(text).widen(end, false);
     Cow::Owned(format!(
         "{}… [truncated, {} bytes]",
         &text[..end],
@@ -323,6 +326,17 @@ mod tests {
                 .chars()
                 .all(|c| !is_hidden(c))
         );
+    }
+
+    #[test]
+    fn a_clip_leaves_out_a_secret_it_would_cut() {
+        let token = format!("ghp_{}", "aB3dE5gH7jK9mN1pQ2sT4vW6yZ8cD0fG2hJ4");
+        let text = format!("error: bad credentials {token} for this request");
+        for max in 0..text.len() {
+            let shown = super::super::redact::redact_text(&clip(&text, max));
+            assert!(!shown.contains(&token[4..12]), "{max}: {shown}");
+            assert!(!shown.contains(&token[20..28]), "{max}: {shown}");
+        }
     }
 
     #[test]

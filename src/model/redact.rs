@@ -153,12 +153,62 @@ pub fn redact_query(value: &str) -> String {
     redact_text(value)
 }
 
-fn apply(text: &str, mut spans: Vec<Span>, style: Style) -> String {
-    if spans.is_empty() {
-        return text.to_string();
+/// Where the secrets of a text sit, so that a part of it can be shown without cutting one:
+/// a cut inside a secret would leave a piece that no longer has the secret's shape (half a
+/// `ghp_` token, a value without the `password:` before it) and so would be shown in clear.
+/// Every excerpt and clip of a text that may hold a secret goes through here.
+#[derive(Debug, Default)]
+pub struct SecretMap {
+    /// Merged, sorted, non-overlapping.
+    spans: Vec<Span>,
+}
+
+impl SecretMap {
+    /// The secrets of `text`, found in the whole text (so a value is known by the name before
+    /// it even when the part shown starts after the name).
+    pub fn of(text: &str) -> Self {
+        SecretMap {
+            spans: merge(text_spans(text)),
+        }
     }
+
+    /// A cut at byte `i` moved out of the secret it falls in: to the secret's start when
+    /// `outward_end` is false (a left edge takes the whole secret in), else to its end.
+    pub fn widen(&self, i: usize, outward_end: bool) -> usize {
+        match self.spans.iter().find(|s| s.start < i && i < s.end) {
+            Some(s) if outward_end => s.end,
+            Some(s) => s.start,
+            None => i,
+        }
+    }
+
+    /// `text[a..b]` with every secret in it shown redacted (a secret the range cuts is
+    /// redacted in the part shown, without its marker).
+    pub fn show(&self, text: &str, a: usize, b: usize) -> String {
+        let (a, b) = (a.min(text.len()), b.min(text.len()));
+        let mut out = String::with_capacity(b.saturating_sub(a));
+        let mut last = a;
+        for s in self.spans.iter().filter(|s| s.start < b && s.end > a) {
+            let (from, to) = (s.start.max(a), s.end.min(b));
+            let (Some(before), Some(secret)) = (text.get(last..from), text.get(from..to)) else {
+                continue;
+            };
+            out.push_str(before);
+            let whole = Span {
+                marker: if from == s.start { s.marker } else { "" },
+                ..*s
+            };
+            out.push_str(&render_span(secret, &whole, Style::Show));
+            last = to;
+        }
+        out.push_str(text.get(last..b).unwrap_or_default());
+        out
+    }
+}
+
+/// Sorted spans with overlapping ones unioned; the first (outermost) keeps its marker.
+fn merge(mut spans: Vec<Span>) -> Vec<Span> {
     spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
-    // Union overlapping spans; the first (outermost) keeps its marker.
     let mut merged: Vec<Span> = Vec::with_capacity(spans.len());
     for s in spans {
         match merged.last_mut() {
@@ -169,6 +219,14 @@ fn apply(text: &str, mut spans: Vec<Span>, style: Style) -> String {
             _ => merged.push(s),
         }
     }
+    merged
+}
+
+fn apply(text: &str, spans: Vec<Span>, style: Style) -> String {
+    if spans.is_empty() {
+        return text.to_string();
+    }
+    let merged = merge(spans);
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
     for s in merged {

@@ -106,10 +106,12 @@ fn wrap_with(text: &str, width: usize, soft_breaks: bool) -> Vec<String> {
     out
 }
 
-/// Shorten `text` to at most `max` characters, ending with `…` when cut.
+/// Shorten `text` to at most `max` characters, ending with `…` when cut; its secrets are
+/// redacted before the cut (a cut through one would leave a piece shown in clear).
 pub fn truncate(text: &str, max: usize) -> String {
+    let text = crate::model::redact::redact_cow(text);
     if text.chars().count() <= max {
-        return text.to_owned();
+        return text.into_owned();
     }
     let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
     s.push('…');
@@ -238,5 +240,11 @@ mod tests {
     fn truncates_with_an_ellipsis() {
         assert_eq!(truncate("abcdef", 4), "abc…");
         assert_eq!(truncate("abc", 4), "abc");
+        let token = format!("ghp_{}", "aB3dE5gH7jK9mN1pQ2sT4vW6yZ8cD0fG2hJ4");
+        let text = format!("evidence: {token} sent");
+        for max in 0..text.len() {
+            let shown = truncate(&text, max);
+            assert!(!shown.contains(&token[4..12]), "{max}: {shown}");
+        }
     }
 }

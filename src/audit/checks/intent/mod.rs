@@ -478,6 +478,8 @@ mod tests {
         assert!(identifiers("Sets the `due_on` field; the user_id 字段 is required.").is_empty());
         assert_eq!(identifiers("振込の際は furikomi ツールの口座番号を確認"), [("furikomi".to_owned(), false)]);
         assert!(identifiers("本工具调用 MCP 工具").is_empty());
+        // A token pasted into a description is a secret, not a tool to be named as a target.
+        assert!(identifiers("Use ghp_aB3dE5gH7jK9mN1pQ2sT4vW6yZ8cD0fG2hJ4 or `sk_live_aB3dE5gH7jK9mN1pQ2sT4vW6` to call it.").is_empty());
         assert_eq!(
             identifiers("Set the bcc_address field of send_email."),
             [("send_email".to_owned(), false)]

@@ -252,6 +252,14 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         if !s.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
             return;
         }
+        // A token pasted into the text (`ghp_…`, `sk_live_…`) is a secret, never a tool.
+        if s.len() >= 16
+            && s.bytes().any(|b| b.is_ascii_digit())
+            && (!crate::model::secrets::find_secrets(s).is_empty()
+                || crate::model::redact::high_entropy(s))
+        {
+            return;
+        }
         out.push((s.to_owned(), quoted));
     };
     // Backticked or quoted identifiers.
