@@ -140,6 +140,33 @@ const READ_VERBS: &[&str] = &[
     "pokazat", "prosmotr", "spisok",
 ];
 
+/// Name words of a tool that reports on something rather than changes it (`disk_usage`,
+/// `branch_report`, `namespace_advice`, `repo_stats`).
+const REPORT_NOUNS: &[&str] = &[
+    "report", "reports", "stats", "statistics", "usage", "advice", "analysis", "summary",
+    "overview", "metrics", "forecast", "insights", "audit", "info", "details", "history",
+    "preview", "suggestions", "suggest", "recommend", "recommendations", "lint", "scan",
+];
+
+/// Whether a tool's name says it only reads or reports (a read verb leads it or closes it, or
+/// a report noun is in it) and no word of it deletes, writes, sends or runs: a tool whose
+/// text then says it destroys something does more than its name says.
+pub(crate) fn named_as_reader(name: &str) -> bool {
+    let words = crate::model::words::name_words(name);
+    let lead = words.iter().take(2).any(|w| READ_VERBS.contains(&w.as_str()));
+    let last = words.len() >= 2 && words.last().is_some_and(|w| READ_VERBS_LAST.contains(&w.as_str()));
+    let noun = words.iter().any(|w| REPORT_NOUNS.contains(&w.as_str()));
+    let acts = words.iter().any(|w| {
+        let w = w.as_str();
+        DELETE_WORDS.contains(&w)
+            || WRITE_WORDS.contains(&w)
+            || SEND_WORDS.contains(&w)
+            || EXEC_WORDS.contains(&w)
+            || ["clean", "cleanup", "prune", "sync", "fix", "archive", "rotate", "migrate", "rebuild", "compact", "gc", "vacuum", "expire", "close", "resolve", "cancel", "stop", "clear"].contains(&w)
+    });
+    (lead || last || noun) && !acts
+}
+
 /// Read verbs that close a name in languages that put the verb last (`deploy_status_abrufen`,
 /// `deploy_key_mokrok`, `konto_pruefen`): the words before them name what is read.
 const READ_VERBS_LAST: &[&str] = &[

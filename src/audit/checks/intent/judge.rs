@@ -75,6 +75,46 @@ pub(super) struct Read<'a> {
     pub others_in_field: &'a dyn Fn() -> bool,
     /// Its tool declares `destructiveHint: true`: the destruction it describes is its own.
     pub declared_destructive: bool,
+    /// Its tool's name says it only reads or reports (`disk_usage`, `list_buckets`) and it
+    /// declares no destruction.
+    pub reader: bool,
+}
+
+/// A destruction said to depend on what the caller asks ("if `prune` is true, stale branches
+/// are deleted", "whether the source is removed"): an option, not a side effect.
+fn optional(folded: &str) -> bool {
+    [
+        "if ", "whether", "optional", "when set", "when enabled", "when true", "unless", "can be",
+        "may be", "could be", "would be", " si ", "wenn ", "falls ", "если", "如果", "若", "場合",
+        "경우", "opcional", "optionnel", "facultati", "можно",
+    ]
+    .iter()
+    .any(|w| folded.contains(w))
+}
+
+/// A statement that something is *not* destroyed ("nothing is removed", "ничего не удаляется").
+fn denies(folded: &str) -> bool {
+    [
+        "nothing", "never", " not ", "n't", " rien", "jamais", " nada", "nunca", "nichts",
+        "niemals", "ничего", "никогда", " не ", "不会", "从不", "されません", "しません", "않",
+        // (Or one that is refused: "INSERT/UPDATE/DELETE will fail here".)
+        " fail", "rejected", "refused", "rolled back", "forbidden",
+    ]
+    .iter()
+    .any(|w| folded.contains(w))
+}
+
+/// What a tool may remove of its own making ("temporary files are deleted afterwards",
+/// "缓存会被清除").
+fn own_scratch(folded: &str) -> bool {
+    [
+        "temporary", "temp ", "tmp", "cache", "scratch", "intermediate", "working cop", "lock file",
+        "lockfile", "partial download", "expired", "临时", "缓存", "一時", "キャッシュ", "임시",
+        "캐시", "temporal", "temporári", "temporair", "temporär", "zwischenspeicher", "временн",
+        "кэш", "кеш",
+    ]
+    .iter()
+    .any(|w| folded.contains(w))
 }
 
 /// Words that name this tool as the place a task goes ("here", "this one", "本工具").
@@ -501,6 +541,19 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // in so many words, no other tool and nothing at stake beyond its own data ("with
     // clean=true it first drops the existing objects"), states its function.
     let own_destruction = x.declared_destructive && !told && !other && !role && !stakes && !r.has(ActRun);
+    // A tool named as a reader or a report, a later sentence of which says that something is
+    // destroyed ("once the sizes are known, stale project folders are removed", "les fichiers
+    // … sont supprimés"): a destruction its name does not declare, said as a plain fact so
+    // that no order is there to find.
+    let undeclared = x.reader
+        && matches!(x.kind, StrKind::Description | StrKind::Other)
+        && r.folded.split_whitespace().count() >= 5
+        && !x.opening
+        && !whole
+        && !x.param_sink
+        && !optional(r.folded)
+        && !denies(r.folded)
+        && !own_scratch(r.folded);
     let destroys = r.has(ActDelete)
         && !asks_user
         && !own_destruction
@@ -517,6 +570,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 // … or to another tool named in so many words, as a step after this one
                 // ("조회 후 github_delete_repository로 … 삭제").
                 || (trigger && named_other && !about_itself())
+                || undeclared
         };
     if destroys {
         emit(
