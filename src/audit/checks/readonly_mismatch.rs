@@ -137,7 +137,7 @@ const READ_VERBS: &[&str] = &[
     // The same in other languages' verb-first names (`listar_despliegues`, `obtenir_facture`).
     "listar", "obtener", "consultar", "buscar", "mostrar", "leer", "obter", "ler", "lister",
     "obtenir", "afficher", "chercher", "rechercher", "consulter", "lire", "poluchit", "naiti",
-    "pokazat", "prosmotr", "spisok",
+    "pokazat", "prosmotr", "spisok", "analyser", "analizar", "analisar", "analysieren",
 ];
 
 /// Name words of a tool that reports on something rather than changes it (`disk_usage`,

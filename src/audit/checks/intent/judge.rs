@@ -92,16 +92,27 @@ fn optional(folded: &str) -> bool {
     .any(|w| folded.contains(w))
 }
 
-/// A statement that something is *not* destroyed ("nothing is removed", "ничего не удаляется").
-fn denies(folded: &str) -> bool {
-    [
-        "nothing", "never", " not ", "n't", " rien", "jamais", " nada", "nunca", "nichts",
-        "niemals", "ничего", "никогда", " не ", "不会", "从不", "されません", "しません", "않",
-        // (Or one that is refused: "INSERT/UPDATE/DELETE will fail here".)
-        " fail", "rejected", "refused", "rolled back", "forbidden",
-    ]
-    .iter()
-    .any(|w| folded.contains(w))
+/// A statement that something is *not* destroyed: a negation shortly before the destroying
+/// word ("nothing is removed", "are never deleted", "ничего не удаляется"), or a destruction
+/// that is refused ("INSERT/UPDATE/DELETE will fail here").
+fn denies(r: &Reading) -> bool {
+    const NEAR: &[&str] = &[
+        "nothing", "never", "not", "n't", "no", "rien", "jamais", "pas", "nada", "nunca", "não",
+        "nichts", "niemals", "nicht", "kein", "ничего", "никогда", "не", "不会", "从不", "不",
+    ];
+    const REFUSED: &[&str] = &[" fail", "rejected", "refused", "rolled back", "forbidden"];
+    let f = r.folded;
+    if REFUSED.iter().any(|w| f.contains(w)) || ["されません", "しません", "않"].iter().any(|w| f.contains(w)) {
+        return true;
+    }
+    r.hits.iter().filter(|h| h.concept == Concept::ActDelete).all(|h| {
+        let from = f[..h.start].char_indices().rev().nth(24).map_or(0, |(i, _)| i);
+        let window = &f[from..h.start];
+        window
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .any(|w| NEAR.contains(&w))
+            || ["不", "没", "未", "ない", "없"].iter().any(|w| window.contains(w))
+    })
 }
 
 /// What a tool may remove of its own making ("temporary files are deleted afterwards",
@@ -552,7 +563,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !whole
         && !x.param_sink
         && !optional(r.folded)
-        && !denies(r.folded)
+        && !denies(r)
         && !own_scratch(r.folded);
     let destroys = r.has(ActDelete)
         && !asks_user
