@@ -182,6 +182,13 @@ const QUERY_OBJECTS: &[&str] = &[
     "クエリ", "検索", "쿼리", "조회",
 ];
 
+/// Words for a payment: carrying one out pays ("Выполняет платёж", "执行转账").
+const PAYMENTS: &[&str] = &[
+    "payment", "transfer", "платёж", "платеж", "перевод", "振込", "送金", "決済", "支払",
+    "转账", "付款", "支付", "汇款", "pago", "transferencia", "pagamento", "virement",
+    "paiement", "überweisung", "zahlung", "이체", "송금", "결제",
+];
+
 /// Things a tool makes and hands back rather than stores (`generate_incident_report`,
 /// "Create a presigned URL", "Erstellt einen Plan", "보고서를 만듭니다"): making one is no write.
 const RETURNED_ARTIFACTS: &[&str] = &[
@@ -486,20 +493,25 @@ fn clause_effect(
             .any(|h| h.concept == c && h.start < verb.end && verb.start < h.end)
     };
     let mut fx = Effects::default();
+    // "Efetua um pagamento", "Effectue un virement", "Makes a payment": carrying out a
+    // payment pays, whatever the verb (only with a payment: "realiza una búsqueda" reads).
+    let pays = || {
+        PAYMENTS.iter().any(|p| folded.contains(p)) && !QUERY_OBJECTS.iter().any(|q| body.contains(q))
+    };
     if same_word(Concept::ActDelete) {
         fx.deletes = true;
     } else if same_word(Concept::ActSend) && !same_word(Concept::ActRun) {
         fx.sends = true;
+    } else if stem(&["efetu", "efectu", "efectú", "effectu", "realiz", "réalis", "make", "process", "durchführ", "tätig", "провод", "соверш"])
+        && pays()
+    {
+        fx.sends = true;
+        return Some(fx);
     } else if same_word(Concept::ActRun)
         || stem(&["execut", "run", "выполняет", "запускает", "ejecuta", "executa", "exécute", "führt"])
     {
         // "Выполняет платёж", "振込を実行します", "执行转账": carrying out a payment pays.
-        const PAYMENTS: &[&str] = &[
-            "payment", "transfer", "платёж", "платеж", "перевод", "振込", "送金", "決済", "支払",
-            "转账", "付款", "支付", "汇款", "pago", "transferencia", "pagamento", "virement",
-            "paiement", "überweisung", "zahlung", "이체", "송금", "결제",
-        ];
-        if PAYMENTS.iter().any(|p| folded.contains(p)) && !QUERY_OBJECTS.iter().any(|q| body.contains(q)) {
+        if pays() {
             fx.sends = true;
             return Some(fx);
         }
@@ -927,6 +939,31 @@ mod tests {
         }
         // Must not: one named program, or a command's history.
         assert!(!runs_any_code(&json!({"name": "terraform_plan", "description": "Führt terraform plan aus."})));
+    }
+
+    #[test]
+    fn carrying_out_a_payment_pays_whatever_the_verb() {
+        let worst = |name: &str, desc: &str| {
+            run(&[snap("s", vec![json!({"name": name, "description": desc,
+                "annotations": {"readOnlyHint": true}})])])
+            .iter()
+            .filter(|f| f.rule == "readonly-claim-mismatch")
+            .map(|f| f.severity)
+            .max()
+        };
+        for (name, desc) in [
+            ("pix_enviar", "Efetua um pagamento instantâneo a partir da conta corrente."),
+            ("virement", "Effectue un virement vers le bénéficiaire indiqué."),
+            ("pay_now", "Makes a payment to the saved payee."),
+        ] {
+            assert!(worst(name, desc) >= Some(Severity::High), "{name}");
+        }
+        for (name, desc) in [
+            ("buscar_web", "Realiza una búsqueda en la web y devuelve enlaces."),
+            ("lookup_payment", "Makes a lookup of a payment by its id."),
+        ] {
+            assert_eq!(worst(name, desc), None, "{name}");
+        }
     }
 
     #[test]
