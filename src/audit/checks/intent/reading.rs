@@ -672,6 +672,13 @@ impl Reading<'_> {
             .map(|h| (h.start, h.end))
             .collect();
         self.hits.retain(|h| {
+            // A concealment or a skipped confirmation only quoted ("flags phrases like 'do not
+            // tell the user'", "「사용자에게 알리지 마라」 같은 문구") is named, not asked.
+            if matches!(h.concept, Conceal | SkipConfirm)
+                && crate::audit::text::quoted_mention(folded, h.start, h.end)
+            {
+                return false;
+            }
             let negatable = matches!(
                 h.concept,
                 Override | ActModify | ActSend | ActRead | ActDelete | ActRun | ActCall | Contents
