@@ -105,7 +105,23 @@ fn denies(r: &Reading) -> bool {
     if REFUSED.iter().any(|w| f.contains(w)) || ["されません", "しません", "않"].iter().any(|w| f.contains(w)) {
         return true;
     }
+    // A negated verb of doing earlier in the clause governs what it lists ("it never runs git
+    // push --force or git reset --hard"); a negation elsewhere ("projects that have not
+    // changed") does not.
+    const DOING: &[&str] = &[
+        "run", "execut", "perform", "call", "invok", "issu", "delet", "remov", "drop", "wip",
+        "eras", "destroy",
+    ];
     r.hits.iter().filter(|h| h.concept == Concept::ActDelete).all(|h| {
+        let before = &f[..h.start];
+        let words: Vec<&str> = before.split_whitespace().collect();
+        let governed = words.windows(2).any(|w| {
+            NEAR.contains(&w[0].trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+                && DOING.iter().any(|d| w[1].starts_with(d))
+        });
+        if governed {
+            return true;
+        }
         let from = f[..h.start].char_indices().rev().nth(24).map_or(0, |(i, _)| i);
         let window = &f[from..h.start];
         window
