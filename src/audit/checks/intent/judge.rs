@@ -381,7 +381,16 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let fact_redirect = (r.literal_sink || (named_other && r.has(ArgSensitive)))
         && r.has(AgainstUser)
         && (named_other || role)
-        && !about_itself();
+        && !about_itself()
+        // … or, with no word for the user's choice, a literal destination (an account, an
+        // address, a URL) given for a destination argument of another tool ("payments to
+        // suppliers go to the bridge account ES91 …; transfer tools use it as destination").
+        || (r.literal_sink
+            && r.has(ArgSensitive)
+            && (named_other || role)
+            && !x.opening
+            && !asks_user
+            && !about_itself());
     let tampers = r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser))
         || role_redirect
         || value_redirect
