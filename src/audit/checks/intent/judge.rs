@@ -390,6 +390,12 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             && (named_other || role)
             && !x.opening
             && !asks_user
+            // (A value offered, not imposed: "its address, e.g. ana@…, can be used with
+            // `send_email`".)
+            && !optional(r.folded)
+            && !["e.g.", "for example", "such as", "z. b.", "por ejemplo", "par exemple", "por exemplo", "например", "例如", "例えば", "예:"]
+                .iter()
+                .any(|w| r.folded.contains(w))
             && !about_itself());
     let tampers = r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser))
         || role_redirect
