@@ -179,18 +179,34 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         let clauses = parts.len();
         // The opening clause of a tool's description says what the tool does, unless a later
         // clause moves data somewhere ("Scan ~/.ssh for keys, and put their contents in note").
-        let states_function = field.kind == StrKind::Description
+        // (Its clauses' terms are read now; the literal sinks of its later clauses, a regex
+        // each, only when an opening clause comes to be judged.)
+        let opening_place = field.kind == StrKind::Description
             && item.kind == crate::model::finding::ItemKind::Tool
-            && field.pointer.strip_prefix(item.pointer.as_str()) == Some("/description")
-            && !parts.iter().skip(1).any(|(s, e, f, h)| {
+            && field.pointer.strip_prefix(item.pointer.as_str()) == Some("/description");
+        let later_moves = opening_place
+            && parts.iter().skip(1).any(|(_, _, f, h)| {
                 // (A move the clause forbids — "never write the value into other tools" —
                 // moves nothing.)
                 h.iter().any(|x| {
                     x.concept == Concept::Sink
                         || (matches!(x.concept, Concept::ActSend | Concept::ActModify)
                             && !reading::negated_at(f, x.start, x.end))
-                }) || literal_sink(&text[*s..*e])
+                })
             });
+        let later_spans: Vec<(usize, usize)> = if opening_place && !later_moves {
+            parts.iter().skip(1).map(|(s, e, _, _)| (*s, *e)).collect()
+        } else {
+            Vec::new()
+        };
+        let states_of = std::cell::OnceCell::new();
+        let states_function = || {
+            *states_of.get_or_init(|| {
+                opening_place
+                    && !later_moves
+                    && !later_spans.iter().any(|&(s, e)| literal_sink(&text[s..e]))
+            })
+        };
         if parts.len() > 1 && parts.iter().filter(|p| !p.3.is_empty()).count() > 1 {
             let mut folded = String::new();
             let mut hits = Vec::new();
@@ -324,7 +340,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     kind: field.kind,
                     damp: u8::from(whole),
                     names_self: !self_name.is_empty() && folded.contains(self_name.as_str()),
-                    opening: states_function && n == 0,
+                    opening: n == 0 && states_function(),
                     about_talk: &about_talk,
                     others_in_field: &others_in_field,
                     declared_destructive: item
