@@ -385,6 +385,9 @@ mod inert {
 
     /// Most bytes of text remembered (then the set starts again, empty).
     pub(super) const BUDGET: usize = 8 << 20;
+    /// A longer text is never remembered (repeated texts are short; a hostile one may be
+    /// huge, and is not copied).
+    pub(super) const LONGEST: usize = 16 << 10;
 
     thread_local! {
         static SEEN: RefCell<(HashSet<Box<str>>, usize)> = RefCell::new((HashSet::new(), 0));
@@ -413,6 +416,9 @@ mod inert {
 
     /// `text` was read and had nothing to judge.
     pub(super) fn remember(text: &str) {
+        if text.len() > LONGEST {
+            return;
+        }
         SEEN.with(|s| {
             let mut s = s.borrow_mut();
             if s.1 + text.len() > BUDGET {
@@ -588,13 +594,19 @@ mod tests {
     #[test]
     fn the_remembered_texts_stay_within_their_budget() {
         inert::clear();
-        let long = "a".repeat(inert::BUDGET / 3 + 1);
-        for c in ['x', 'y', 'z'] {
-            inert::remember(&format!("{long}{c}"));
+        let text = |i: usize| format!("{i:08}{}", "a".repeat(inert::LONGEST - 8));
+        let fit = inert::BUDGET / inert::LONGEST;
+        for i in 0..fit {
+            inert::remember(&text(i));
         }
-        // The third did not fit: the set started again with it alone.
-        assert!(!inert::seen(&format!("{long}x")));
-        assert!(inert::seen(&format!("{long}z")));
+        assert!(inert::seen(&text(0)) && inert::seen(&text(fit - 1)));
+        // One more does not fit: the set starts again with it alone.
+        inert::remember(&text(fit));
+        assert!(!inert::seen(&text(0)) && inert::seen(&text(fit)));
+        // A text longer than the longest kept is never copied.
+        let long = "b".repeat(inert::LONGEST + 1);
+        inert::remember(&long);
+        assert!(!inert::seen(&long));
     }
 
     /// Every description yields nothing at high or above (the findings shown if one does).
