@@ -1,8 +1,10 @@
 //! What the definition audit costs to set up, part by part, in CPU time of one thread: the
 //! rule load, the rule catalog, the first audit of each given snapshot beyond what auditing it
 //! again costs (the matchers it built on first use), and what `audit::warm_up` (the live
-//! scan's warm-up thread) builds beyond that. Each run is a fresh process (everything is
-//! built once per process); medians of the runs are printed.
+//! scan's warm-up thread) builds beyond that, then what the first non-ASCII string builds
+//! beyond all of it (`audit::warm_up_non_ascii`: the widened pattern set and the checks'
+//! matchers over such text, left out of the warm-up). Each run is a fresh process (everything
+//! is built once per process); medians of the runs are printed.
 //!
 //! ```text
 //! cargo run --release --example setup_cost -- [--runs N] SNAPSHOT.json…
@@ -10,8 +12,8 @@
 //! ```
 //!
 //! `SETUP_COST_SPLIT=1`: build the Latin lexicons and the Unicode-mode pattern set first, each
-//! timed on its own. `--warm-only`: the rule load, then `audit::warm_up` alone (what a live scan's second thread
-//! spends while the server starts).
+//! timed on its own. `--warm-only`: the rule load, then `audit::warm_up` alone (what a live
+//! scan's second thread spends while the server starts), then the first non-ASCII string.
 
 // It prints figures, like the benchmarks.
 #![allow(clippy::print_stdout)]
@@ -43,6 +45,9 @@ fn child(warm_only: bool, files: &[PathBuf]) -> anyhow::Result<()> {
     timed(&mut parts, "catalog", mcpvet::catalog::catalog);
     if warm_only {
         timed(&mut parts, "warm_up", || audit::warm_up(&rules));
+        timed(&mut parts, "first non-ASCII string beyond that", || {
+            audit::warm_up_non_ascii(&rules)
+        });
     } else {
         if std::env::var_os("SETUP_COST_SPLIT").is_some() {
             timed(&mut parts, "lexicons (Latin)", || {
@@ -69,6 +74,9 @@ fn child(warm_only: bool, files: &[PathBuf]) -> anyhow::Result<()> {
             parts.push((format!("{name}: set-up on first use"), first_ms - again_ms));
         }
         timed(&mut parts, "warm_up beyond that", || audit::warm_up(&rules));
+        timed(&mut parts, "non-ASCII set-up beyond that", || {
+            audit::warm_up_non_ascii(&rules)
+        });
     }
     for (name, ms) in parts {
         println!("{name}\t{ms:.3}");

@@ -7,6 +7,9 @@
 #   ROUNDS=31 bash scripts/bench-handshake.sh
 #   ONLY="everything time" bash scripts/bench-handshake.sh   # a subset: everything, time,
 #                                                            # ci-insights, ignore-discover
+#   BEFORE=/path/to/old/mcpvet bash scripts/bench-handshake.sh  # also time another build's
+#                                                            # scan in the same rounds
+#   HOG=1 bash scripts/bench-handshake.sh    # with one busy loop on a core throughout
 #
 # Servers: server-everything (npm, legacy), mcp-server-time (PyPI, modern), ci-insights
 # (modern), and the hostile fixture `ignore_discover` (a legacy server that never answers
@@ -34,10 +37,11 @@ MCPVET="$REL/mcpvet" CI_INSIGHTS="$REL/ci-insights" INTEROP_ONLY=none \
 
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-exec python3 - "$ROOT" "$REL" "$ROUNDS" "$PY" "${ONLY:-}" <<'PY'
+exec python3 - "$ROOT" "$REL" "$ROUNDS" "$PY" "${ONLY:-}" "${BEFORE:-}" "${HOG:-}" <<'PY'
 import os, statistics, subprocess, sys, tempfile, time
 
 root, rel, rounds, py, only = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5].split()
+before, hog = sys.argv[6], sys.argv[7]
 cache = os.path.join(root, ".cache/interop")
 mcpvet, floor = os.path.join(rel, "mcpvet"), os.path.join(rel, "examples/floor_client")
 servers = [
@@ -61,6 +65,15 @@ commands = {
     "scan, sandboxed": lambda era, cmd: [mcpvet, "scan", "--quiet", "--no-policy",
                                          "--format", "json", "-o", out, "--", *cmd],
 }
+if before:
+    commands["scan, before"] = lambda era, cmd: [before, "scan", "--quiet", "--no-sandbox",
+                                                 "--no-policy", "--format", "json", "-o", out,
+                                                 "--", *cmd]
+if hog:
+    # A second load on the machine: one process spinning for the whole run.
+    spin = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    import atexit
+    atexit.register(spin.kill)
 
 def timed(argv):
     start = time.perf_counter()
@@ -76,7 +89,8 @@ def fmt(xs):
     return f"{statistics.median(xs):8.1f} [{min(xs):.1f}–{max(xs):.1f}]"
 
 names = list(commands)
-print(f"{rounds} rounds, paired and interleaved; milliseconds, median [min–max]")
+print(f"{rounds} rounds, paired and interleaved; milliseconds, median [min–max]"
+      + ("; one busy loop running throughout" if hog else ""))
 for label, era, cmd in servers:
     times = {n: [] for n in names}
     for n in names:  # one warm-up each (page cache, npm/Python bytecode)
@@ -95,4 +109,7 @@ for label, era, cmd in servers:
     for boxed, plain in (("snapshot, sandboxed", "snapshot"), ("scan, sandboxed", "scan")):
         diff = [a - b for a, b in zip(times[boxed], times[plain])]
         print(f"  the sandbox's cost ({plain}): {fmt(diff)}")
+    if before:
+        diff = [a - b for a, b in zip(times["scan"], times["scan, before"])]
+        print(f"  scan minus scan, before: {fmt(diff)}")
 PY

@@ -540,7 +540,7 @@ impl RuleSet {
     }
 
     /// Build now what text that is not ASCII needs, if it is not built yet (otherwise it is
-    /// built on the first such string): see [`crate::audit::warm_up`].
+    /// built on the first such string): see [`crate::audit::warm_up_non_ascii`].
     pub fn build_non_ascii_set(&self) {
         if self.wide_set().is_none() {
             let _ = self

@@ -17,6 +17,26 @@ pub const CHECK: super::Check = super::Check {
     meta: Some(meta),
 };
 
+/// Bytes of `v` written as compact JSON (what `serde_json::to_string` would hold), counted
+/// as they are written rather than kept.
+fn json_len(v: &serde_json::Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Count(0);
+    match serde_json::to_writer(&mut c, v) {
+        Ok(()) => c.0,
+        Err(_) => 0,
+    }
+}
+
 pub fn meta() -> RuleMeta {
     super::meta(
         rule_id::OVERSIZED_DEFINITION,
@@ -33,6 +53,11 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
     let server = &scan.servers[si];
     let mut reported = std::collections::HashSet::new();
     for field in &server.fields {
+        // (No more characters than bytes: a string of at most MAX_STRING bytes is not
+        // counted.)
+        if field.text.len() <= MAX_STRING {
+            continue;
+        }
         let n = field.text.chars().count();
         if n > MAX_STRING && reported.insert(field.item) {
             let item = &server.items[field.item];
@@ -56,7 +81,7 @@ control: Control::ReviewDefinitions,
             continue;
         }
         let Some(v) = item.value else { continue };
-        let size = serde_json::to_string(v).map(|s| s.len()).unwrap_or(0);
+        let size = json_len(v);
         if size > MAX_DEFINITION {
             out.push(super::item_finding(scan, si, ii, super::Emit {
 rule: rule_id::OVERSIZED_DEFINITION,
@@ -76,6 +101,19 @@ control: Control::ReviewDefinitions,
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_definition_is_measured_as_its_compact_json() {
+        for v in [
+            serde_json::json!({"name": "t", "description": "caf\u{e9} \"q\" \\ \n \u{1}",
+                "inputSchema": {"type": "object", "properties": {"n": {"type": "number",
+                "default": 1.5e300, "enum": [null, true, -3, "\u{1f389}"]}}}}),
+            serde_json::json!([]),
+            serde_json::json!("x".repeat(30_000)),
+        ] {
+            assert_eq!(super::json_len(&v), serde_json::to_string(&v).unwrap().len());
+        }
+    }
+
     use crate::audit::checks::testutil::*;
     use serde_json::json;
 

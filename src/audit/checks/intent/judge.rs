@@ -194,16 +194,20 @@ fn claims_every_task(r: &Reading, about_itself: bool, names_self: bool) -> bool 
         "other", "anderen", "andere", "otras", "otros", "outras", "outros", "autres", "другие",
         "других", "其他", "其它", "他の", "다른", "demás", "restantes",
     ];
-    let every = EVERY.iter().any(|w| {
-        (!ascii || w.is_ascii())
-            && f.match_indices(w).any(|(i, _)| {
-                let rest = f[i + w.len()..].trim_start();
-                !OTHER.iter().any(|o| rest.starts_with(o))
-            })
-    });
-    every
-        && (about_itself || names_self || names_this_tool(f))
+    let every = || {
+        EVERY.iter().any(|w| {
+            (!ascii || w.is_ascii())
+                && f.match_indices(w).any(|(i, _)| {
+                    let rest = f[i + w.len()..].trim_start();
+                    !OTHER.iter().any(|o| rest.starts_with(o))
+                })
+        })
+    };
+    // (The three conditions read the clause only; the quantifier, the dearest to read — a
+    // search per word —, is read last.)
+    (about_itself || names_self || names_this_tool(f))
         && (r.has(Concept::Prefer) || r.has(Concept::Directive) || any(RECOMMEND))
+        && every()
 }
 
 /// Add the cues a reading shows; returns what the clause showed as the learned scorer's
