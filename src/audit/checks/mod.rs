@@ -246,4 +246,14 @@ pub(crate) mod testutil {
     pub fn rules_of(f: &[Finding]) -> Vec<&str> {
         f.iter().map(|f| f.rule.as_str()).collect()
     }
+
+    /// The worst severity of the findings about one tool audited alone (of `rule` only, when
+    /// given).
+    pub fn worst_of(tool: Value, rule: Option<&str>) -> Option<crate::model::finding::Severity> {
+        run(&[snap("s", vec![tool])])
+            .iter()
+            .filter(|f| rule.is_none_or(|r| f.rule == r))
+            .map(|f| f.severity)
+            .max()
+    }
 }

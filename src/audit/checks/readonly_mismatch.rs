@@ -944,12 +944,10 @@ mod tests {
     #[test]
     fn carrying_out_a_payment_pays_whatever_the_verb() {
         let worst = |name: &str, desc: &str| {
-            run(&[snap("s", vec![json!({"name": name, "description": desc,
-                "annotations": {"readOnlyHint": true}})])])
-            .iter()
-            .filter(|f| f.rule == "readonly-claim-mismatch")
-            .map(|f| f.severity)
-            .max()
+            worst_of(
+                json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}}),
+                Some("readonly-claim-mismatch"),
+            )
         };
         for (name, desc) in [
             ("pix_enviar", "Efetua um pagamento instantâneo a partir da conta corrente."),
