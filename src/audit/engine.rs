@@ -805,6 +805,13 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
             {
                 weight = 1;
                 message = format!("{message} (quoted: named, not said)");
+            } else if pat.rule == rule_id::EMBEDDED_COMMAND
+                && crate::audit::checks::side_effect_command::exemplified(&prep.norm, m.start)
+            {
+                // A command named as an example of what a scanner looks for, or of what is
+                // never to be done ("flags steps such as `curl … | sh`"): named, not asked.
+                weight = 1;
+                message = format!("{message} (named as an example or a prohibition)");
             }
             if pat.names_tool {
                 // Resolve which tool the text points at.

@@ -753,7 +753,18 @@ fn keeps_versions(tool: &Value) -> bool {
         .and_then(Value::as_str)
         .map(str::to_lowercase)
         .unwrap_or_default();
-    KEPT.iter().any(|k| desc.contains(k))
+    // Or what is removed is only transient or superseded: the working files left untouched
+    // ("unstage all staged changes; working-tree files are left untouched"), a key held in
+    // memory, the old key of a rotation, a lease that expires, keys dropped from a *new*
+    // version of a secret.
+    const TRANSIENT: &[&str] = &[
+        "left untouched", "are untouched", "remain untouched", "stay untouched",
+        "bleiben unverändert", "restent inchangés", "permanecen intactos", "permanecem intactos",
+        "остаются без изменений", "そのまま残", "변경되지 않", "保持不变", "in memory",
+        "en mémoire", "im speicher", "из памяти", "the old one", "the old key", "lease expires",
+        "from the new version", "de la nueva versión", "da nova versão",
+    ];
+    KEPT.iter().chain(TRANSIENT).any(|k| desc.contains(k))
 }
 
 pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
@@ -939,6 +950,27 @@ mod tests {
         }
         // Must not: one named program, or a command's history.
         assert!(!runs_any_code(&json!({"name": "terraform_plan", "description": "Führt terraform plan aus."})));
+    }
+
+    #[test]
+    fn removing_only_what_is_transient_destroys_nothing() {
+        let worst = |name: &str, desc: &str| {
+            worst_of(
+                json!({"name": name, "description": desc,
+                    "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
+                Some("readonly-claim-mismatch"),
+            )
+        };
+        // Must not: staged changes with the files left untouched, a key in memory, a rotation.
+        for (name, desc) in [
+            ("git_unstage_all", "Resets the index: unstages every staged change. Working-tree files are left untouched."),
+            ("lock_vault", "Locks the vault and wipes the session key held in memory."),
+            ("rotate_key", "Adds a new key to the store and removes the old one."),
+        ] {
+            assert_eq!(worst(name, desc), None, "{name}");
+        }
+        // Must: a deletion of the user's data is still one.
+        assert!(worst("delete_branch", "Deletes a branch on the remote.") >= Some(Severity::High));
     }
 
     #[test]
