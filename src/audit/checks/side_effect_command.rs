@@ -70,6 +70,23 @@ const NEGATIONS: &[&str] = &[
     "不要", "不会", "切勿", "禁止", "しない", "しません", "않", "말",
 ];
 
+/// The sentence before byte `start` of `norm`, at most `chars` characters back, lower-cased:
+/// cut after the last sentence end (a dot inside a URL or a file name ends nothing).
+fn sentence_before(norm: &str, start: usize, chars: usize) -> String {
+    let from = norm[..start]
+        .char_indices()
+        .rev()
+        .nth(chars)
+        .map_or(0, |(i, _)| i);
+    let before = norm[from..start].to_lowercase();
+    let cut = [". ", "; ", "\n", "。"]
+        .iter()
+        .filter_map(|e| before.rfind(e).map(|i| i + e.len()))
+        .max()
+        .unwrap_or(0);
+    before[cut..].to_owned()
+}
+
 /// `authorized_keys` named as where keys already are ("Droplets that already have it keep it
 /// in authorized_keys", "Les instances la conservent dans authorized_keys"), not as a file to
 /// append to: a statement of state, no command.
@@ -81,13 +98,7 @@ fn names_where_keys_are(norm: &str, start: usize, end: usize) -> bool {
     if !norm[start..end].eq_ignore_ascii_case("authorized_keys") {
         return false;
     }
-    let from = norm[..start]
-        .char_indices()
-        .rev()
-        .nth(40)
-        .map_or(0, |(i, _)| i);
-    let before = norm[from..start].to_lowercase();
-    let before = before.rsplit(['.', ';', '\n', '。']).next().unwrap_or_default();
+    let before = sentence_before(norm, start, 40);
     STATE.iter().any(|w| before.contains(w))
 }
 
@@ -102,34 +113,13 @@ pub(crate) fn exemplified(norm: &str, start: usize) -> bool {
         "例如", "比如", "诸如", "などの", "のような", "같은", "예:", "never ", "nunca ",
         "jamais ", "niemals ", "никогда ", "切勿", "不要", "絶対に",
     ];
-    let from = norm[..start]
-        .char_indices()
-        .rev()
-        .nth(60)
-        .map_or(0, |(i, _)| i);
-    let before = norm[from..start].to_lowercase();
-    // The sentence so far: cut after the last sentence end (a dot inside a URL or a file name
-    // ends nothing).
-    let cut = [". ", "; ", "\n", "。"]
-        .iter()
-        .filter_map(|e| before.rfind(e).map(|i| i + e.len()))
-        .max()
-        .unwrap_or(0);
-    MARKERS.iter().any(|m| before[cut..].contains(m))
+    let before = sentence_before(norm, start, 60);
+    MARKERS.iter().any(|m| before.contains(m))
 }
 
 fn negated(norm: &str, start: usize) -> bool {
-    let from = norm[..start]
-        .char_indices()
-        .rev()
-        .nth(16)
-        .map_or(0, |(i, _)| i);
-    let before = norm[from..start].to_lowercase();
     // Only within the same sentence.
-    let before = before
-        .rsplit(['.', ';', '\n', '。'])
-        .next()
-        .unwrap_or_default();
+    let before = sentence_before(norm, start, 16);
     NEGATIONS.iter().any(|n| before.contains(n))
 }
 
