@@ -185,6 +185,11 @@ impl SecretMap {
     /// `text[a..b]` with every secret in it shown redacted (a secret the range cuts is
     /// redacted in the part shown, without its marker).
     pub fn show(&self, text: &str, a: usize, b: usize) -> String {
+        self.render(text, a, b, Style::Show)
+    }
+
+    /// [`SecretMap::show`] in any style.
+    fn render(&self, text: &str, a: usize, b: usize, style: Style) -> String {
         let (a, b) = (a.min(text.len()), b.min(text.len()));
         let mut out = String::with_capacity(b.saturating_sub(a));
         let mut last = a;
@@ -198,7 +203,7 @@ impl SecretMap {
                 marker: if from == s.start { s.marker } else { "" },
                 ..*s
             };
-            out.push_str(&render_span(secret, &whole, Style::Show));
+            out.push_str(&render_span(secret, &whole, style));
             last = to;
         }
         out.push_str(text.get(last..b).unwrap_or_default());
@@ -226,20 +231,10 @@ fn apply(text: &str, spans: Vec<Span>, style: Style) -> String {
     if spans.is_empty() {
         return text.to_string();
     }
-    let merged = merge(spans);
-    let mut out = String::with_capacity(text.len());
-    let mut last = 0;
-    for s in merged {
-        let (Some(before), Some(secret)) = (text.get(last..s.start), text.get(s.start..s.end))
-        else {
-            continue;
-        };
-        out.push_str(before);
-        out.push_str(&render_span(secret, &s, style));
-        last = s.end;
+    SecretMap {
+        spans: merge(spans),
     }
-    out.push_str(text.get(last..).unwrap_or_default());
-    out
+    .render(text, 0, text.len(), style)
 }
 
 /// Every secret in a free text: shapes, URLs, and secret-named words.

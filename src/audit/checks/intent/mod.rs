@@ -96,10 +96,11 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
     };
     let server = &scan.servers[si];
     let own = server.memo(crate::audit::engine::OWN_NAMES, || own_names(scan, si));
-    // The current item's own name in lower case (for "call `security_precheck` first") and
-    // its parameter names, computed once per item (its fields are consecutive) and only for
-    // an item that has a clause worth judging.
-    let mut item_names: Option<(usize, String, Vec<String>)> = None;
+    // The current item's own name in lower case (for "call `security_precheck` first"), its
+    // parameter names, whether it declares `destructiveHint: true` and whether its name says
+    // it only reads, computed once per item (its fields are consecutive) and only for an item
+    // that has a clause worth judging.
+    let mut item_names: Option<(usize, String, Vec<String>, bool, bool)> = None;
     for (fi, (field, prep)) in server.fields.iter().zip(&server.prepared).enumerate() {
         let phrase;
         let mut prepared_text = false;
@@ -246,7 +247,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             }
             judged = true;
             let in_param = in_param_now();
-            if item_names.as_ref().is_none_or(|(i, _, _)| *i != field.item) {
+            if item_names.as_ref().is_none_or(|(i, ..)| *i != field.item) {
                 let self_name =
                     if item.name.len() >= 4 { item.name.to_lowercase() } else { String::new() };
                 let params = item
@@ -258,9 +259,16 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                             .collect()
                     })
                     .unwrap_or_default();
-                item_names = Some((field.item, self_name, params));
+                let declared_destructive = item
+                    .value
+                    .and_then(|v| v.pointer("/annotations/destructiveHint"))
+                    == Some(&serde_json::Value::Bool(true));
+                let reader = item.kind == crate::model::finding::ItemKind::Tool
+                    && !declared_destructive
+                    && super::readonly_mismatch::named_as_reader(&item.name);
+                item_names = Some((field.item, self_name, params, declared_destructive, reader));
             }
-            let Some((_, self_name, params)) = item_names.as_ref() else {
+            let Some((_, self_name, params, declared_destructive, reader)) = item_names.as_ref() else {
                 continue;
             };
             let param_sink = params.iter().any(|p| p.len() >= 2 && names_param(&folded, p));
@@ -330,10 +338,6 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                         })
                 })
             };
-            let declared_destructive = item
-                .value
-                .and_then(|v| v.pointer("/annotations/destructiveHint"))
-                == Some(&serde_json::Value::Bool(true));
             let flags = judge(
                 &Read {
                     r: &reading,
@@ -347,10 +351,8 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     opening: n == 0 && states_function(),
                     about_talk: &about_talk,
                     others_in_field: &others_in_field,
-                    declared_destructive,
-                    reader: item.kind == crate::model::finding::ItemKind::Tool
-                        && !declared_destructive
-                        && super::readonly_mismatch::named_as_reader(&item.name),
+                    declared_destructive: *declared_destructive,
+                    reader: *reader,
                 },
                 fi,
                 span,
