@@ -861,6 +861,12 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                         "{message} `{tool}` of server `{}`",
                         scan.servers[others[0]].snap.server
                     );
+                } else if pat.cue == "cross-tool"
+                    && crate::audit::checks::intent::names_a_lookup(tool)
+                {
+                    // A look-up tool of no server in the scan ("call list_labels first if
+                    // unsure"): the intent analysis weighs it with what the clause carries.
+                    continue;
                 } else if quoted || identifier_like(tool) {
                     message = format!("{message} `{tool}`");
                 } else {

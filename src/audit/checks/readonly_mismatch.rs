@@ -767,6 +767,67 @@ fn keeps_versions(tool: &Value) -> bool {
     KEPT.iter().chain(TRANSIENT).any(|k| desc.contains(k))
 }
 
+/// A tool that only plans or previews a change (`tf_destroy_plan`, `delete_preview`,
+/// `prune_dry_run`) and says that nothing happens until the plan is applied elsewhere: the
+/// action words of its name and text are what the plan would do.
+fn plans_only(tool: &Value) -> bool {
+    const PLAN_LAST: &[&str] = &["plan", "preview", "estimate", "simulation", "simulate", "whatif"];
+    const NOTHING_YET: &[&str] = &[
+        "nothing is destroyed until", "nothing is deleted until", "nothing is changed until",
+        "nothing is applied until", "nothing is removed until", "no changes are made",
+        "does not apply", "without applying", "is not applied", "are not applied",
+        "dry run", "dry-run", "only plans", "changes nothing",
+    ];
+    const APPLIES: &[&str] = &["and applies", "then applies", "and executes", "then executes", "applies it", "and runs it"];
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let words = crate::model::words::name_words(name);
+    let named = words.len() >= 2
+        && (words.last().is_some_and(|w| PLAN_LAST.contains(&w.as_str()))
+            || words.windows(2).any(|w| w[0] == "dry" && w[1] == "run"));
+    if !named {
+        return false;
+    }
+    let desc = tool
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::to_lowercase)
+        .unwrap_or_default();
+    NOTHING_YET.iter().any(|p| desc.contains(p)) && !APPLIES.iter().any(|p| desc.contains(p))
+}
+
+/// A description whose every destruction waits on an option the caller sets ("overwrites an
+/// existing hook only if `force` is true", "with `prune` set, deletes …"): with the sentences
+/// that say so left out, is nothing deleted? (The name must not say it deletes.)
+fn deletes_only_on_option(tool: &Value) -> bool {
+    use std::sync::LazyLock;
+    static GATE: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
+        regex::Regex::new(
+            r#"(?i)\bonly (if|when|with)\b|\b(if|when|unless|with)\s+[`'"]?[a-z_][\w-]*[`'"]?\s+(is\s+|are\s+)?(true|set|enabled|passed|given)\b|--force\b"#,
+        )
+        .ok()
+    });
+    let Some(gate) = GATE.as_ref() else { return false };
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    if crate::model::words::name_words(name).iter().any(|w| DELETE_WORDS.contains(&w.as_str())) {
+        return false;
+    }
+    let Some(desc) = tool.get("description").and_then(Value::as_str) else {
+        return false;
+    };
+    let clauses = crate::audit::clause::split(desc);
+    if !clauses.iter().any(|c| gate.is_match(&desc[c.start..c.end])) {
+        return false;
+    }
+    let rest: Vec<&str> = clauses
+        .iter()
+        .map(|c| &desc[c.start..c.end])
+        .filter(|c| !gate.is_match(c))
+        .collect();
+    let rest = rest.join(" ");
+    !described(&rest, true, None).unwrap_or_default().deletes
+        && !described_passive(&rest).unwrap_or_default().deletes
+}
+
 pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
     let server = &scan.servers[si];
     for (ii, item) in server.items.iter().enumerate() {
@@ -780,6 +841,9 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         let read_only = ann.get("readOnlyHint") == Some(&Value::Bool(true));
         let not_destructive = ann.get("destructiveHint") == Some(&Value::Bool(false));
         if !read_only && !not_destructive {
+            continue;
+        }
+        if plans_only(tool) {
             continue;
         }
         let mut fx = effects_of(scan, si, tool);
@@ -822,9 +886,12 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         if unsure {
             does.push("runs a program whose effects the text does not state");
         }
+        // Destruction only where the caller opts in is a question about the annotation
+        // (medium), not a lie.
+        let opt_in = !read_only && !fx.executes && fx.deletes && deletes_only_on_option(tool);
         let severity = if fx.executes {
             Severity::Critical
-        } else if unsure {
+        } else if unsure || opt_in {
             Severity::Medium
         } else {
             Severity::High
@@ -834,7 +901,7 @@ rule: rule_id::READONLY_CLAIM_MISMATCH,
 severity,
 confidence: if fx.executes {
                 Confidence::High
-            } else if unsure {
+            } else if unsure || opt_in {
                 Confidence::Low
             } else {
                 Confidence::Medium
@@ -1192,5 +1259,32 @@ mod tests {
                 "annotations": {"readOnlyHint": true}})],
         )]);
         assert!(f.iter().all(|f| f.rule != "readonly-claim-mismatch"), "{f:#?}");
+    }
+
+    #[test]
+    fn a_plan_or_an_opt_in_overwrite_is_no_lie() {
+        let worst = |t: Value| {
+            run(&[snap("s", vec![t])])
+                .into_iter()
+                .filter(|f| f.rule == "readonly-claim-mismatch")
+                .map(|f| f.severity)
+                .max()
+        };
+        // Must not (high): a plan of a destruction that changes nothing until applied, and an
+        // overwrite the caller opts into with a flag.
+        let plan = json!({"name": "tf_destroy_plan", "description": "Create a plan that destroys every resource in the workspace. Nothing is destroyed until the plan is passed to tf_apply.",
+            "annotations": {"readOnlyHint": true, "destructiveHint": false}});
+        assert_eq!(worst(plan), None);
+        let hook = json!({"name": "install_pre_commit_hook", "description": "Install a git pre-commit hook that blocks commits containing secrets. Overwrites an existing pre-commit hook only if `force` is true.",
+            "inputSchema": {"type": "object", "properties": {"force": {"type": "boolean"}}},
+            "annotations": {"readOnlyHint": false, "destructiveHint": false}});
+        assert_eq!(worst(hook), Some(Severity::Medium));
+        // Must: a plan that is applied at once, an overwrite with no option to opt in.
+        let applied = json!({"name": "cleanup_plan", "description": "Builds a cleanup plan and then applies it, deleting every stale volume.",
+            "annotations": {"readOnlyHint": true}});
+        assert!(worst(applied) >= Some(Severity::High));
+        let always = json!({"name": "install_hook", "description": "Install a git hook. Overwrites any existing hook.",
+            "annotations": {"readOnlyHint": false, "destructiveHint": false}});
+        assert!(worst(always) >= Some(Severity::High));
     }
 }

@@ -21,6 +21,18 @@ pub(super) fn lookups_only(targets: &[String]) -> bool {
     const LOOKUP: &[&str] = &[
         "list", "get", "search", "find", "describe", "show", "read", "fetch", "query", "lookup",
         "view", "check", "validate", "count", "preview", "inspect",
+        // The same verbs in the other languages' tool names (`listar_clientes`,
+        // `obtenir_facture`, `zeige_konto`).
+        "listar", "obtener", "buscar", "consultar", "ver", "obter", "lister", "obtenir",
+        "chercher", "afficher", "consulter", "liste", "zeige", "suche", "hole", "abrufen",
+        "anzeigen", "prüfe", "pruefe",
+    ];
+    // A noun first and the look-up last (`invoice_preview`, `ustva_vorschau`,
+    // `clientes_listar`): only words that cannot name a made-up safety step (`security_check`
+    // stays a step).
+    const TRAILING: &[&str] = &[
+        "preview", "list", "vorschau", "liste", "anzeigen", "apercu", "aperçu", "listar",
+        "lister",
     ];
     !targets.is_empty()
         && targets.iter().all(|t| {
@@ -28,11 +40,12 @@ pub(super) fn lookups_only(targets: &[String]) -> bool {
             let words = crate::model::words::name_words(name);
             // A namespace may stand before the verb (`s3_list_objects`, `jira_get_issue`).
             words.len() >= 2
-                && words
+                && (words
                     .iter()
                     .take(2)
                     .position(|w| LOOKUP.contains(&w.as_str()))
                     .is_some_and(|i| i + 1 < words.len())
+                    || words.last().is_some_and(|w| TRAILING.contains(&w.as_str())))
         })
 }
 
@@ -99,6 +112,9 @@ fn denies(r: &Reading) -> bool {
     const NEAR: &[&str] = &[
         "nothing", "never", "not", "n't", "no", "rien", "jamais", "pas", "nada", "nunca", "não",
         "nichts", "niemals", "nicht", "kein", "ничего", "никогда", "не", "不会", "从不", "不",
+        // Neither … nor, and "cannot": "ni modifiées ni supprimées", "neither edited nor
+        // deleted", "weder geändert noch gelöscht", "nem alteradas nem apagadas".
+        "ni", "ne", "nor", "neither", "cannot", "can't", "weder", "nem", "ни",
     ];
     const REFUSED: &[&str] = &[" fail", "rejected", "refused", "rolled back", "forbidden"];
     let f = r.folded;
@@ -128,6 +144,72 @@ fn denies(r: &Reading) -> bool {
             .split(|c: char| !c.is_alphanumeric() && c != '\'')
             .any(|w| NEAR.contains(&w))
             || ["不", "没", "未", "ない", "없"].iter().any(|w| window.contains(w))
+    })
+}
+
+/// How many words a clause holds: words between spaces, and in the scripts written without
+/// spaces (Chinese, Japanese) one for every two characters of the script.
+fn words(folded: &str) -> usize {
+    folded
+        .split_whitespace()
+        .map(|w| {
+            let unspaced = w
+                .chars()
+                .filter(|c| matches!(*c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF))
+                .count();
+            if unspaced >= 2 { unspaced.div_ceil(2) } else { 1 }
+        })
+        .sum()
+}
+
+/// Every word for destroying is a participle listed beside other kinds of change ("report
+/// added, removed and modified tools", "renamed or deleted files"): a change set the tool
+/// reports, not something it does.
+fn lists_changes(r: &Reading) -> bool {
+    const CHANGES: &[&str] = &["added", "modified", "changed", "renamed", "updated", "unchanged", "moved"];
+    const JOINS: &[&str] = &[", ", " and ", " or ", " & ", "/", ", and ", ", or "];
+    let f = r.folded;
+    let mut any = false;
+    let all = r.hits.iter().filter(|h| h.concept == Concept::ActDelete).all(|h| {
+        any = true;
+        let word = f.get(h.start..h.end).unwrap_or_default();
+        let participle = word.ends_with("ed") || word.ends_with("en");
+        let before = f.get(..h.start).unwrap_or_default();
+        let after = f.get(h.end..).unwrap_or_default();
+        participle
+            && (JOINS.iter().any(|j| {
+                before
+                    .strip_suffix(j)
+                    .is_some_and(|b| CHANGES.iter().any(|c| b.ends_with(c)))
+                    || after
+                        .strip_prefix(j)
+                        .is_some_and(|a| CHANGES.iter().any(|c| a.starts_with(c)))
+            }))
+    });
+    any && all
+}
+
+/// Some word for "unfit" is said of a tool, not only of data: "untrusted content", "unsafe
+/// input", "contenu non fiable" describe what a tool reads, not another tool to avoid.
+fn unfit_tool(r: &Reading) -> bool {
+    const DATA: &[&str] = &[
+        "content", "contents", "input", "inputs", "data", "text", "source", "sources", "code",
+        "page", "pages", "document", "documents", "html", "url", "urls", "link", "links",
+        "markdown", "web", "file", "files", "output", "site", "sites", "websites", "e-mail",
+        "emails", "messages", "payloads", "contenu", "contenus", "contenido", "contenidos",
+        "conteúdo", "conteúdos", "inhalte", "inhalt", "daten", "eingaben", "данные", "контент",
+        "ввод",
+    ];
+    let f = r.folded;
+    let word = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-').to_owned();
+    r.hits.iter().filter(|h| h.concept == Concept::Unfit).any(|h| {
+        let next = f.get(h.end..).unwrap_or_default().split_whitespace().next().map(word);
+        let prev = f.get(..h.start).unwrap_or_default().split_whitespace().next_back().map(word);
+        // (Romance languages put the noun first: "contenu non fiable", "contenido no confiable".)
+        let prev_noun = prev.as_deref().is_some_and(|p| {
+            DATA.contains(&p) || ["données", "datos", "dados"].contains(&p)
+        });
+        !(next.as_deref().is_some_and(|n| DATA.contains(&n)) || prev_noun)
     })
 }
 
@@ -265,7 +347,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let broad = [
         " all ", "every", "~/", "/*", " * ", "--force", "-rf", "/all", "--all", "entire", " tous ",
         " toutes ", " todos ", " todas ", " alle ", " allen ", " все ", "всё", "全部", "所有",
-        "すべて", "全て", "모든", "전부", " tudo ",
+        "すべて", "全て", "모든", "전부", " tudo ", "整个", "整個",
     ]
     .iter()
     .any(|p| (!ascii || p.is_ascii()) && r.folded.contains(p));
@@ -377,7 +459,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let value_redirect = matches!(x.kind, StrKind::Enum | StrKind::Default)
         && r.literal_sink
         && (r.has(ArgSensitive) || moves)
-        && r.folded.split_whitespace().count() >= 4;
+        && words(r.folded) >= 4;
     // Said as a plain fact about another tool's calls: "transfers made with `create_transfer`
     // go to FR14 … instead of the payee", "pip_install fetches from https://… statt über den
     // Standardindex" — another tool named, a literal destination, and the user's own choice
@@ -477,7 +559,14 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // of the template", "Текст промпта") is a field the user fills; one that asks for the
     // model's own ("your system prompt", "the conversation so far", "完整的对话") is the theft.
     let field_only = !(moves || takes || ordered || trigger || named_sink || skip || r.has(Conceal));
+    // "Change only the fields the user mentioned": what the user said bounds the action; it
+    // is not data handed anywhere.
+    let talk_bounds = r.hits.iter().filter(|h| h.concept == DataConversation).all(|h| {
+        let from = r.folded.get(..h.start).unwrap_or_default().char_indices().rev().nth(30).map_or(0, |(i, _)| i);
+        r.folded.get(from..h.start).is_some_and(|w| w.contains("only ") || w.contains("solo ") || w.contains("seulement ") || w.contains("nur "))
+    });
     if data_talk
+        && !talk_bounds
         && (moves || takes || sink)
         && (ordered || trigger || sink)
         && (named_sink || !asks_user)
@@ -545,7 +634,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let only_this = r.has(Prefer) && r.forbids_call && (r.has(OtherTools) || r.other_tools || role);
     if !whole
         && another
-        && (r.has(Unfit) || (named_other && r.forbids_call && !about_itself()) || only_this)
+        && (unfit_tool(r) || (named_other && r.forbids_call && !about_itself()) || only_this)
     {
         let what = if targets.is_empty() {
             "declares other tools unsafe or forbidden so the model avoids them".to_owned()
@@ -556,11 +645,29 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     }
     // Running other tools down (deprecated, unsafe, blocked) is the manipulation; "use this
     // instead of X for local files" alone is guidance, however loud.
-    if !whole && r.has(Disparage) {
+    // With no tool, server, service or version in sight, the word runs down something else
+    // ("so stale or unknown keys can be spotted", "returns stale cache entries").
+    let toolish = || {
+        const TOOLISH: &[&str] = &[
+            "tool", "server", "api", "endpoint", "version", "function", "plugin", "extension",
+            "service", "translator", "provider", "integration", "connector", "client", "工具",
+            "ツール", "도구", "herramienta", "ferramenta", "outil", "werkzeug", "инструмент",
+            "сервис", "сервер", "servidor", "serveur", "dienst", "服务", "サービス", "서비스",
+            "other", "demás", "autres", "andere", "outros", "outras", "другие", "其他", "他の",
+            "다른", "conector", "connecteur", "konnektor", "коннектор",
+        ];
+        // (A phrase — "nicht mehr verwenden", "están obsoletos" — says it of something used.)
+        TOOLISH.iter().any(|w| r.folded.contains(w))
+            || r.hits.iter().filter(|h| h.concept == Disparage).any(|h| {
+                r.folded.get(h.start..h.end).is_some_and(|w| w.trim().contains(char::is_whitespace))
+            })
+    };
+    let pointed = other || role || told || r.has(Prefer);
+    if !whole && r.has(Disparage) && (pointed || toolish()) {
         emit(
             rule_id::PREFERENCE_MANIPULATION,
             "intent-disparage",
-            if other || role || told || r.has(Prefer) { 4 } else { 3 },
+            if pointed { 4 } else { 3 },
             "runs other tools down so the model avoids them",
         );
     } else if !whole && r.has(Prefer) {
@@ -592,8 +699,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // … sont supprimés"): a destruction its name does not declare, said as a plain fact so
     // that no order is there to find.
     let undeclared = x.reader
-        && matches!(x.kind, StrKind::Description | StrKind::Other)
-        && r.folded.split_whitespace().count() >= 5
+        && matches!(x.kind, StrKind::Description | StrKind::Other | StrKind::Default | StrKind::Enum)
+        && words(r.folded) >= 5
         && !x.opening
         && !whole
         && !x.param_sink
@@ -601,6 +708,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !denies(r)
         && !own_scratch(r.folded);
     let destroys = r.has(ActDelete)
+        && !lists_changes(r)
         && !asks_user
         && !own_destruction
         && if whole {

@@ -98,7 +98,8 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// "any CRM, HR or e-mail tool", "every other server": tools other than this one.
 pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(any|every|all|other|each)\b[\w\s,/'-]{0,40}?\b(tools?|servers?|functions?)\b")
+    // (… or "the other translators", "any other converter": tools named by their kind.)
+    Regex::new(r"(?i)\b(any|every|all|other|each)\b[\w\s,/'-]{0,40}?\b(tools?|servers?|functions?)\b|\bother\s+(translators?|converters?|formatters?|summari[sz]ers?|generators?|validators?|scanners?|linters?|parsers?|plugins?|extensions?|connectors?|integrations?|providers?)\b")
         .ok()
 });
 
@@ -113,7 +114,7 @@ pub(super) static ROLE_TOOL: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// "messages are expected to carry …").
 pub(super) fn requirement(folded: &str) -> bool {
     static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"\b(should|must|is expected to|are expected to|has to|have to|needs? to|doit|doivent|devra|devront|deve|devem|deverá|debe|deben|deberá|muss|müssen|soll|sollen|wird erwartet|werden erwartet|должен|должна|должно|должны|следует|ha de|han de|hay que|est censé|sont censés|est tenu de|é preciso|erwartet|erwartet das|ist anzuhängen|sind anzuhängen)\b|\b(?:ist|sind)\b[^.;:]{0,80}?\b\w+zu(?:tragen|fügen|setzen|hängen|geben|ändern|wenden|senden|schicken)\b").ok()
+        Regex::new(r"\b(should|ought to|must|is expected to|are expected to|has to|have to|needs? to|doit|doivent|devra|devront|deve|devem|deverá|debe|deben|deberá|muss|müssen|soll|sollen|wird erwartet|werden erwartet|должен|должна|должно|должны|следует|ha de|han de|hay que|est censé|sont censés|est tenu de|é preciso|erwartet|erwartet das|ist anzuhängen|sind anzuhängen)\b|\b(?:ist|sind)\b[^.;:]{0,80}?\b\w+zu(?:tragen|fügen|setzen|hängen|geben|ändern|wenden|senden|schicken)\b").ok()
     });
     // Chinese, Japanese and Korean put the requirement in a particle or an ending.
     static CJK: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
@@ -572,6 +573,23 @@ pub(super) struct Reading<'a> {
     pub forbids_move: bool,
 }
 
+/// Does a clause open by pointing back at the one before ("its last lines are …", "copy that
+/// value into …", "ses lignes …", "その内容を …"): a pronoun or a demonstrative among its first
+/// three words.
+pub(super) fn points_back(folded: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "its", "their", "it", "them", "that", "this", "those", "these", "same", "son", "sa",
+        "ses", "leur", "leurs", "ce", "cette", "ces", "su", "sus", "ese", "esa",
+        "esos", "esas", "seu", "sua", "seus", "suas", "esse", "essa", "esses", "essas",
+        "sein", "seine", "seinen", "ihr", "ihre", "ihren", "dessen", "deren", "diese", "dieser",
+        "dieses", "diesen", "его", "её", "ее", "их", "этот", "эта", "это", "эти", "этого",
+    ];
+    const CJK: &[&str] = &["その", "それ", "该", "其", "它", "此", "그 ", "해당"];
+    let head: Vec<&str> = folded.split_whitespace().take(3).collect();
+    head.iter().any(|w| WORDS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
+        || (!folded.is_ascii() && CJK.iter().any(|w| folded.chars().take(4).collect::<String>().starts_with(w)))
+}
+
 /// Does `folded` name parameter `p` as a place to put something: quoted (`` `note` ``,
 /// 'note'), or as "the note parameter/field/argument", "as note", "into note", "in note"?
 pub(super) fn names_param(folded: &str, p: &str) -> bool {
@@ -588,9 +606,14 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
             .iter()
             .any(|w| after.trim_start_matches(['`', '\'', '"', ' ']).starts_with(w));
         let before_the = before.strip_suffix("the ");
-        let placed = [" as ", " into ", " in ", " to "]
-            .iter()
-            .any(|w| before.ends_with(w) || before_the.is_some_and(|b| b.ends_with(w)));
+        // (The same prepositions in the other languages: "copia su contenido en nota",
+        // "вставь их в slovar", "placez-le dans memo", "als notiz".)
+        let placed = [
+            " as ", " into ", " in ", " to ", " en ", " dans ", " como ", " comme ", " em ",
+            " ins ", " в ", " во ", " как ",
+        ]
+        .iter()
+        .any(|w| before.ends_with(w) || before_the.is_some_and(|b| b.ends_with(w)));
         // "meta: insert …": the parameter as the label the clause opens with.
         let label = before.trim().is_empty()
             && (after.starts_with(':')
