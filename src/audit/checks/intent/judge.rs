@@ -347,7 +347,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let broad = [
         " all ", "every", "~/", "/*", " * ", "--force", "-rf", "/all", "--all", "entire", " tous ",
         " toutes ", " todos ", " todas ", " alle ", " allen ", " все ", "всё", "全部", "所有",
-        "すべて", "全て", "모든", "전부", " tudo ", "整个", "整個",
+        "すべて", "全て", "모든", "전부", " tudo ", "整个", "整個", " todo ", " toda ", " tout ",
+        " toute ", " alles ", " весь ", " вся ",
     ]
     .iter()
     .any(|p| (!ascii || p.is_ascii()) && r.folded.contains(p));
@@ -707,6 +708,20 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !optional(r.folded)
         && !denies(r)
         && !own_scratch(r.folded);
+    // Destruction said to be beyond recovery ("permanently, trash included", "sin pasar por
+    // la papelera", "영구 삭제"): as grave as a sweeping one.
+    let irreversible = || {
+        [
+            "permanently", "irreversibl", "irrevocabl", "unrecoverabl", "beyond recovery",
+            "the trash", "trash included", "permanentemente", "definitivamente", "de forma definitiva",
+            "la papelera", "da lixeira", "irrecuperá", "définitivement", "irrévocabl",
+            "la corbeille", "endgültig", "unwiderruflich", "papierkorb", "безвозвратно",
+            "навсегда", "корзин", "永久", "彻底删除", "回收站", "完全に削除", "ゴミ箱", "영구",
+            "휴지통",
+        ]
+        .iter()
+        .any(|p| (!ascii || p.is_ascii()) && r.folded.contains(p))
+    };
     let destroys = r.has(ActDelete)
         && !lists_changes(r)
         && !asks_user
@@ -716,7 +731,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         } else {
             // (A condition in the opening clause that states the tool's function says when
             // the tool is used: "permanently deletes an issue — for erasure requests when…".)
-            ((told || (trigger && !states)) && (stakes || r.has(ActRun) || broad))
+            ((told || (trigger && !states)) && (stakes || r.has(ActRun) || broad || irreversible()))
                 || (ordered && other)
                 // Destruction handed to another tool named by its role ("the storage tool
                 // should empty the bucket", "使用文件工具删除…所有文件").

@@ -813,6 +813,9 @@ impl Reading<'_> {
                         "noise", "dismiss", "unnecessary", "désactiv", "desactiv", "pauschal",
                         "заранее", "包括", "免确认", "ne demande pas", "ya dio",
                         "なしに", "せず", "필요 없", "생략", "entfällt",
+                        // Standing consent claimed ("consent already given", "already
+                        // consented", "review has already happened"): the ask is declared done.
+                        "already", "déjà", "bereits", "já ", "уже", "済み", "이미", "已经",
                     ]
                     .iter()
                     .any(|o| w.starts_with(o) || w.contains(o))
@@ -883,6 +886,7 @@ pub(crate) fn own_session(folded: &str) -> bool {
     const OWN: &[&str] = &[
         "your", "you ", "you'", "current", "this conversation", "this chat", "this session",
         "so far", "previous", "earlier", "above", "assistant's", "model's", "full ", "entire",
+        "configured you", "running transcript", "developer message",
         "complete", "whole", "verbatim", "all ", "tu ", "tus ", "esta conversación", "hasta ahora",
         "anterior", "asistente", "completo", "completa", "íntegr", "todo ", "toda ", "seu ",
         "sua ", "seus ", "suas ", "esta conversa", "até agora", "assistente", "inteir", "ton ",
