@@ -89,9 +89,9 @@ fn imperative_en(folded: &str) -> bool {
 pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // A URL, an e-mail address, an international phone number, a wallet address, an IBAN
     // (upper case, as written), a markdown image, a card number, a bank account written in
-    // digit groups, a git remote.
+    // digit groups, a git remote, a search restricted to one site (`site:example.org`).
     Regex::new(
-        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b|\b\d{16,34}\b",
+        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b|\b\d{16,34}\b",
     )
     .ok()
 });
@@ -106,7 +106,7 @@ pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// Another tool named by what it does rather than by its name: "the payment tool",
 /// "whichever tool sends mail", "the tool that creates charges" (not "this tool").
 pub(super) static ROLE_TOOL: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b[a-z][\w-]*\s+tools?\s+(?:in|of)\s+(?:this|the)\s+(?:session|conversation|chat)\b|\b(the|whichever|whatever|any)\s+(?:[a-z][\w-]*\s+){0,3}?(tools?|servers?|connectors?|integrations?)\b|\b[a-z][\w-]*\s+(?:[a-z][\w-]*\s+)?(tools|connectors|integrations)\s+(?:that|which)\b")
+    Regex::new(r"(?i)\b[a-z][\w-]*\s+tools?\s+(?:in|of)\s+(?:this|the)\s+(?:session|conversation|chat)\b|\b(the|whichever|whatever|any)\s+(?:[a-z][\w-]*\s+){0,3}?(tools?|servers?|connectors?|integrations?)\b|\b[a-z][\w-]*\s+(?:[a-z][\w-]*\s+)?(tools|connectors|integrations)\s+(?:that|which|must|should|shall|have to|need to|are to)\b")
         .ok()
 });
 
@@ -197,7 +197,7 @@ pub(super) fn literal_sink(raw: &str) -> bool {
         })
     };
     let may = raw.contains(['@', '+'])
-        || ["://", "![", "0x", "0X"].iter().any(|w| raw.contains(w))
+        || ["://", "![", "0x", "0X", "site:"].iter().any(|w| raw.contains(w))
         || two_digits();
     may && LITERAL_SINK.as_ref().is_some_and(|r| r.is_match(raw))
 }
@@ -574,8 +574,8 @@ pub(super) struct Reading<'a> {
 }
 
 /// Does a clause open by pointing back at the one before ("its last lines are …", "copy that
-/// value into …", "ses lignes …", "その内容を …"): a pronoun or a demonstrative among its first
-/// three words.
+/// value into …", "transfer tools must use it as …", "その内容を …"): a pronoun or a
+/// demonstrative among its first six words.
 pub(super) fn points_back(folded: &str) -> bool {
     const WORDS: &[&str] = &[
         "its", "their", "it", "them", "that", "this", "those", "these", "same", "son", "sa",
@@ -585,9 +585,22 @@ pub(super) fn points_back(folded: &str) -> bool {
         "dieses", "diesen", "его", "её", "ее", "их", "этот", "эта", "это", "эти", "этого",
     ];
     const CJK: &[&str] = &["その", "それ", "该", "其", "它", "此", "그 ", "해당"];
-    let head: Vec<&str> = folded.split_whitespace().take(3).collect();
-    head.iter().any(|w| WORDS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
-        || (!folded.is_ascii() && CJK.iter().any(|w| folded.chars().take(4).collect::<String>().starts_with(w)))
+    // "the said …" points back wherever it stands: "收件人以该共享邮箱为准".
+    const SAID: &[&str] = &["该", "該", "当該", "해당"];
+    let head: Vec<&str> = folded.split_whitespace().take(6).collect();
+    // A pronoun joined to the verb: "usarla", "enviarlos", "usá-la", "enviá-lo".
+    let enclitic = |w: &str| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+        ["arla", "erla", "irla", "arlo", "erlo", "irlo", "arlas", "arlos", "-la", "-lo", "-las", "-los"]
+            .iter()
+            .any(|e| w.ends_with(e))
+            && w.chars().count() > 5
+    };
+    head.iter().any(|w| enclitic(w))
+        || head.iter().any(|w| WORDS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
+        || (!folded.is_ascii()
+            && (CJK.iter().any(|w| folded.chars().take(4).collect::<String>().starts_with(w))
+                || SAID.iter().any(|w| folded.contains(w))))
 }
 
 /// Does `folded` name parameter `p` as a place to put something: quoted (`` `note` ``,
