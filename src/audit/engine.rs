@@ -800,10 +800,15 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
             let pat = &scan.rules.patterns()[m.pattern];
             let mut weight = pat.weight;
             let mut message = pat.message.clone();
+            // A pattern named rather than said (quoted, or as an example) counts under one
+            // cue for all such mentions: a scanner naming many attacks is one reason to look,
+            // not many.
+            let mut cue = pat.cue.as_str();
             if pat.quoted_is_mention
                 && crate::audit::text::quoted_mention(&prep.norm, m.start, m.end)
             {
                 weight = 1;
+                cue = MENTION_CUE;
                 message = format!("{message} (quoted: named, not said)");
             } else if pat.rule == rule_id::EMBEDDED_COMMAND
                 && crate::audit::checks::side_effect_command::exemplified(&prep.norm, m.start)
@@ -811,7 +816,24 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 // A command named as an example of what a scanner looks for, or of what is
                 // never to be done ("flags steps such as `curl … | sh`"): named, not asked.
                 weight = 1;
+                cue = MENTION_CUE;
                 message = format!("{message} (named as an example or a prohibition)");
+            } else if (pat.rule == rule_id::HIDDEN_INSTRUCTIONS
+                || pat.rule == rule_id::CONCEALMENT
+                || pat.rule == rule_id::SENSITIVE_FILE_REFERENCE)
+                && crate::audit::checks::side_effect_command::named_as_example(&prep.norm, m.start)
+            {
+                // An injection phrase, a tag or a secret file named as an example of what a
+                // scanner flags ("phrases like … or hidden `<IMPORTANT>` blocks", "credentials
+                // such as SSH keys or `.env` files"): named, not said. (An order to read or
+                // send one is the intent analysis' to weigh.)
+                weight = 1;
+                // (A secret file keeps its own cue: files named and nothing else are one
+                // reason to look, see `score`.)
+                if pat.rule != rule_id::SENSITIVE_FILE_REFERENCE {
+                    cue = MENTION_CUE;
+                }
+                message = format!("{message} (named as an example)");
             }
             if pat.names_tool {
                 // Resolve which tool the text points at.
@@ -875,7 +897,7 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
             }
             hits.push(Hit {
                 rule: pat.rule.clone(),
-                cue: pat.cue.clone(),
+                cue: cue.to_owned(),
                 source: pat.id.clone(),
                 weight,
                 field: fi,
@@ -962,6 +984,10 @@ pub fn score(hits: &[&Hit]) -> u32 {
         })
         .sum()
 }
+
+/// The cue of every pattern or phrase named rather than said (quoted, or as an example):
+/// together they weigh as one cue (see [`score`]).
+pub(crate) const MENTION_CUE: &str = "mention";
 
 /// The cue of a secret file named in a definition (see [`score`]).
 const DATA_ONLY_CUE: &str = "sensitive-path";

@@ -107,11 +107,21 @@ fn names_where_keys_are(norm: &str, start: usize, end: usize) -> bool {
 /// is never to be done ("Never pipe a downloaded script into a shell (`curl … | sh`)"): a
 /// marker earlier in the same sentence.
 pub(crate) fn exemplified(norm: &str, start: usize) -> bool {
+    const NEVER: &[&str] = &["never ", "nunca ", "jamais ", "niemals ", "никогда ", "切勿", "不要", "絶対に"];
+    named_as_example(norm, start) || {
+        let before = sentence_before(norm, start, 60);
+        NEVER.iter().any(|m| before.contains(m))
+    }
+}
+
+/// Text named as an example of what a tool looks for ("flags phrases such as 'ignore previous
+/// instructions' or hidden `<IMPORTANT>` blocks", "例如 …"): an example marker earlier in the
+/// same sentence. (Not a negation: "never tell the user" is itself the concealment.)
+pub(crate) fn named_as_example(norm: &str, start: usize) -> bool {
     const MARKERS: &[&str] = &[
         "such as", "like ", "e.g.", "for example", "for instance", " wie ", "z. b.", "z.b.",
         " como ", "por ejemplo", "por exemplo", " comme ", "par exemple", " как ", "например",
-        "例如", "比如", "诸如", "などの", "のような", "같은", "예:", "never ", "nunca ",
-        "jamais ", "niemals ", "никогда ", "切勿", "不要", "絶対に",
+        "例如", "比如", "诸如", "などの", "のような", "같은", "예:",
     ];
     let before = sentence_before(norm, start, 60);
     MARKERS.iter().any(|m| before.contains(m))

@@ -355,7 +355,12 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let mut emit = |rule: &str, cue: &str, weight: u8, what: &str| {
         hits.push(Hit {
             rule: rule.to_owned(),
-            cue: cue.to_owned(),
+            // (A phrase quoted, named not said, weighs with the other mentions.)
+            cue: if cue.ends_with("-quoted") {
+                crate::audit::engine::MENTION_CUE.to_owned()
+            } else {
+                cue.to_owned()
+            },
             source: format!("intent:{cue}"),
             weight: weight.saturating_sub(x.damp).max(1),
             field,

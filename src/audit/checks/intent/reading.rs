@@ -573,6 +573,23 @@ pub(super) struct Reading<'a> {
     pub forbids_move: bool,
 }
 
+/// Does the clause describe text that orders something ("flags text that asks the model to
+/// read credentials …", "détecte les textes qui demandent au modèle de …", "检测要求模型…的文本"),
+/// as a scanner's description does, rather than order it?
+pub(super) fn describes_text(folded: &str) -> bool {
+    static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"\b(text|texts|phrases?|instructions?|descriptions?|definitions?|content|strings?|prompts?|wording|sentences?|payloads?|fields?)\s+(that|which)\s+(asks?|tells?|orders?|instructs?|directs?|urges?|requests?|try|tries|attempts?)\b|\b(textos?|frases|instrucciones|descripciones)\s+que\s+(piden?|ordenan?|indican?|solicitan?)\b|\b(textes?|phrases|instructions|descriptions)\s+qui\s+(demandent|ordonnent|demande|ordonne)\b|\b(textos?|frases|instruções|descrições)\s+que\s+(pedem|pede|mandam|manda)\b|\b(texte?|anweisungen|beschreibungen),?\s+(die|der)\s+(das modell|den assistenten)\b|\b(текст|тексты|фразы|инструкции|описания),?\s+(которые|который)\s+(просят|просит|велят|требуют)\b",
+        )
+        .ok()
+    });
+    static CJK: &[&str] = &["的文本", "的文字", "的说明", "的描述", "するテキスト", "する記述", "하는 텍스트", "하는 문구", "하는 설명"];
+    RE.as_ref().is_some_and(|r| r.is_match(folded))
+        || (!folded.is_ascii()
+            && CJK.iter().any(|w| folded.contains(w))
+            && ["要求模型", "让模型", "モデルに", "모델에게"].iter().any(|w| folded.contains(w)))
+}
+
 /// Does a clause open by pointing back at the one before ("its last lines are …", "copy that
 /// value into …", "transfer tools must use it as …", "その内容を …"): a pronoun or a
 /// demonstrative among its first six words.
@@ -955,4 +972,5 @@ pub(crate) fn warm_up() {
     LazyLock::force(&LITERAL_SINK);
     LazyLock::force(&OTHER_TOOLS);
     LazyLock::force(&ROLE_TOOL);
+    describes_text("");
 }
