@@ -19,6 +19,9 @@
 # a drift in the machine's speed cancels out. The mcpvet commands run with --no-sandbox, like
 # the floor, to measure mcpvet itself; the sandboxed (default) `snapshot` and `scan` are timed
 # too, and the sandbox's own cost is taken pair by pair (sandboxed minus --no-sandbox).
+# The floor also runs `--as-probe` (the probe's own requests in the probe's order: discover
+# and initialize back to back, the lists at once): what mcpvet costs over that is mcpvet's
+# own; what that floor costs over the plain one is the server answering the extra requests.
 # Output: medians with min–max, in milliseconds. Needs cargo, node + npm, python3. The
 # binaries are built into CARGO_TARGET_DIR when it is set (else target/).
 set -euo pipefail
@@ -58,6 +61,7 @@ tmp = tempfile.mkdtemp(prefix="mcpvet-bench-")
 out = os.path.join(tmp, "s.json")
 commands = {
     "floor": lambda era, cmd: [floor, era, "--", *cmd],
+    "floor, as probe": lambda era, cmd: [floor, era, "--as-probe", "--", *cmd],
     "snapshot": lambda era, cmd: [mcpvet, "snapshot", "--quiet", "--no-sandbox", "-o", out, "--", *cmd],
     "scan": lambda era, cmd: [mcpvet, "scan", "--quiet", "--no-sandbox", "--no-policy",
                               "--format", "json", "-o", out, "--", *cmd],
@@ -106,6 +110,9 @@ for label, era, cmd in servers:
             diff = [a - b for a, b in zip(times[n], times["floor"])]
             line += f"   over the floor: {fmt(diff)}"
         print(line)
+    for n in ("snapshot", "scan"):
+        diff = [a - b for a, b in zip(times[n], times["floor, as probe"])]
+        print(f"  {n} over the floor as probe: {fmt(diff)}")
     for boxed, plain in (("snapshot, sandboxed", "snapshot"), ("scan, sandboxed", "scan")):
         diff = [a - b for a, b in zip(times[boxed], times[plain])]
         print(f"  the sandbox's cost ({plain}): {fmt(diff)}")

@@ -154,7 +154,9 @@ pub fn main() -> ExitCode {
         crate::report::eprint_line(&format!("warning: {problem}"));
     }
     let outcome = run(cli);
-    // Nothing mcpvet launched outlives the command.
+    // Nothing mcpvet launched outlives the command: the teardowns that ran while the
+    // command judged and wrote are waited for, then anything left is killed and reaped.
+    crate::mcp::finish_teardown();
     crate::mcp::process::kill_orphans();
     match outcome {
         Ok(exit) => exit.into(),

@@ -59,9 +59,13 @@ pub fn run(args: SnapshotArgs, g: Global) -> anyhow::Result<Exit> {
         snapshot_path: None,
         error: None,
     }];
-    crate::report::warn_unsandboxed(&crate::pipeline::unsandboxed(&subjects, &opts));
+    let unsandboxed = crate::pipeline::unsandboxed(&subjects, &opts);
     let progress = targets::stderr_progress(g);
-    let mut results = targets::obtain(std::slice::from_ref(target), &target_args, &progress)?;
+    let results = targets::obtain(std::slice::from_ref(target), &target_args, &progress);
+    // Said once the server has run, as `scan` does: worded before, its redaction (built on
+    // first use) held back the server's start.
+    crate::report::warn_unsandboxed(&unsandboxed);
+    let mut results = results?;
     let snap = results
         .pop()
         .context("no result")?

@@ -133,6 +133,8 @@ impl TargetArgs {
             pass_env: self.pass_env.clone(),
             allow_unpinned: self.allow_unpinned,
             jobs: self.jobs,
+            // `main` waits for the teardowns before it exits (`finish_teardown`).
+            defer_teardown: true,
             ..ProbeOptions::default()
         })
     }
@@ -350,7 +352,15 @@ mod tests {
         assert_eq!(parsed.timeout, d.timeout);
         assert_eq!(parsed.discover_timeout, d.discover_timeout);
         assert_eq!(parsed.jobs, d.jobs);
-        assert_eq!(d.probe_options().unwrap(), ProbeOptions::default());
+        // The command line's only difference from the library's defaults: `main` finishes
+        // the teardowns, so the probe need not wait for them.
+        assert_eq!(
+            d.probe_options().unwrap(),
+            ProbeOptions {
+                defer_teardown: true,
+                ..ProbeOptions::default()
+            }
+        );
     }
 
     #[test]

@@ -37,6 +37,13 @@ use crate::model::snapshot::{Era, EraDecider, EraEvidence, ServerSnapshot};
 pub trait Connect {
     /// Start the server (or open the connection) once more.
     fn connect(&mut self) -> impl std::future::Future<Output = Result<Conn, RpcError>> + Send;
+
+    /// Done with a connection: close it. The default waits until it is closed; a connector
+    /// may instead kill a stdio server at once and leave its reaping for later (the probe's
+    /// [`super::probe::Teardown`]).
+    fn retire(&mut self, conn: Conn) -> impl std::future::Future<Output = ()> + Send {
+        conn.close()
+    }
 }
 
 /// What one handshake request got so far: `None` while it is unanswered.
@@ -195,9 +202,9 @@ enum First {
     Fresh { discover: String, why: String },
 }
 
-/// The dual-era exchange, every connection opened here closed here: decide the era on a
-/// first connection (see the module doc), on a fresh process only when the first one could
-/// not decide it, then read the lists.
+/// The dual-era exchange, every connection opened here retired here ([`Connect::retire`]):
+/// decide the era on a first connection (see the module doc), on a fresh process only when
+/// the first one could not decide it, then read the lists.
 pub async fn run(
     connector: &mut impl Connect,
     opts: &ProbeOptions,
@@ -218,7 +225,7 @@ pub async fn run(
     let first = match first {
         Ok(f) => f,
         Err(e) => {
-            conn.close().await;
+            connector.retire(conn).await;
             return Err(e);
         }
     };
@@ -274,16 +281,16 @@ pub async fn run(
                     "the handshake ended before the era was decided".into(),
                 )),
             };
-            conn.close().await;
+            connector.retire(conn).await;
             r
         }
         First::Fresh { discover, why } => {
-            conn.close().await;
+            connector.retire(conn).await;
             ex.session
                 .note(format!("legacy handshake on a fresh process: {why}"));
             let mut conn = connector.connect().await?;
             let r = ex.legacy(&mut conn, discover).await;
-            conn.close().await;
+            connector.retire(conn).await;
             r
         }
     }

@@ -76,6 +76,11 @@ pub struct ProbeOptions {
     /// The `clientInfo` to present (default `{name: "mcpvet", version}`); the cloaking check
     /// lists a second time claiming a popular host's identity.
     pub client_info: Option<serde_json::Value>,
+    /// Hand each snapshot over as soon as its server has answered and been killed, and
+    /// finish the teardown (reaping the server, removing its scratch HOME) in the
+    /// background, while the caller judges and writes; [`finish_teardown`] waits for it.
+    /// Off by default: then every probe function returns with its teardown done.
+    pub defer_teardown: bool,
 }
 
 impl ProbeOptions {
@@ -99,6 +104,7 @@ impl Default for ProbeOptions {
             caps: Limits::default(),
             jobs: 8,
             client_info: None,
+            defer_teardown: false,
         }
     }
 }
@@ -281,6 +287,22 @@ impl Conn {
     }
 }
 
+/// The threads finishing teardowns deferred by [`ProbeOptions::defer_teardown`].
+static FINISHING: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Wait until every teardown deferred by [`ProbeOptions::defer_teardown`] is done: each
+/// server reaped, each scratch HOME removed. Call it before the process exits.
+pub fn finish_teardown() {
+    let pending = match FINISHING.lock() {
+        Ok(mut v) => std::mem::take(&mut *v),
+        Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
+    };
+    for h in pending {
+        let _ = h.join();
+    }
+}
+
 /// Shared stderr capture for one probe (kept across a fresh process, when one is needed).
 pub type StderrBuf = Arc<Mutex<limits::RingBuffer>>;
 
@@ -300,7 +322,9 @@ pub fn probe(spec: &ServerSpec, opts: &ProbeOptions) -> Result<ServerSnapshot, P
 }
 
 /// Probe many servers concurrently (at most `opts.jobs` at once); results are in the order
-/// of `specs`. `progress` is called on the calling thread.
+/// of `specs`. `progress` is called on the calling thread. Each server is killed before its
+/// result is reported; with [`ProbeOptions::defer_teardown`] the reaping and the removal of
+/// scratch HOMEs may still run when this returns (see [`finish_teardown`]).
 pub fn probe_all(
     specs: &[ServerSpec],
     opts: &ProbeOptions,
@@ -323,7 +347,8 @@ pub fn probe_all(
                 .collect();
         }
     };
-    rt.block_on(async {
+    let mut tasks = Vec::with_capacity(specs.len());
+    let results = rt.block_on(async {
         let jobs = opts.jobs.max(1);
         let sem = Arc::new(tokio::sync::Semaphore::new(jobs));
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
@@ -332,13 +357,16 @@ pub fn probe_all(
             let tx = tx.clone();
             let spec = spec.clone();
             let opts = opts.clone();
-            tokio::spawn(async move {
+            tasks.push(tokio::spawn(async move {
                 let _permit = sem.acquire_owned().await;
                 let _ = tx.send((index, None));
                 let started = std::time::Instant::now();
-                let out = probe::probe_async(&spec, &opts).await;
+                let (out, teardown) = probe::probe_deferred(&spec, &opts).await;
                 let _ = tx.send((index, Some((out, started.elapsed()))));
-            });
+                // The result is reported: the loop below need not wait for the teardown.
+                drop(tx);
+                teardown.finish().await;
+            }));
         }
         drop(tx);
         let mut results: Vec<Option<Result<ServerSnapshot, ProbeFailure>>> =
@@ -375,7 +403,37 @@ pub fn probe_all(
                 })
             })
             .collect()
-    })
+    });
+    let finish = async move {
+        for t in tasks {
+            let _ = t.await;
+        }
+    };
+    if opts.defer_teardown {
+        // The runtime goes on (reaping, removing scratch HOMEs) on a thread of its own.
+        let (rt_tx, rt_rx) = std::sync::mpsc::sync_channel(1);
+        let spawned = std::thread::Builder::new()
+            .name("mcpvet-teardown".into())
+            .spawn(move || {
+                if let Ok((rt, finish)) = rt_rx.recv() {
+                    let rt: tokio::runtime::Runtime = rt;
+                    rt.block_on(finish);
+                }
+            });
+        match spawned {
+            Ok(handle) => {
+                let _ = rt_tx.send((rt, finish));
+                match FINISHING.lock() {
+                    Ok(mut v) => v.push(handle),
+                    Err(poisoned) => poisoned.into_inner().push(handle),
+                }
+            }
+            Err(_) => rt.block_on(finish),
+        }
+    } else {
+        rt.block_on(finish);
+    }
+    results
 }
 
 /// A one-line description of a snapshot: `modern 2026-07-28, 2 tools, 1 prompt`.

@@ -34,6 +34,8 @@ struct Launcher<'a> {
     /// The scratch HOME and TMPDIR, shared by the first process and a fresh one when the
     /// handshake needs it (so an `npx` download is not repeated), removed when the probe ends.
     scratch: Option<tempfile::TempDir>,
+    /// Stdio servers the handshake is done with: killed, not reaped yet ([`Teardown`]).
+    retired: Vec<super::stdio::StdioConn>,
 }
 
 impl Launcher<'_> {
@@ -45,7 +47,15 @@ impl Launcher<'_> {
             .prefix("mcpvet-probe-")
             .tempdir()
             .map_err(|e| format!("cannot create a scratch HOME: {e}"))?;
-        for sub in ["home", "tmp", "work"] {
+        // The private working directory is the sandbox's alone. (Every directory made here
+        // is one more to remove after the server is killed; on a disk mounted with online
+        // discard each removal takes milliseconds.)
+        let subs: &[&str] = if self.bwrap.is_some() {
+            &["home", "tmp", "work"]
+        } else {
+            &["home", "tmp"]
+        };
+        for sub in subs {
             std::fs::create_dir_all(dir.path().join(sub))
                 .map_err(|e| format!("cannot create a scratch HOME: {e}"))?;
         }
@@ -133,6 +143,39 @@ impl Connect for Launcher<'_> {
     async fn connect(&mut self) -> Result<Conn, RpcError> {
         self.start().await.map_err(RpcError::Launch)
     }
+
+    /// A stdio server is killed here and now; reaping it waits for the [`Teardown`].
+    async fn retire(&mut self, conn: Conn) {
+        match conn {
+            Conn::Stdio(mut c) => {
+                c.kill_now();
+                self.retired.push(*c);
+            }
+            other => other.close().await,
+        }
+    }
+}
+
+/// What is left of a probe once its servers are killed: reaping them, then removing the
+/// scratch HOME (only once nothing can write there any more). [`probe_deferred`] hands it
+/// over with the snapshot so that it can run while the caller goes on.
+#[derive(Default)]
+pub struct Teardown {
+    conns: Vec<super::stdio::StdioConn>,
+    scratch: Option<tempfile::TempDir>,
+}
+
+impl Teardown {
+    /// Reap every server (each was killed already) and remove the scratch HOME.
+    pub async fn finish(self) {
+        for c in self.conns {
+            c.close().await;
+        }
+        if let Some(dir) = self.scratch {
+            // Blocking file-system work, off the runtime's workers.
+            let _ = tokio::task::spawn_blocking(move || drop(dir)).await;
+        }
+    }
 }
 
 /// What the sandbox hides for this process: the reviewer's `HOME` (and `/root`, `/home`,
@@ -209,17 +252,34 @@ pub async fn open(spec: &ServerSpec, opts: &ProbeOptions) -> Result<Opened, Prob
     })
 }
 
-/// Probe one server (async). Every exit path kills what was launched.
+/// Probe one server (async). Every exit path kills what was launched; it returns once what
+/// was launched is reaped and its scratch HOME removed.
 pub async fn probe_async(
     spec: &ServerSpec,
     opts: &ProbeOptions,
 ) -> Result<ServerSnapshot, ProbeFailure> {
+    let (out, teardown) = probe_deferred(spec, opts).await;
+    teardown.finish().await;
+    out
+}
+
+/// Probe one server (async), handing the snapshot over as soon as the servers are killed: the
+/// [`Teardown`] (reaping, removing the scratch HOME) is the caller's to finish. After a
+/// failure it is finished here, before the error is worded (so that the error quotes all the
+/// server wrote on stderr), and the one returned is empty.
+pub async fn probe_deferred(
+    spec: &ServerSpec,
+    opts: &ProbeOptions,
+) -> (Result<ServerSnapshot, ProbeFailure>, Teardown) {
     // One deadline for the whole probe of this server: sandbox check, launches, listing.
     let deadline = Instant::now() + opts.timeout;
     let mut session = Session::new();
     let stderr: StderrBuf = Arc::new(Mutex::new(RingBuffer::new(opts.caps.max_stderr_bytes)));
     let fail = |m: String| ProbeFailure::new(&spec.name, m);
-    let mut launcher = prepare(spec, opts, &mut session, stderr.clone())?;
+    let mut launcher = match prepare(spec, opts, &mut session, stderr.clone()) {
+        Ok(l) => l,
+        Err(e) => return (Err(e), Teardown::default()),
+    };
     // The sandbox check runs beside the first launch instead of before it: a bubblewrap
     // that cannot build the sandbox never runs the server at all (it exits first), so
     // nothing runs unsandboxed meanwhile, and its failure is the one reported.
@@ -237,18 +297,30 @@ pub async fn probe_async(
         );
         tokio::pin!(preflight, handshake);
         tokio::select! {
-            checked = &mut preflight => {
-                checked.map_err(fail)?;
-                handshake.await
-            }
-            result = &mut handshake => {
-                preflight.await.map_err(fail)?;
-                result
-            }
+            checked = &mut preflight => match checked {
+                Ok(()) => Ok(handshake.await),
+                Err(e) => Err(e),
+            },
+            result = &mut handshake => match preflight.await {
+                Ok(()) => Ok(result),
+                Err(e) => Err(e),
+            },
         }
     };
+    let mut teardown = Teardown {
+        conns: std::mem::take(&mut launcher.retired),
+        scratch: launcher.scratch.take(),
+    };
     drop(launcher);
-    probe_outcome(spec, opts, result, session, &stderr, deadline).map_err(fail)
+    if !matches!(result, Ok(Ok(Ok(_)))) {
+        teardown.finish().await;
+        teardown = Teardown::default();
+    }
+    let out = match result {
+        Err(e) => Err(fail(e)),
+        Ok(r) => probe_outcome(spec, opts, r, session, &stderr, deadline).map_err(fail),
+    };
+    (out, teardown)
 }
 
 /// Check that bubblewrap can build the sandbox here ([`sandbox::bwrap_preflight`], once per
@@ -352,6 +424,7 @@ fn prepare<'a>(
         args: launch_args,
         starts: 0,
         scratch: None,
+        retired: Vec::new(),
     })
 }
 

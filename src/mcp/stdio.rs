@@ -361,6 +361,13 @@ impl StdioConn {
         self.child.id()
     }
 
+    /// Kill the process group now and close its stdin, without waiting for anything: the
+    /// server runs no further; [`Self::close`] reaps it later.
+    pub fn kill_now(&mut self) {
+        self.guard.kill_all();
+        drop(self.stdin.take());
+    }
+
     /// Kill the process group, reap the child and stop the reader tasks.
     pub async fn close(mut self) {
         self.guard.kill_all();

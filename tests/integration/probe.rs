@@ -1284,3 +1284,54 @@ fn scan_finds_the_tools_of_an_sse_server_by_url_and_by_config() {
     );
     assert_eq!(stats["noAuth"], 0, "{stats}");
 }
+
+#[test]
+fn deferred_teardown_hands_the_snapshot_over_first_and_finishes_on_request() {
+    // The server fills its scratch HOME with files, so removing it takes a while after the
+    // server is killed. With `defer_teardown`, `probe_all` returns once the answers are in and
+    // the server is killed; reaping it and removing its HOME finish in the background until
+    // `finish_teardown`.
+    let pids = PidFile::new();
+    let mut spec = hostile("busy_home", &pids);
+    if let Transport::Stdio { args, .. } = &mut spec.transport {
+        args.push("20000".into());
+    }
+    let o = ProbeOptions {
+        defer_teardown: true,
+        timeout: Duration::from_secs(30),
+        ..opts()
+    };
+    let out = probe_all(std::slice::from_ref(&spec), &o, &|_| {});
+    let snap = out.into_iter().next().unwrap().unwrap();
+    let home = snap.tools[0]["description"].as_str().unwrap().to_owned();
+    assert!(home.contains("mcpvet-probe-"), "{home}");
+    // Killed at once: no process of the server runs on while the caller judges.
+    for p in pids.pids() {
+        assert!(
+            !alive(p) || {
+                std::thread::sleep(Duration::from_millis(200));
+                !alive(p)
+            },
+            "{p} still runs"
+        );
+    }
+    assert!(
+        Path::new(&home).exists(),
+        "the scratch HOME was removed before the snapshot was handed over"
+    );
+    mcpvet::mcp::finish_teardown();
+    assert!(!Path::new(&home).exists(), "{home} left behind");
+    pids.assert_all_gone(1);
+
+    // Without it, everything is done when `probe_all` returns.
+    let pids = PidFile::new();
+    let mut spec = hostile("busy_home", &pids);
+    if let Transport::Stdio { args, .. } = &mut spec.transport {
+        args.push("2000".into());
+    }
+    let out = probe_all(std::slice::from_ref(&spec), &opts(), &|_| {});
+    let snap = out.into_iter().next().unwrap().unwrap();
+    let home = snap.tools[0]["description"].as_str().unwrap().to_owned();
+    assert!(!Path::new(&home).exists(), "{home} left behind");
+    pids.assert_all_gone(1);
+}
