@@ -973,10 +973,13 @@ pub fn score(hits: &[&Hit]) -> u32 {
     // is a reason to look (medium); naming more of them is no order to read any.
     let only_paths = by_cue.len() == 1 && by_cue.contains_key(DATA_ONLY_CUE);
     by_cue
-        .values()
-        .map(|(w, sources)| {
+        .iter()
+        .map(|(cue, (w, sources))| {
             let repeats = if only_paths {
                 0
+            } else if *cue == MENTION_CUE {
+                // Attacks named, not said: however many, one more than one.
+                sources.len().saturating_sub(1).min(1)
             } else {
                 sources.len().saturating_sub(1).min(2)
             };
@@ -986,7 +989,7 @@ pub fn score(hits: &[&Hit]) -> u32 {
 }
 
 /// The cue of every pattern or phrase named rather than said (quoted, or as an example):
-/// together they weigh as one cue (see [`score`]).
+/// together they weigh as one cue, with at most one repeat (see [`score`]).
 pub(crate) const MENTION_CUE: &str = "mention";
 
 /// The cue of a secret file named in a definition (see [`score`]).

@@ -1286,7 +1286,7 @@ fn scan_finds_the_tools_of_an_sse_server_by_url_and_by_config() {
 }
 
 #[test]
-fn deferred_teardown_hands_the_snapshot_over_first_and_finishes_on_request() {
+fn deferred_teardown_kills_at_once_and_finishes_on_request() {
     // The server fills its scratch HOME with files, so removing it takes a while after the
     // server is killed. With `defer_teardown`, `probe_all` returns once the answers are in and
     // the server is killed; reaping it and removing its HOME finish in the background until
@@ -1315,10 +1315,9 @@ fn deferred_teardown_hands_the_snapshot_over_first_and_finishes_on_request() {
             "{p} still runs"
         );
     }
-    assert!(
-        Path::new(&home).exists(),
-        "the scratch HOME was removed before the snapshot was handed over"
-    );
+    // (Whether the HOME is still there at this point depends on how busy the machine is:
+    // that the snapshot comes first is a timing property, measured by
+    // scripts/bench-handshake.sh, not asserted here.)
     mcpvet::mcp::finish_teardown();
     assert!(!Path::new(&home).exists(), "{home} left behind");
     pids.assert_all_gone(1);
