@@ -121,27 +121,14 @@ impl Client {
     /// One request; skips notifications and anything that is not its answer.
     fn call(&mut self, method: &str, params: Value) -> Result<Value, String> {
         let id = self.request(method, params, self.modern)?;
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if self
-                .out
-                .read_line(&mut line)
-                .map_err(|e| format!("read: {e}"))?
-                == 0
-            {
-                return Err(format!("{method}: the server closed its stdout"));
-            }
-            let Ok(msg) = serde_json::from_str::<Value>(&line) else {
-                continue;
-            };
-            if msg.get("id").and_then(Value::as_u64) != Some(id) || msg.get("method").is_some() {
-                continue;
-            }
-            return match msg.get("result") {
-                Some(r) => Ok(r.clone()),
-                None => Err(format!("{method}: {}", msg.get("error").unwrap_or(&msg))),
-            };
+        let msg = self
+            .answers(&[id])
+            .map_err(|e| format!("{method}: {e}"))?
+            .pop()
+            .ok_or_else(|| format!("{method}: no answer"))?;
+        match msg.get("result") {
+            Some(r) => Ok(r.clone()),
+            None => Err(format!("{method}: {}", msg.get("error").unwrap_or(&msg))),
         }
     }
 
