@@ -6,7 +6,8 @@
 //! `sensitive-path`, `command`, `exfil`, `cross-tool`, `marketing`, …) and a weight (1 weak …
 //! 4 decisive). An item's score is the sum over its cues of the strongest weight in that cue
 //! plus one for each further distinct pattern in the same cue (at most two; none when the
-//! item's only cue is a named secret file, see [`score`]). So a lone weak
+//! item's only cue is a named secret file, one for the `mention` cue of attacks named rather
+//! than said, see [`score`]). So a lone weak
 //! cue (a bare "you must" or "IMPORTANT:") scores 1 and yields nothing, while an instruction
 //! plus a sensitive path plus concealment scores 7 or more and is critical:
 //!
