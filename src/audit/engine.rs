@@ -805,36 +805,42 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
             // cue for all such mentions: a scanner naming many attacks is one reason to look,
             // not many.
             let mut cue = pat.cue.as_str();
-            if pat.quoted_is_mention
+            use crate::audit::checks::side_effect_command::{exemplified, named_as_example};
+            // Named rather than said: how, and whether the hit joins the mentions' cue.
+            let mention = if pat.quoted_is_mention
                 && crate::audit::text::quoted_mention(&prep.norm, m.start, m.end)
             {
-                weight = 1;
-                cue = MENTION_CUE;
-                message = format!("{message} (quoted: named, not said)");
-            } else if pat.rule == rule_id::EMBEDDED_COMMAND
-                && crate::audit::checks::side_effect_command::exemplified(&prep.norm, m.start)
-            {
+                Some(("quoted: named, not said", true))
+            } else if pat.rule == rule_id::EMBEDDED_COMMAND && exemplified(&prep.norm, m.start) {
                 // A command named as an example of what a scanner looks for, or of what is
                 // never to be done ("flags steps such as `curl … | sh`"): named, not asked.
-                weight = 1;
-                cue = MENTION_CUE;
-                message = format!("{message} (named as an example or a prohibition)");
-            } else if (pat.rule == rule_id::HIDDEN_INSTRUCTIONS
-                || pat.rule == rule_id::CONCEALMENT
-                || pat.rule == rule_id::SENSITIVE_FILE_REFERENCE)
-                && crate::audit::checks::side_effect_command::named_as_example(&prep.norm, m.start)
+                Some(("named as an example or a prohibition", true))
+            } else if [
+                rule_id::HIDDEN_INSTRUCTIONS,
+                rule_id::CONCEALMENT,
+                rule_id::SENSITIVE_FILE_REFERENCE,
+            ]
+            .contains(&pat.rule.as_str())
+                && named_as_example(&prep.norm, m.start)
             {
                 // An injection phrase, a tag or a secret file named as an example of what a
                 // scanner flags ("phrases like … or hidden `<IMPORTANT>` blocks", "credentials
                 // such as SSH keys or `.env` files"): named, not said. (An order to read or
-                // send one is the intent analysis' to weigh.)
+                // send one is the intent analysis' to weigh.) A secret file keeps its own cue:
+                // files named and nothing else are one reason to look, see `score`.
+                Some((
+                    "named as an example",
+                    pat.rule != rule_id::SENSITIVE_FILE_REFERENCE,
+                ))
+            } else {
+                None
+            };
+            if let Some((how, joins)) = mention {
                 weight = 1;
-                // (A secret file keeps its own cue: files named and nothing else are one
-                // reason to look, see `score`.)
-                if pat.rule != rule_id::SENSITIVE_FILE_REFERENCE {
+                if joins {
                     cue = MENTION_CUE;
                 }
-                message = format!("{message} (named as an example)");
+                message = format!("{message} ({how})");
             }
             if pat.names_tool {
                 // Resolve which tool the text points at.

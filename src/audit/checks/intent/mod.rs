@@ -242,15 +242,19 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             // (Only where the pronoun can carry a secret, the conversation or a literal
             // destination into a move or another call's argument: "… the bridge account
             // ES91 …; transfer tools must use it as the destination".)
-            let data = a.3.iter().any(|h| matches!(h.concept, Concept::DataSecret | Concept::DataConversation))
-                || literal_sink(&text[a.0..a.1]);
+            // (Cheapest first: the literal-sink expression runs only for a clause that may
+            // pair.)
             let moves = b.3.iter().any(|h| {
                 matches!(
                     h.concept,
                     Concept::ActSend | Concept::ActModify | Concept::ActRead | Concept::Contents | Concept::Sink | Concept::ArgSensitive
                 ) && !reading::negated_at(&b.2, h.start, h.end)
             });
-            if data && moves && reading::points_back(&b.2) {
+            let data = || {
+                a.3.iter().any(|h| matches!(h.concept, Concept::DataSecret | Concept::DataConversation))
+                    || literal_sink(&text[a.0..a.1])
+            };
+            if moves && reading::points_back(&b.2) && data() {
                 let shift = a.2.len() + 1;
                 let mut hits = a.3.clone();
                 hits.extend(b.3.iter().map(|x| crate::audit::lexicon::ConceptHit {
