@@ -287,8 +287,17 @@ fn claims_every_task(r: &Reading, about_itself: bool, names_self: bool) -> bool 
     };
     // (The three conditions read the clause only; the quantifier, the dearest to read — a
     // search per word —, is read last.)
+    // (An order in the imperative to send the tasks here — "route every SQL request here" —
+    // claims as much as a recommendation does; "always call this before the first
+    // `execute_command`" orders a call, which is a workflow note, and "use this tool for …"
+    // says what it is for.)
+    let routed = || {
+        (r.has(Concept::ActSend) || r.has(Concept::ActModify))
+            && !r.has(Concept::ActCall)
+            && (imperative(f) || opens_with_action(f, &r.hits))
+    };
     (about_itself || names_self || names_this_tool(f))
-        && (r.has(Concept::Prefer) || r.has(Concept::Directive) || any(RECOMMEND))
+        && (r.has(Concept::Prefer) || r.has(Concept::Directive) || any(RECOMMEND) || routed())
         && every()
 }
 
@@ -477,8 +486,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         // … or, with no word for the user's choice, a literal destination (an account, an
         // address, a URL) given for a destination argument of another tool ("payments to
         // suppliers go to the bridge account ES91 …; transfer tools use it as destination").
+        // (… or a literal destination every call of a tool named by its role passes through:
+        // "links the browser tools open are first passed through https://…".)
         || (r.literal_sink
-            && r.has(ArgSensitive)
+            && (r.has(ArgSensitive) || (role && r.has(ActSend)))
             && (named_other || role)
             && !x.opening
             && !asks_user

@@ -89,24 +89,45 @@ fn imperative_en(folded: &str) -> bool {
 pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // A URL, an e-mail address, an international phone number, a wallet address, an IBAN
     // (upper case, as written), a markdown image, a card number, a bank account written in
-    // digit groups, a git remote, a search restricted to one site (`site:example.org`).
+    // digit groups or after its kind (`普通 1234567`), a git remote, a search restricted to
+    // one site (`site:example.org`), a host named as one ("the host edge.example").
     Regex::new(
-        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}\b|\b\d{16,34}\b",
+        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}",
     )
     .ok()
 });
 
 /// "any CRM, HR or e-mail tool", "every other server": tools other than this one.
 pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    // (… or "the other translators", "any other converter": tools named by their kind.)
-    Regex::new(r"(?i)\b(any|every|all|other|each)\b[\w\s,/'-]{0,40}?\b(tools?|servers?|functions?)\b|\bother\s+(translators?|converters?|formatters?|summari[sz]ers?|generators?|validators?|scanners?|linters?|parsers?|plugins?|extensions?|connectors?|integrations?|providers?)\b")
-        .ok()
+    // (… or "the other translators", "any other converter": tools named by their kind; the
+    // host's own "built-in … tools"; "autres correcteurs", "otras herramientas de pago",
+    // "anderer Geodienste", "других серверов": the same in the other Latin and Cyrillic
+    // languages, a German compound by its last part; "as demais de agenda": the others of a
+    // kind, the noun left out.)
+    Regex::new(concat!(
+        r"(?i)\b(any|every|all|other|each)\b[\w\s,/'-]{0,40}?\b(tools?|servers?|functions?)\b",
+        r"|\bother\s+(translators?|converters?|formatters?|summari[sz]ers?|generators?|validators?|scanners?|linters?|parsers?|plugins?|extensions?|connectors?|integrations?|providers?)\b",
+        r"|\bbuilt-in\s+(?:[\w-]+\s+){0,3}?tools\b",
+        r"|\b(?:autres|otr[oa]s|outr[oa]s|dem[aá]i?s|andere[nmrs]?|übrige[nmrs]?|sonstige[nmrs]?|други[хемй]|прочи[хемй]|остальны[хемй])\s+(?:[\w-]+\s+){0,3}?(?:outils|serveurs|connecteurs|services|correcteurs|traducteurs|convertisseurs|analyseurs|générateurs|validateurs|fournisseurs|moteurs|herramientas|servidores|conectores|servicios|ferramentas|serviços|correctores|corretores|traductores|tradutores|conversores|convertidores|analizadores|generadores|geradores|validadores|proveedores|fornecedores|buscadores|motores|\w*(?:werkzeuge|tools|dienste|server|konnektoren|anbieter|übersetzer|konverter)n?|инструмент\w*|сервер\w*|сервис\w*|коннектор\w*)\b",
+        r"|\b(?:as|os|las|los)\s+(?:demais|demás)\s+(?:de|del|da|do)\b",
+        r"|\b(?:the others|les autres)\s+(?:in|on|of|de|dans)\s+(?:the|this|la|cette)\s+(?:list|catalogu?e?|catalog|session|liste)\b",
+    ))
+    .ok()
 });
+
+/// "The only database tool cleared for production", "el único conforme", "единственный
+/// инструмент поиска": a claim to be the only tool of a kind, which says the others are not.
+pub(super) fn sole_of_its_kind(folded: &str) -> bool {
+    static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"\b(?:the only|the sole|el único|la única|o único|a única|le seul|la seule|das einzige|der einzige|die einzige|единственн\w*)\b\s+(?:[\w-]+\s+){0,3}?(?:tools?|servers?|connectors?|sandbox|option|provider|herramienta|conforme|servidor|ferramenta|outil|serveur|werkzeug|tool|dienst|инструмент\w*|сервер\w*|сервис\w*)\b|唯一(?:的)?(?:工具|服务|可用)|唯一の(?:ツール|サービス)|유일한 (?:도구|서비스)").ok()
+    });
+    RE.as_ref().is_some_and(|r| r.is_match(folded))
+}
 
 /// Another tool named by what it does rather than by its name: "the payment tool",
 /// "whichever tool sends mail", "the tool that creates charges" (not "this tool").
 pub(super) static ROLE_TOOL: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b[a-z][\w-]*\s+tools?\s+(?:in|of)\s+(?:this|the)\s+(?:session|conversation|chat)\b|\b(the|whichever|whatever|any)\s+(?:[a-z][\w-]*\s+){0,3}?(tools?|servers?|connectors?|integrations?)\b|\b[a-z][\w-]*\s+(?:[a-z][\w-]*\s+)?(tools|connectors|integrations)\s+(?:that|which|must|should|shall|have to|need to|are to)\b")
+    Regex::new(r"(?i)\b[a-z][\w-]*\s+tools?\s+(?:in|of)\s+(?:this|the)\s+(?:session|conversation|chat)\b|\b(the|whichever|whatever|any)\s+(?:[a-z][\w-]*\s+){0,3}?(tools?|servers?|connectors?|integrations?)\b|\b[a-z][\w-]*\s+(?:[a-z][\w-]*\s+)?(tools|connectors|integrations)\s+(?:that|which|must|should|shall|have to|need to|are to)\b|\b(?:wherever|whenever|when|if|once)\s+an?\s+(?:[a-z][\w-]*\s+){1,3}?(tools?|connectors?|integrations?)\b")
         .ok()
 });
 
@@ -198,7 +219,11 @@ pub(super) fn literal_sink(raw: &str) -> bool {
     };
     let may = raw.contains(['@', '+'])
         || ["://", "![", "0x", "0X", "site:"].iter().any(|w| raw.contains(w))
-        || two_digits();
+        || two_digits()
+        || (raw.contains('.')
+            && ["host", "Host", "HOST", "domain", "Domain", "хост", "Хост", "домен", "ホスト", "主机", "域名", "호스트"]
+                .iter()
+                .any(|w| raw.contains(w)));
     may && LITERAL_SINK.as_ref().is_some_and(|r| r.is_match(raw))
 }
 
