@@ -357,7 +357,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         " all ", "every", "~/", "/*", " * ", "--force", "-rf", "/all", "--all", "entire", " tous ",
         " toutes ", " todos ", " todas ", " alle ", " allen ", " все ", "всё", "全部", "所有",
         "すべて", "全て", "모든", "전부", " tudo ", "整个", "整個", " todo ", " toda ", " tout ",
-        " toute ", " alles ", " весь ", " вся ",
+        " toute ", " alles ", " весь ", " вся ", "の全",
     ]
     .iter()
     .any(|p| (!ascii || p.is_ascii()) && r.folded.contains(p));
@@ -755,6 +755,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 // … or to another tool named in so many words, as a step after this one
                 // ("조회 후 github_delete_repository로 … 삭제").
                 || (trigger && named_other && !about_itself())
+                // … or a default, sent as it stands, that destroys everything of a kind
+                // ("--delete (同期先の全オブジェクトを削除してから開始)").
+                || (x.kind == StrKind::Default && broad && !optional(r.folded))
                 || undeclared
         };
     if destroys {
