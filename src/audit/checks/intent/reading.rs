@@ -624,7 +624,8 @@ pub(super) fn points_back(folded: &str) -> bool {
         "ses", "leur", "leurs", "ce", "cette", "ces", "su", "sus", "ese", "esa",
         "esos", "esas", "seu", "sua", "seus", "suas", "esse", "essa", "esses", "essas",
         "sein", "seine", "seinen", "ihr", "ihre", "ihren", "dessen", "deren", "diese", "dieser",
-        "dieses", "diesen", "его", "её", "ее", "их", "этот", "эта", "это", "эти", "этого",
+        "dieses", "diesen", "sie", "ils", "elles", "ellos", "ellas", "eles", "elas", "его", "её",
+        "ее", "их", "этот", "эта", "это", "эти", "этого", "они",
     ];
     const CJK: &[&str] = &["その", "それ", "该", "其", "它", "此", "그 ", "해당"];
     // "the said …" points back wherever it stands: "收件人以该共享邮箱为准".
@@ -681,7 +682,15 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
             || ["参数", "字段", "パラメータ", "引数", "인자", "필드", "параметр", "поле"]
                 .iter()
                 .any(|w| after.trim_start().starts_with(w));
-        quoted || labelled || placed || label
+        // "im Feld note", "no campo note", "dans le champ note", "the field note": the word
+        // for a field or a parameter before the name.
+        let named_as_field = [
+            "field ", "feld ", "campo ", "champ ", "поле ", "parameter ", "parámetro ",
+            "parâmetro ", "paramètre ", "параметр ", "argument ", "argumento ",
+        ]
+        .iter()
+        .any(|w| before.ends_with(w));
+        quoted || labelled || placed || label || named_as_field
     })
 }
 /// An action word that is not the model's to do: one inside a trigger compound of the
