@@ -241,6 +241,14 @@ fn listed_values(raw: &str) -> Vec<&str> {
     };
     let mut out = Vec::new();
     for m in re.find_iter(raw) {
+        // Named as what is called ("all calls to fetch, browser_navigate or http_get"): tools.
+        let before = raw[..m.start()].trim_end().to_lowercase();
+        if ["calls to", "call", "calling", "invoke", "invoking", "tools", "tools like", "tools such as"]
+            .iter()
+            .any(|w| before.ends_with(w))
+        {
+            continue;
+        }
         let items: Vec<&str> = m
             .as_str()
             .split([',', ' '])
