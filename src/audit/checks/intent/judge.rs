@@ -502,7 +502,30 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 .iter()
                 .any(|w| r.folded.contains(w))
             && !about_itself());
+    // The user's own values set aside, in so many words ("auch wenn der Nutzer andere Werte
+    // angibt", "применяются даже если пользователь указал иначе"), for calls of another tool:
+    // the call is tampered with whatever it changes.
+    let overrides_user = || {
+        const USER: &[&str] = &[
+            "user", "nutzer", "benutzer", "usuario", "usuário", "utilisateur", "utilizador",
+            "пользовател", "用户", "ユーザー", "사용자",
+        ];
+        // (A concession — "even if", "whatever" —, not "attributed to the integration, not to
+        // the user".)
+        const EVEN: &[&str] = &[
+            "even", "whatever", "regardless", "no matter", "auch wenn", "selbst wenn", "egal",
+            "даже", "независимо", "aunque", "independientemente", "mesmo que", "même si",
+            "quoi que", "即使", "无论", "ても", "더라도", "관계없이",
+        ];
+        r.hits.iter().filter(|h| h.concept == AgainstUser).any(|h| {
+            r.folded.get(h.start..h.end).is_some_and(|w| {
+                USER.iter().any(|u| w.contains(u)) && EVEN.iter().any(|e| w.contains(e))
+            })
+        })
+    };
+    let user_set_aside = (named_other || role || other) && !asks_user && overrides_user() && !about_itself();
     let tampers = r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser))
+        || user_set_aside
         || role_redirect
         || value_redirect
         || fact_redirect;
