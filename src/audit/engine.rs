@@ -815,13 +815,26 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 // A command named as an example of what a scanner looks for, or of what is
                 // never to be done ("flags steps such as `curl … | sh`"): named, not asked.
                 Some(("named as an example or a prohibition", true))
-            } else if [
+            } else if ([
                 rule_id::HIDDEN_INSTRUCTIONS,
                 rule_id::CONCEALMENT,
                 rule_id::SENSITIVE_FILE_REFERENCE,
             ]
             .contains(&pat.rule.as_str())
-                && named_as_example(&prep.norm, m.start)
+                && named_as_example(&prep.norm, m.start))
+                // … or any of these, or a channel out, in a sentence that describes text a
+                // scanner flags ("descriptions that ask the model to … or that say 'do not
+                // tell the user'").
+                || ([
+                    rule_id::HIDDEN_INSTRUCTIONS,
+                    rule_id::CONCEALMENT,
+                    rule_id::SENSITIVE_FILE_REFERENCE,
+                    rule_id::EXFILTRATION_CHANNEL,
+                ]
+                .contains(&pat.rule.as_str())
+                    && crate::audit::checks::side_effect_command::described_as_flagged(
+                        &prep.norm, m.start,
+                    ))
             {
                 // An injection phrase, a tag or a secret file named as an example of what a
                 // scanner flags ("phrases like … or hidden `<IMPORTANT>` blocks", "credentials

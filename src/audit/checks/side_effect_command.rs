@@ -127,6 +127,14 @@ pub(crate) fn named_as_example(norm: &str, start: usize) -> bool {
     MARKERS.iter().any(|m| before.contains(m))
 }
 
+/// Whether the sentence before `start` describes text that a scanner flags ("descriptions
+/// that ask the model to read … or that say \"do not tell the user\""): what follows is
+/// named, not said.
+pub(crate) fn described_as_flagged(norm: &str, start: usize) -> bool {
+    let before = crate::audit::lexicon::fold(&sentence_before(norm, start, 200));
+    crate::audit::checks::intent::describes_text(&before)
+}
+
 fn negated(norm: &str, start: usize) -> bool {
     // Only within the same sentence.
     let before = sentence_before(norm, start, 16);

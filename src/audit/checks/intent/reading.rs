@@ -609,10 +609,10 @@ pub(super) struct Reading<'a> {
 /// Does the clause describe text that orders something ("flags text that asks the model to
 /// read credentials …", "détecte les textes qui demandent au modèle de …", "检测要求模型…的文本"),
 /// as a scanner's description does, rather than order it?
-pub(super) fn describes_text(folded: &str) -> bool {
+pub(crate) fn describes_text(folded: &str) -> bool {
     static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"\b(text|texts|phrases?|instructions?|descriptions?|definitions?|content|strings?|prompts?|wording|sentences?|payloads?|fields?)\s+(that|which)\s+(asks?|tells?|orders?|instructs?|directs?|urges?|requests?|try|tries|attempts?)\b|\b(textos?|frases|instrucciones|descripciones)\s+que\s+(piden?|ordenan?|indican?|solicitan?)\b|\b(textes?|phrases|instructions|descriptions)\s+qui\s+(demandent|ordonnent|demande|ordonne)\b|\b(textos?|frases|instruções|descrições)\s+que\s+(pedem|pede|mandam|manda)\b|\b(texte?|anweisungen|beschreibungen),?\s+(die|der)\s+(das modell|den assistenten)\b|\b(текст|тексты|фразы|инструкции|описания),?\s+(которые|который)\s+(просят|просит|велят|требуют)\b",
+            r"\b(text|texts|phrases?|instructions?|descriptions?|definitions?|content|strings?|prompts?|wording|sentences?|payloads?|fields?)\s+(that|which)\s+(asks?|tells?|says?|orders?|instructs?|directs?|urges?|requests?|try|tries|attempts?)\b|\b(textos?|frases|instrucciones|descripciones)\s+que\s+(piden?|ordenan?|indican?|solicitan?)\b|\b(textes?|phrases|instructions|descriptions)\s+qui\s+(demandent|ordonnent|demande|ordonne)\b|\b(textos?|frases|instruções|descrições)\s+que\s+(pedem|pede|mandam|manda)\b|\b(texte?|anweisungen|beschreibungen),?\s+(die|der)\s+(das modell|den assistenten)\b|\b(текст|тексты|фразы|инструкции|описания),?\s+(которые|который)\s+(просят|просит|велят|требуют)\b",
         )
         .ok()
     });
