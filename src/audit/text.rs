@@ -407,6 +407,35 @@ pub fn clip(s: &str, max: usize) -> String {
     out
 }
 
+/// A fixed list of phrases asked "does this text contain any of them?" many times: one
+/// automaton pass over the text (built on first use) instead of one substring search per
+/// phrase. Exactly `list.iter().any(|p| text.contains(p))` (the list is searched phrase by
+/// phrase if the automaton cannot be built).
+pub(crate) struct AnyOf {
+    list: &'static [&'static str],
+    matcher: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>>,
+}
+
+impl AnyOf {
+    pub(crate) const fn new(list: &'static [&'static str]) -> AnyOf {
+        AnyOf {
+            list,
+            matcher: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Does `text` contain any phrase of the list?
+    pub(crate) fn in_text(&self, text: &str) -> bool {
+        match self
+            .matcher
+            .get_or_init(|| aho_corasick::AhoCorasick::new(self.list).ok())
+        {
+            Some(ac) => ac.is_match(text),
+            None => self.list.iter().any(|p| text.contains(p)),
+        }
+    }
+}
+
 /// Whether the phrase at `start..end` of `text` stands alone between quotation marks: an
 /// opening mark a few words before it at most, and a closing one within the next few words
 /// (`'ignore previous instructions'`, « ignore les instructions précédentes », 「以前の指示を無視」).
@@ -453,6 +482,33 @@ pub(crate) fn quoted_mention(folded: &str, start: usize, end: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn any_of_answers_as_a_search_per_phrase() {
+        static LIST: &[&str] = &[" all ", "every", "~/", "全部", " все ", "-rf", "a"];
+        static PHRASES: AnyOf = AnyOf::new(LIST);
+        static NONE: AnyOf = AnyOf::new(&[]);
+        for text in [
+            "",
+            "read all files",
+            "read all",
+            " all ",
+            "everything",
+            "rm -rf /",
+            "~/.ssh",
+            "删除全部文件",
+            "удалить все файлы",
+            "удалить все",
+            "xyz",
+            "b",
+            "A",
+            "ab",
+        ] {
+            let expected = LIST.iter().any(|p| text.contains(p));
+            assert_eq!(PHRASES.in_text(text), expected, "{text:?}");
+            assert!(!NONE.in_text(text));
+        }
+    }
 
     #[test]
     fn tag_characters_are_decoded_for_matching_and_shown() {

@@ -38,32 +38,61 @@ pub const CHECK: super::Check = super::Check {
 
 /// `path` holds the JSON Pointer of `v` (one buffer for the whole walk, extended and cut
 /// back: a pointer is copied only for a reference found).
-fn find_refs(v: &Value, path: &mut String, depth: usize, out: &mut Vec<(String, String)>) {
+/// One step of the path from a schema to a value: an object key or an array index.
+enum Step<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+/// The JSON Pointer of the value at `steps` below `base`.
+fn pointer_of(base: &str, steps: &[Step]) -> String {
+    use std::fmt::Write;
+    let mut path = base.to_owned();
+    for step in steps {
+        match step {
+            Step::Key(k) => {
+                path.push('/');
+                path.push_str(&crate::model::pointer::token(k));
+            }
+            Step::Index(i) => {
+                let _ = write!(path, "/{i}");
+            }
+        }
+    }
+    path
+}
+
+/// Every network reference below `v` with its pointer (the path is kept as steps and spelled
+/// only for a reference found: most schemas hold none).
+fn find_refs<'v>(
+    v: &'v Value,
+    base: &str,
+    steps: &mut Vec<Step<'v>>,
+    depth: usize,
+    out: &mut Vec<(String, String)>,
+) {
     if depth > 64 || out.len() > 16 {
         return;
     }
-    let at = path.len();
     match v {
         Value::Object(m) => {
             for (k, x) in m {
-                path.push('/');
-                path.push_str(&crate::model::pointer::token(k));
+                steps.push(Step::Key(k));
                 if matches!(k.as_str(), "$ref" | "$dynamicRef" | "$recursiveRef") {
                     if let Some(s) = x.as_str().filter(|s| is_network(s)) {
-                        out.push((path.clone(), s.to_owned()));
+                        out.push((pointer_of(base, steps), s.to_owned()));
                     }
                 } else {
-                    find_refs(x, path, depth + 1, out);
+                    find_refs(x, base, steps, depth + 1, out);
                 }
-                path.truncate(at);
+                steps.pop();
             }
         }
         Value::Array(a) => {
-            use std::fmt::Write;
             for (i, x) in a.iter().enumerate() {
-                let _ = write!(path, "/{i}");
-                find_refs(x, path, depth + 1, out);
-                path.truncate(at);
+                steps.push(Step::Index(i));
+                find_refs(x, base, steps, depth + 1, out);
+                steps.pop();
             }
         }
         _ => {}
@@ -77,7 +106,8 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         let mut refs = Vec::new();
         for key in ["inputSchema", "outputSchema"] {
             if let Some(s) = v.get(key) {
-                find_refs(s, &mut format!("{}/{key}", item.pointer), 0, &mut refs);
+                let base = format!("{}/{key}", item.pointer);
+                find_refs(s, &base, &mut Vec::new(), 0, &mut refs);
             }
         }
         for (pointer, target) in refs {

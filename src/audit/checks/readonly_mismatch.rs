@@ -288,7 +288,7 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
             }
         };
         let folded: &str = &folded;
-        if READ_ONLY_WORDS.iter().any(|p| folded.contains(p)) {
+        if READS_ONLY.in_text(folded) {
             // The opening sentence saying the tool only reads settles it.
             if n == 0 {
                 return None;
@@ -327,6 +327,9 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
     }
     (fx != Effects::default()).then_some(fx)
 }
+
+/// [`READ_ONLY_WORDS`] in one automaton.
+static READS_ONLY: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(READ_ONLY_WORDS);
 
 /// Words that say a tool only reads.
 const READ_ONLY_WORDS: &[&str] = &[
@@ -657,7 +660,7 @@ fn runs_any_code(tool: &Value) -> bool {
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_ascii_lowercase();
-    let desc_exec = [
+    static SAYS_EXEC: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "executes a shell",
         "execute a shell",
         "runs a shell",
@@ -670,10 +673,8 @@ fn runs_any_code(tool: &Value) -> bool {
         "executes code",
         "execute code",
         "evaluates code",
-    ]
-    .iter()
-    .any(|p| desc.contains(p))
-        || described_any_command(tool);
+    ]);
+    let desc_exec = SAYS_EXEC.in_text(&desc) || described_any_command(tool);
     let run_word = words.first().is_some_and(|w| w == "run")
         && has(&["shell", "command", "cmd", "script", "code"]);
     let query_runner = all_words
@@ -732,7 +733,8 @@ fn described_any_command(tool: &Value) -> bool {
         .unwrap_or_default();
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
     let words = crate::model::words::name_words(name);
-    SAID.iter().any(|p| desc.contains(p))
+    static SAYS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(SAID);
+    SAYS.in_text(&desc)
         || (words.iter().any(|w| RUN.contains(&w.as_str()))
             && words.iter().any(|w| COMMAND.contains(&w.as_str())))
 }

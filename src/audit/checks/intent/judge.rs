@@ -267,9 +267,9 @@ fn claims_every_task(r: &Reading, about_itself: bool, names_self: bool) -> bool 
         "надёжн", "надежн", "следует", "используйте", "最好", "推荐", "建议", "稳妥", "应只",
         "请始终", "おすすめ", "推奨", "最も確実", "ご利用", "권장", "좋으", "좋습니다", "낫",
     ];
+    static RECOMMENDS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(RECOMMEND);
     let f = r.folded;
     let ascii = f.is_ascii();
-    let any = |list: &[&str]| list.iter().any(|w| (!ascii || w.is_ascii()) && f.contains(w));
     // (A quantifier over the *other* tools — "every other tool needs its id", "alle anderen
     // Tools" — is a workflow note about this tool's output, not a claim on every task.)
     const OTHER: &[&str] = &[
@@ -297,7 +297,10 @@ fn claims_every_task(r: &Reading, about_itself: bool, names_self: bool) -> bool 
             && (imperative(f) || opens_with_action(f, &r.hits))
     };
     (about_itself || names_self || names_this_tool(f))
-        && (r.has(Concept::Prefer) || r.has(Concept::Directive) || any(RECOMMEND) || routed())
+        && (r.has(Concept::Prefer)
+            || r.has(Concept::Directive)
+            || RECOMMENDS.in_text(f)
+            || routed())
         && every()
 }
 
@@ -353,14 +356,14 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let about_itself = || *about_itself_of.get_or_init(|| r.about_itself());
     // (A word in another script is never in ASCII text: not searched for there.)
     let ascii = r.folded.is_ascii();
-    let broad = [
+    // (One automaton pass over the clause for the whole list.)
+    static BROAD: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         " all ", "every", "~/", "/*", " * ", "--force", "-rf", "/all", "--all", "entire", " tous ",
         " toutes ", " todos ", " todas ", " alle ", " allen ", " все ", "всё", "全部", "所有",
         "すべて", "全て", "모든", "전부", " tudo ", "整个", "整個", " todo ", " toda ", " tout ",
         " toute ", " alles ", " весь ", " вся ", "の全",
-    ]
-    .iter()
-    .any(|p| (!ascii || p.is_ascii()) && r.folded.contains(p));
+    ]);
+    let broad = BROAD.in_text(r.folded);
     let mut emit = |rule: &str, cue: &str, weight: u8, what: &str| {
         hits.push(Hit {
             rule: rule.to_owned(),

@@ -262,17 +262,22 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                             && !reading::negated_at(f, x.start, x.end))
                 })
             });
-        let later_spans: Vec<(usize, usize)> = if opening_place && !later_moves {
-            parts.iter().skip(1).map(|(s, e, _, _)| (*s, *e)).collect()
-        } else {
-            Vec::new()
+        // Whether each clause holds a literal sink: asked of a clause up to three times (a
+        // later clause of an opening one, the clause before a pointing-back one, the clause
+        // read), its expression run once.
+        let spans: Vec<(usize, usize)> = parts.iter().map(|(s, e, _, _)| (*s, *e)).collect();
+        let sinks: Vec<std::cell::OnceCell<bool>> =
+            spans.iter().map(|_| std::cell::OnceCell::new()).collect();
+        let sink_in = |i: usize| {
+            *sinks[i].get_or_init(|| {
+                let (s, e) = spans[i];
+                literal_sink(&text[s..e])
+            })
         };
         let states_of = std::cell::OnceCell::new();
         let states_function = || {
             *states_of.get_or_init(|| {
-                opening_place
-                    && !later_moves
-                    && !later_spans.iter().any(|&(s, e)| literal_sink(&text[s..e]))
+                opening_place && !later_moves && !(1..clauses).any(sink_in)
             })
         };
         if parts.len() > 1 && parts.iter().filter(|p| !p.3.is_empty()).count() > 1 {
@@ -311,7 +316,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             });
             let data = || {
                 a.3.iter().any(|h| matches!(h.concept, Concept::DataSecret | Concept::DataConversation))
-                    || literal_sink(&text[a.0..a.1])
+                    || sink_in(i - 1)
             };
             if moves && reading::points_back(&b.2) && data() {
                 let shift = a.2.len() + 1;
@@ -343,12 +348,11 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 ]
                 .iter()
                 .any(|w| folded.contains(w));
-            let reading = Reading {
+            let mut reading = Reading {
                 hits: found,
                 folded: &folded,
-                literal_sink: literal_sink(raw),
-                other_tools: may_name_others
-                    && OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&folded)),
+                literal_sink: false,
+                other_tools: false,
                 forbids_call: false,
                 forbids_move: false,
             }
@@ -356,6 +360,10 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             if reading.hits.is_empty() && !reading.forbids_call && !judge::names_this_tool(&folded) {
                 continue;
             }
+            // (Read only for a clause that is read on: the negations above do not read them.)
+            reading.literal_sink = if n < clauses { sink_in(n) } else { literal_sink(raw) };
+            reading.other_tools =
+                may_name_others && OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&folded));
             // A scanner's list of what it flags ("text that asks the model to read
             // credentials …") describes orders; it gives none (unless it names where to send).
             if !reading.literal_sink && reading::describes_text(&folded) {

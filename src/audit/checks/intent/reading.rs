@@ -657,6 +657,10 @@ pub(super) fn points_back(folded: &str) -> bool {
 /// Does `folded` name parameter `p` as a place to put something: quoted (`` `note` ``,
 /// 'note'), or as "the note parameter/field/argument", "as note", "into note", "in note"?
 pub(super) fn names_param(folded: &str, p: &str) -> bool {
+    // (Most parameters are not named in a given clause: one quick search says so.)
+    if memchr::memmem::find(folded.as_bytes(), p.as_bytes()).is_none() {
+        return false;
+    }
     folded.match_indices(p).any(|(i, _)| {
         let before = &folded[..i];
         let after = &folded[i + p.len()..];
