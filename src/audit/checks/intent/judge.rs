@@ -209,8 +209,24 @@ fn unfit_tool(r: &Reading) -> bool {
         let prev_noun = prev.as_deref().is_some_and(|p| {
             DATA.contains(&p) || ["données", "datos", "dados"].contains(&p)
         });
-        !(next.as_deref().is_some_and(|n| DATA.contains(&n)) || prev_noun)
+        !(next.as_deref().is_some_and(|n| DATA.contains(&n)) || prev_noun || cjk_data_near(f, h))
     })
+}
+
+/// A judgement in Chinese, Japanese or Korean said of data: the noun joined to it or a few
+/// characters off ("신뢰할 수 없는 외부 데이터", "不可信的内容", "信頼できないデータ").
+fn cjk_data_near(f: &str, h: &crate::audit::lexicon::ConceptHit) -> bool {
+    const CJK_DATA: &[&str] = &[
+        "데이터", "내용", "콘텐츠", "입력", "페이지", "データ", "内容", "コンテンツ", "入力", "ページ",
+        "数据", "输入", "网页", "页面", "文本",
+    ];
+    if f.get(h.start..h.end).unwrap_or_default().is_ascii() {
+        return false;
+    }
+    let after: String = f.get(h.end..).unwrap_or_default().chars().take(12).collect();
+    let before: Vec<char> = f.get(..h.start).unwrap_or_default().chars().rev().take(8).collect();
+    let before: String = before.into_iter().rev().collect();
+    CJK_DATA.iter().any(|w| after.contains(w) || before.contains(w))
 }
 
 /// What a tool may remove of its own making ("temporary files are deleted afterwards",
@@ -708,7 +724,15 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             })
     };
     let pointed = other || role || told || r.has(Prefer);
-    if !whole && r.has(Disparage) && (pointed || toolish()) {
+    // (A judgement in Chinese, Japanese or Korean said of data — "신뢰할 수 없는 외부
+    // 데이터" — runs no tool down.)
+    let of_tools = || {
+        r.hits
+            .iter()
+            .filter(|h| h.concept == Disparage)
+            .any(|h| !cjk_data_near(r.folded, h))
+    };
+    if !whole && r.has(Disparage) && (pointed || toolish()) && of_tools() {
         emit(
             rule_id::PREFERENCE_MANIPULATION,
             "intent-disparage",
