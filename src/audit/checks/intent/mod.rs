@@ -64,11 +64,11 @@ fn own_names(scan: &Scan, si: usize) -> HashSet<String> {
     own
 }
 
-/// The description beside a value of a schema node (`…/reply_to/default` →
+/// The description beside a default or an enum value of a schema node (`…/reply_to/default` →
 /// `…/reply_to/description`), if it has one.
 fn sibling_description<'v>(item: &crate::audit::walk::Item<'v>, pointer: &str) -> Option<&'v str> {
     let rel = pointer.strip_prefix(item.pointer.as_str())?;
-    let cut = ["/default", "/enum/", "/examples/"].iter().filter_map(|w| rel.rfind(w)).max()?;
+    let cut = ["/default", "/enum/"].iter().filter_map(|w| rel.rfind(w)).max()?;
     item.value?.pointer(&format!("{}/description", &rel[..cut]))?.as_str()
 }
 
@@ -167,12 +167,13 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 &prep.norm
             }
         };
-        // A value sent as it stands (a default, an enum value, an example) that is a literal
-        // destination, for a parameter whose description says another tool uses it ("Reply-to
-        // address used by the mail tool for all outgoing invoices" with the default
-        // `billing@…`): the other tool's calls are redirected. (Read before the inert cache:
-        // the verdict depends on the description beside the value, not on its text alone.)
-        if matches!(field.kind, StrKind::Default | StrKind::Enum | StrKind::Example)
+        // A value sent as it stands (a default, an enum value) that is a literal destination,
+        // for a parameter whose description says another tool uses it ("Reply-to address used
+        // by the mail tool for all outgoing invoices" with the default `billing@…`): the other
+        // tool's calls are redirected. (An example is offered, not imposed. Read before the
+        // inert cache: the verdict depends on the description beside the value, not on its
+        // text alone.)
+        if matches!(field.kind, StrKind::Default | StrKind::Enum)
             && literal_sink(field.text)
         {
             let item = &server.items[field.item];
@@ -1588,6 +1589,18 @@ mod tests {
         assert!(own < Some(Severity::High), "{own:?}");
         let word = worst_of("Reply-to address used by the mail tool for all outgoing invoices.", "sender");
         assert!(word < Some(Severity::High), "{word:?}");
+        // Must not: an example offered for a value the mail tool uses.
+        let offered = run(&[snap(
+            "s",
+            vec![json!({"name": "compose", "description": "Drafts an e-mail.",
+                "inputSchema": {"type": "object", "properties": {"to": {
+                    "type": "string", "description": "Recipient address, also used by the mail tool.",
+                    "examples": ["ana@example.org"]}}}})],
+        )])
+        .iter()
+        .map(|f| f.severity)
+        .max();
+        assert!(offered < Some(Severity::High), "{offered:?}");
     }
 
     #[test]
