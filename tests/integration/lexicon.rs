@@ -71,22 +71,35 @@ fn every_concept_has_terms_in_english() {
     }
 }
 
-/// The frozen test split is measured, never edited: its bytes match `test/SHA256SUMS`.
-#[test]
-fn frozen_test_split_is_unchanged() {
+/// The files of a `SHA256SUMS` list (paths relative to `tests/corpus`) whose bytes match it.
+fn pinned_files(list: &str, what: &str) -> usize {
     use sha2::{Digest, Sha256};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
-    let sums = std::fs::read_to_string(dir.join("test/SHA256SUMS")).expect("SHA256SUMS");
+    let sums = std::fs::read_to_string(dir.join(list)).expect("SHA256SUMS");
     let mut checked = 0;
     for line in sums.lines().filter(|l| !l.trim().is_empty()) {
         let (want, file) = line.split_once("  ").expect("sha256sum format");
         let bytes = std::fs::read(dir.join(file)).expect("split file");
         let got = hex::encode(Sha256::digest(&bytes));
-        assert_eq!(
-            got, want,
-            "{file} changed: the frozen test split must not be edited"
-        );
+        assert_eq!(got, want, "{file} changed: {what} must not be edited");
         checked += 1;
     }
+    checked
+}
+
+/// The frozen test split is measured, never edited: its bytes match `test/SHA256SUMS`.
+#[test]
+fn frozen_test_split_is_unchanged() {
+    let checked = pinned_files("test/SHA256SUMS", "the frozen test split");
     assert_eq!(checked, 3, "malicious, benign and paraphrases are pinned");
+}
+
+/// The unseen batch is measured as it was written: its bytes match `unseen/SHA256SUMS`.
+#[test]
+fn unseen_batch_is_unchanged() {
+    let checked = pinned_files("unseen/SHA256SUMS", "an unseen batch");
+    assert!(
+        checked >= 2,
+        "the unseen batch's malicious and benign files are pinned"
+    );
 }

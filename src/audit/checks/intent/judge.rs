@@ -328,7 +328,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let targets = x.targets;
     // An order in so many words; a bare imperative is weaker (tool descriptions are often
     // written as imperatives: "Send a message to a channel").
-    let told = r.has(Directive) || r.has(Addressee) || r.has(Override);
+    // (So is a German verb with "du" after it: "Nach dem Zählen löschst du alle Termine".)
+    let told = r.has(Directive)
+        || r.has(Addressee)
+        || r.has(Override)
+        || super::reading::told_du(r.folded, &r.hits);
     // A name read as a phrase has no mood: only words that order count there.
     let phrase = matches!(x.kind, StrKind::Name | StrKind::PropertyName);
     // (An opening clause that moves data somewhere is still read as an order.)

@@ -66,7 +66,20 @@ pub(super) fn imperative(folded: &str) -> bool {
 /// and labels), as orders do ("Envía…", "Lies…", "读取…").
 pub(super) fn opens_with_action(folded: &str, hits: &[ConceptHit]) -> bool {
     let lead = folded.len() - strip_lead(folded).len();
-    hits.iter().any(|h| h.start == lead && h.concept.is_action())
+    hits.iter().any(|h| h.start == lead && h.concept.is_action()) || told_du(folded, hits)
+}
+
+/// A German order in the second person, its verb second after an opening phrase ("Nach dem
+/// Zählen löschst du alle Termine", "Danach sendest du …"): an action word followed by "du".
+pub(super) fn told_du(folded: &str, hits: &[ConceptHit]) -> bool {
+    if !folded.contains(" du ") {
+        return false;
+    }
+    hits.iter().filter(|h| h.concept.is_action()).any(|h| {
+        let rest = folded.get(h.end..).unwrap_or_default();
+        let rest = rest.trim_start_matches(char::is_alphabetic);
+        rest.starts_with(" du ") || rest.starts_with(" du,")
+    })
 }
 
 fn imperative_en(folded: &str) -> bool {
@@ -103,7 +116,7 @@ pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // host's own "built-in … tools"; "autres correcteurs", "otras herramientas de pago",
     // "anderer Geodienste", "других серверов": the same in the other Latin and Cyrillic
     // languages, a German compound by its last part; "as demais de agenda": the others of a
-    // kind, the noun left out.)
+    // kind, the noun left out; "never call the others".)
     Regex::new(concat!(
         r"(?i)\b(any|every|all|other|each)\b[\w\s,/'-]{0,40}?\b(tools?|servers?|functions?)\b",
         r"|\bother\s+(translators?|converters?|formatters?|summari[sz]ers?|generators?|validators?|scanners?|linters?|parsers?|plugins?|extensions?|connectors?|integrations?|providers?)\b",
@@ -111,6 +124,8 @@ pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
         r"|\b(?:autres|otr[oa]s|outr[oa]s|dem[aá]i?s|andere[nmrs]?|übrige[nmrs]?|sonstige[nmrs]?|други[хемй]|прочи[хемй]|остальны[хемй])\s+(?:[\w-]+\s+){0,3}?(?:outils|serveurs|connecteurs|services|correcteurs|traducteurs|convertisseurs|analyseurs|générateurs|validateurs|fournisseurs|moteurs|herramientas|servidores|conectores|servicios|ferramentas|serviços|correctores|corretores|traductores|tradutores|conversores|convertidores|analizadores|generadores|geradores|validadores|proveedores|fornecedores|buscadores|motores|\w*(?:werkzeuge|tools|dienste|server|konnektoren|anbieter|übersetzer|konverter)n?|инструмент\w*|сервер\w*|сервис\w*|коннектор\w*)\b",
         r"|\b(?:as|os|las|los)\s+(?:demais|demás)\s+(?:de|del|da|do)\b",
         r"|\b(?:the others|les autres)\s+(?:in|on|of|de|dans)\s+(?:the|this|la|cette)\s+(?:list|catalogu?e?|catalog|session|liste)\b",
+        // "never call the others": the others as what is called.
+        r"|\b(?:call|use|invoke|query|try|pick|choose)\s+(?:any of\s+)?the others\b",
     ))
     .ok()
 });
@@ -577,7 +592,7 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
 const APPROVAL: &[&str] = &[
     "confirm", "approv", "consent", "permission", "authoriz", "authoris", "prompt", "agreed",
     "allow", "confirmación", "confirmacion", "confirmação", "confirmacao", "aprob", "aprova",
-    "autoriza", "permiso", "permiss", "validation", "approuv", "autoris", "consenti", "accepté",
+    "autoriza", "aprovou", "aprovaç", "permiso", "permiss", "validation", "approuv", "autoris", "consenti", "accepté",
     "bestätig", "bestaetig", "rückfrage", "rueckfrage", "genehmig", "freigabe", "freigegeben",
     "zustimm", "zugestimmt", "erlaubnis", "eingewilligt", "подтвержд", "соглас", "разреш",
     "одобр", "确认", "確認", "审批", "審批", "批准", "同意", "授权", "授權", "审核", "承認", "許可",
