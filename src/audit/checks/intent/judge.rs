@@ -620,6 +620,23 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "asks the model to read credentials or a secret store",
         );
     }
+    // A literal value the model sends as it stands (a default, an enum value, an example)
+    // that names a secret store and an outside address, or the store's contents
+    // ("chrome: ~/.config/google-chrome/Default/Login Data → https://import.example/raw"): the
+    // value itself is the order to ship it.
+    if matches!(x.kind, StrKind::Default | StrKind::Enum | StrKind::Example)
+        && r.names_store()
+        && (r.literal_sink || takes)
+        && !r.shields_secret()
+        && !(r.forbids_move && !moves)
+    {
+        emit(
+            rule_id::SENSITIVE_FILE_REFERENCE,
+            "intent-secret",
+            4,
+            "a literal value that sends a secret store out as it stands",
+        );
+    }
     // A parameter described only as holding a prompt or a conversation ("System prompt text
     // of the template", "Текст промпта") is a field the user fills; one that asks for the
     // model's own ("your system prompt", "the conversation so far", "完整的对话") is the theft.
