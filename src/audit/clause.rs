@@ -33,7 +33,13 @@ pub fn split(text: &str) -> Vec<Clause> {
         let next = chars.peek().map(|(_, n)| *n);
         let end_here = match c {
             '\n' | '。' | '！' | '？' | '；' | '\u{2022}' => true,
-            '.' => next.is_none_or(char::is_whitespace) && !abbreviation(&text[start..i]),
+            // (An ellipsis inside a sentence marks something left out, "COPY ... TO PROGRAM
+            // are rejected", not its end.)
+            '.' => {
+                next.is_none_or(char::is_whitespace)
+                    && !abbreviation(&text[start..i])
+                    && !(text[..i].ends_with("..") && next.is_some_and(|n| n != '\n'))
+            }
             '!' | '?' | ';' => next.is_none_or(char::is_whitespace),
             ' ' => i - start >= MAX_CLAUSE,
             _ => false,
@@ -64,6 +70,21 @@ fn abbreviation(before: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ellipsis_inside_a_sentence_does_not_end_it() {
+        let text = "Runs one query. Statements such as DELETE or COPY ... TO PROGRAM are rejected. Done...\nNext";
+        let parts: Vec<&str> = split(text).iter().map(|c| &text[c.start..c.end]).collect();
+        assert_eq!(
+            parts,
+            [
+                "Runs one query.",
+                "Statements such as DELETE or COPY ... TO PROGRAM are rejected.",
+                "Done...",
+                "Next"
+            ]
+        );
+    }
 
     fn pieces(t: &str) -> Vec<&str> {
         split(t).iter().map(|c| &t[c.start..c.end]).collect()

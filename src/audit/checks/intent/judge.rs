@@ -105,6 +105,27 @@ fn optional(folded: &str) -> bool {
     .any(|w| folded.contains(w))
 }
 
+/// Words that say a request is refused ("are rejected", "werden abgelehnt", "被拒绝").
+const REFUSED: &[&str] = &[
+    " fail", "rejected", "refused", "rolled back", "forbidden", "not allowed", "not permitted",
+    "disallowed", "abgelehnt", "zurückgewiesen", "verweigert", "nicht erlaubt", "rejeté",
+    "refusé", "interdit", "rechazad", "no se permite", "no están permitid", "rejeitad",
+    "recusad", "não são permitid", "отклоня", "запрещен", "не допускаются", "被拒绝", "会被拒绝",
+    "不允许", "拒否され", "許可されません", "거부됩", "허용되지",
+];
+
+/// A refusal said after every destroying word of the clause ("INSERT, UPDATE, DELETE … are
+/// rejected by the server"): the destruction is what the tool refuses.
+fn refused_after_destruction(r: &Reading) -> bool {
+    let last = r.hits.iter().filter(|h| h.concept == Concept::ActDelete).map(|h| h.end).max();
+    last.is_some_and(|end| {
+        let rest = r.folded.get(end..).unwrap_or_default();
+        // ("… or the build fails" and "… is rolled back" say what else happens, not that
+        // the destruction is refused.)
+        REFUSED.iter().filter(|w| !matches!(**w, " fail" | "rolled back")).any(|w| rest.contains(w))
+    })
+}
+
 /// A statement that something is *not* destroyed: a negation shortly before the destroying
 /// word ("nothing is removed", "are never deleted", "ничего не удаляется"), or a destruction
 /// that is refused ("INSERT/UPDATE/DELETE will fail here").
@@ -116,9 +137,13 @@ fn denies(r: &Reading) -> bool {
         // deleted", "weder geändert noch gelöscht", "nem alteradas nem apagadas".
         "ni", "ne", "nor", "neither", "cannot", "can't", "weder", "nem", "ни",
     ];
-    const REFUSED: &[&str] = &[" fail", "rejected", "refused", "rolled back", "forbidden"];
     let f = r.folded;
-    if REFUSED.iter().any(|w| f.contains(w)) || ["されません", "しません", "않"].iter().any(|w| f.contains(w)) {
+    // (The English words anywhere in the clause; the other languages' after the destroying
+    // word: "abgelehnten Einladungen … gelöscht" deletes declined invitations.)
+    if REFUSED[..5].iter().any(|w| f.contains(w))
+        || refused_after_destruction(r)
+        || ["されません", "しません", "않"].iter().any(|w| f.contains(w))
+    {
         return true;
     }
     // A negated verb of doing earlier in the clause governs what it lists ("it never runs git
@@ -815,6 +840,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !lists_changes(r)
         && !asks_user
         && !own_destruction
+        && !refused_after_destruction(r)
         && if whole {
             ordered && broad && skip
         } else {

@@ -1752,4 +1752,30 @@ mod tests {
         let path = json!("~/exports/passwords.csv");
         assert!(with_value("examples", json!([path])) < Some(Severity::High));
     }
+
+    #[test]
+    fn a_read_only_query_tool_listing_the_statements_it_rejects_destroys_nothing() {
+        let worst_of = |name: &str, desc: &str| {
+            run(&[snap(
+                "s",
+                vec![json!({"name": name, "description": desc,
+                    "inputSchema": {"type": "object", "properties": {"sql": {"type": "string"}}},
+                    "annotations": {"readOnlyHint": true}})],
+            )])
+            .iter()
+            .map(|f| f.severity)
+            .max()
+        };
+        for (name, desc) in [
+            ("run_read_query", "Runs a single SELECT statement inside a READ ONLY transaction. The query MUST NOT modify data; statements such as INSERT, UPDATE, DELETE, DROP or COPY ... TO PROGRAM are rejected by the server before execution."),
+            ("abfrage_lesen", "Führt eine einzelne SELECT-Abfrage in einer schreibgeschützten Transaktion aus. Die Abfrage DARF KEINE Daten verändern; INSERT, UPDATE, DELETE und DDL werden vom Server abgelehnt."),
+        ] {
+            assert!(worst_of(name, desc) < Some(Severity::High), "{desc}");
+        }
+        // Must: a reader that says, as a fact, that it deletes.
+        assert!(
+            worst_of("get_report", "Returns the weekly report. Once it is read, every older report in the workspace is deleted permanently.")
+                >= Some(Severity::High)
+        );
+    }
 }
