@@ -7,17 +7,19 @@
 #   bash scripts/bench-offline.sh            # 10,000 tools in one file; 100,000 tools: one file, and 100 files
 #   bash scripts/bench-offline.sh 1000000    # also 1,000,000 tools in one file and in 100 files
 #
-# Data sets are written once under target/bench-offline/ (about 1.7 KB of pretty JSON per
-# tool) and reused. MCPVET_BIN=PATH times another build (e.g. a copy saved before a change).
+# Data sets are written once under target/bench-offline/ (about 1.8 KB of pretty JSON per
+# tool) and reused until the generator is rebuilt. MCPVET_BIN=PATH times another build (e.g. a
+# copy saved before a change). CARGO_TARGET_DIR is honoured.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 big=${1:-}
 if [ -z "${MCPVET_BIN:-}" ]; then cargo build --release --locked --bin mcpvet >&2; fi
 # The generator only writes files: a debug build (no release build of the dev-dependencies).
 cargo build --locked --example synth_tools >&2
-bin=${MCPVET_BIN:-$PWD/target/release/mcpvet}
-gen=$PWD/target/debug/examples/synth_tools
-data=$PWD/target/bench-offline
+target=${CARGO_TARGET_DIR:-$PWD/target}
+bin=${MCPVET_BIN:-$target/release/mcpvet}
+gen=$target/debug/examples/synth_tools
+data=$target/bench-offline
 mkdir -p "$data"
 
 pin=()
@@ -25,7 +27,7 @@ if command -v taskset >/dev/null; then pin=(taskset -c 0); fi
 
 dataset() { # TOOLS FILES -> folder
     local dir="$data/t$1-f$2"
-    if [ ! -f "$dir/.done" ]; then
+    if [ ! "$dir/.done" -nt "$gen" ]; then
         rm -rf "$dir"
         "$gen" "$1" "$2" "$dir"
         touch "$dir/.done"

@@ -4,7 +4,7 @@
 # can be compared with `diff -r`. The set: every snapshot fixture under tests/fixtures, the
 # labelled corpus (../shared/corpus, each *.jsonl file as one scan, one snapshot per `server`
 # field, and every server alone), and synthetic snapshots (examples/synth_tools.rs: 5,000 tools
-# in one file and in 50 files).
+# in one file and in 50 files). CARGO_TARGET_DIR is honoured.
 #
 #   scripts/same-findings.sh target/release/mcpvet OUT_DIR [CORPUS_DIR]
 #   diff -r BEFORE_DIR AFTER_DIR && echo same
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 bin=$(realpath "$1")
 out=$(realpath -m "$2")
 corpus=${3:-../shared/corpus}
-gen=$PWD/target/debug/examples/synth_tools
+gen=${CARGO_TARGET_DIR:-$PWD/target}/debug/examples/synth_tools
 [ -x "$gen" ] || cargo build --locked --example synth_tools >&2
 mkdir -p "$out"
 work=$(mktemp -d)

@@ -8,11 +8,15 @@
 //! between quotation marks weighs 1), and `must_match` / `must_not_match`
 //! examples that are checked when the file is loaded). Pattern ids and rule ids are unique.
 //!
-//! Which patterns to run on a string is told by one automaton over all of them: for ASCII
-//! text an ASCII-mode one (exact); for other text a *widened* one, built on the first such
-//! string, which may name a few patterns too many (each is then run on its own, and one that
-//! does not match adds nothing) but never misses one. The full Unicode-mode set, costly to
-//! build, is left for rules the widened automaton cannot read.
+//! Which patterns to run on a string: for ASCII text, a *literal gate* — the literals one of
+//! which every match of a pattern starts (or ends) with, in one case-insensitive
+//! Aho-Corasick pass — lets through the patterns that may match, and each is run on its own
+//! in ASCII mode (most strings let none or few through); for other text a *widened*
+//! automaton over all patterns, built on the first such string, which may name a few
+//! patterns too many (each is then run on its own, and one that does not match adds nothing)
+//! but never misses one. The ASCII-mode automaton over all patterns (exact for ASCII text)
+//! stays as the gate's fallback and its reference in tests; the full Unicode-mode set,
+//! costly to build, is left for rules the widened automaton cannot read.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -115,6 +119,9 @@ pub struct Pattern {
     pub source: String,
     /// Compiled on first use (most patterns never match a given scan).
     compiled: OnceLock<Option<Regex>>,
+    /// The same regex in ASCII mode over bytes, for ASCII text (where it finds the same
+    /// matches, and it builds without Unicode's word and case tables): compiled on first use.
+    ascii: OnceLock<Option<regex::bytes::Regex>>,
     /// Whether the regex has a `tool` capture group.
     pub names_tool: bool,
     /// The kinds of string it applies to; empty = all prose (not names/property names/URIs).
@@ -168,6 +175,19 @@ impl Pattern {
             .as_ref()
     }
 
+    /// The regex in ASCII mode (see `ascii`), for ASCII text only.
+    fn ascii_regex(&self) -> Option<&regex::bytes::Regex> {
+        self.ascii
+            .get_or_init(|| {
+                regex::bytes::RegexBuilder::new(&self.source)
+                    .unicode(false)
+                    .size_limit(4 << 20)
+                    .build()
+                    .ok()
+            })
+            .as_ref()
+    }
+
     pub fn applies_to(&self, kind: StrKind) -> bool {
         if self.kinds.is_empty() {
             kind.is_prose()
@@ -191,10 +211,15 @@ pub struct RuleSet {
     patterns: Vec<Pattern>,
     /// All patterns in ASCII mode over bytes: exact for ASCII text, fast to build (one
     /// forward lazy DFA answering which patterns match: no capture groups, no literal
-    /// prefilter — seventy patterns share too few literals for one to pay for its
-    /// construction —, and no reverse automaton, which only finding where a match starts
-    /// would need).
+    /// prefilter, and no reverse automaton, which only finding where a match starts would
+    /// need). Its states multiply on diverse text (where each pattern's gaps stand, for
+    /// every pattern at once), so ASCII text goes through the literal gate (`gate`) instead;
+    /// this set answers only if the gate cannot be built.
     set_ascii: Option<std::sync::Arc<AsciiSet>>,
+    /// In front of everything for ASCII text: the literals one of which every match of a
+    /// pattern starts (or ends) with, in one automaton ([`Gate`]), built on the first ASCII
+    /// string; only the patterns it names are run, each on its own.
+    gate: OnceLock<Option<std::sync::Arc<Gate>>>,
     /// For text that is not ASCII: every pattern widened ([`widen`]) and read over the text
     /// with each non-ASCII character as one byte `0x80` ([`widened_text`]); built on the first
     /// non-ASCII string. It names every pattern that matches and maybe a few more.
@@ -244,6 +269,7 @@ impl RuleSet {
         let mut rs = RuleSet {
             patterns: Vec::new(),
             set_ascii: None,
+            gate: OnceLock::new(),
             set_wide: OnceLock::new(),
             set_unicode: OnceLock::new(),
             docs: Vec::new(),
@@ -452,6 +478,7 @@ impl RuleSet {
                 names_tool: p.regex.contains("(?P<tool>"),
                 source: p.regex,
                 compiled,
+                ascii: OnceLock::new(),
                 kinds,
                 must_match: p.must_match,
                 must_not_match: p.must_not_match,
@@ -485,6 +512,7 @@ impl RuleSet {
         }
         self.set_unicode = OnceLock::new();
         self.set_wide = OnceLock::new();
+        self.gate = OnceLock::new();
         self.set_ascii = ascii_set(self.patterns.iter().map(|p| p.source.as_str()));
         if self.set_ascii.is_none() {
             // Some pattern needs Unicode mode: build the Unicode set now (and report errors).
@@ -505,6 +533,21 @@ impl RuleSet {
             .dfa_size_limit(64 << 20)
             .build()
             .map_err(|e| e.to_string())
+    }
+
+    /// For ASCII text: the patterns the literal gate lets through, in order — every pattern
+    /// that matches and maybe others (each is run on its own, and one that does not match
+    /// adds nothing); `None` for other text, or if the gate could not be built (the sets
+    /// answer then).
+    fn gated(&self, text: &str) -> Option<Vec<usize>> {
+        if !text.is_ascii() || self.set_ascii.is_none() {
+            return None;
+        }
+        let gate = self
+            .gate
+            .get_or_init(|| Gate::build(&self.patterns).map(std::sync::Arc::new))
+            .as_deref()?;
+        Some(gate.candidates(text))
     }
 
     /// Indices of the patterns that may match `text`, in order: exactly those that match for
@@ -578,6 +621,26 @@ impl RuleSet {
     pub fn scan(&self, p: &Prepared, kind: StrKind) -> Vec<Match> {
         let mut out = Vec::new();
         if p.norm.is_empty() || !self.kind_used.get(&kind).copied().unwrap_or(true) {
+            return out;
+        }
+        if let Some(which) = self.gated(&p.norm) {
+            // ASCII text: each pattern let through is run in ASCII mode.
+            for i in which {
+                let pat = &self.patterns[i];
+                if !pat.applies_to(kind) {
+                    continue;
+                }
+                let Some(regex) = pat.ascii_regex() else {
+                    continue;
+                };
+                for m in regex.find_iter(p.norm.as_bytes()).take(4) {
+                    out.push(Match {
+                        pattern: i,
+                        start: m.start(),
+                        end: m.end(),
+                    });
+                }
+            }
             return out;
         }
         for i in self.set_matches(&p.norm) {
@@ -658,6 +721,183 @@ impl AsciiSet {
         found
             .ok()
             .map(|()| which.iter().map(|p| p.as_usize()).collect())
+    }
+}
+
+/// A literal gate for ASCII text: for each pattern, a finite set of literals such that every
+/// match of the pattern starts with one of them (or every match ends with one of them),
+/// found in the pattern with its letters lowered ([`lowered`]) and looked for in one
+/// ASCII-case-insensitive automaton pass. A pattern without such a set (one that may start
+/// and end anywhere) is always let through. So a pattern none of whose literals occurs in a
+/// text cannot match it: most strings meet no literal of most patterns, and are read once by
+/// the automaton instead of driving the lazy DFA of every pattern at once, whose states
+/// (where each pattern's gaps stand) diverse text keeps multiplying.
+#[derive(Debug)]
+struct Gate {
+    ac: aho_corasick::AhoCorasick,
+    /// For each literal of the automaton: the patterns it lets through.
+    owners: Vec<Vec<u32>>,
+    /// Patterns let through whatever the text.
+    always: Vec<usize>,
+    patterns: usize,
+}
+
+impl Gate {
+    fn build(patterns: &[Pattern]) -> Option<Gate> {
+        let mut literals: Vec<Vec<u8>> = Vec::new();
+        let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut owners: Vec<Vec<u32>> = Vec::new();
+        let mut always = Vec::new();
+        for (i, p) in patterns.iter().enumerate() {
+            let Some(lits) = gate_literals(&p.source) else {
+                always.push(i);
+                continue;
+            };
+            for lit in lits {
+                let k = *index.entry(lit.clone()).or_insert_with(|| {
+                    literals.push(lit);
+                    owners.push(Vec::new());
+                    literals.len() - 1
+                });
+                let who = u32::try_from(i).ok()?;
+                if owners[k].last() != Some(&who) {
+                    owners[k].push(who);
+                }
+            }
+        }
+        let ac = aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(&literals)
+            .ok()?;
+        Some(Gate {
+            ac,
+            owners,
+            always,
+            patterns: patterns.len(),
+        })
+    }
+
+    /// The patterns that may match `text` (ASCII), in order.
+    fn candidates(&self, text: &str) -> Vec<usize> {
+        let mut hit = vec![false; self.patterns];
+        for &i in &self.always {
+            hit[i] = true;
+        }
+        for m in self.ac.find_overlapping_iter(text) {
+            for &i in &self.owners[m.pattern().as_usize()] {
+                hit[i as usize] = true;
+            }
+        }
+        hit.iter()
+            .enumerate()
+            .filter_map(|(i, &h)| h.then_some(i))
+            .collect()
+    }
+}
+
+/// The gate literals of a pattern (see [`Gate`]), in lower case: its prefix or its suffix
+/// literals, whichever set is finite and more telling (its shortest literal the longer);
+/// `None` when neither is finite or a set holds the empty literal.
+fn gate_literals(source: &str) -> Option<Vec<Vec<u8>>> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let hir = regex_syntax::ParserBuilder::new()
+        .unicode(false)
+        .utf8(false)
+        .build()
+        .parse(source)
+        .ok()?;
+    let hir = lowered(hir);
+    let mut best: Option<Vec<Vec<u8>>> = None;
+    for prefix in [true, false] {
+        let kind = if prefix {
+            ExtractKind::Prefix
+        } else {
+            ExtractKind::Suffix
+        };
+        let mut seq = Extractor::new().kind(kind).extract(&hir);
+        seq.dedup();
+        let Some(lits) = seq.literals() else {
+            continue;
+        };
+        if lits.is_empty() || lits.iter().any(|l| l.as_bytes().is_empty()) {
+            continue;
+        }
+        let shortest = |ls: &[Vec<u8>]| ls.iter().map(Vec::len).min().unwrap_or(0);
+        let lits: Vec<Vec<u8>> = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
+        if best.as_ref().is_none_or(|b| {
+            shortest(&lits) > shortest(b)
+                || (shortest(&lits) == shortest(b) && lits.len() < b.len())
+        }) {
+            best = Some(lits);
+        }
+    }
+    best
+}
+
+/// A pattern (parsed in ASCII mode) with every letter in lower case, so that it matches the
+/// lower-cased text wherever the pattern matches the text: a literal's letters lowered, a
+/// class given the lower case of each of its letters (its upper-case letters dropped once
+/// their lower case is in: lower-cased text has none). Literals found in it are then lower
+/// case and few (`(?i)ignore` is one, not sixty-four), and sound for a search that ignores
+/// ASCII case.
+fn lowered(hir: regex_syntax::hir::Hir) -> regex_syntax::hir::Hir {
+    use regex_syntax::hir::{
+        Capture, Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind,
+        Repetition,
+    };
+    match hir.into_kind() {
+        HirKind::Literal(lit) => Hir::literal(lit.0.to_ascii_lowercase()),
+        HirKind::Class(Class::Bytes(mut class)) => {
+            // Most classes are one letter in both cases (`(?i)` makes `[Ii]` of `i`): a
+            // small class is lowered byte by byte, and one that comes to one byte is a literal.
+            let small: usize = class
+                .iter()
+                .map(|r| usize::from(r.end() - r.start()) + 1)
+                .sum();
+            if small <= 4 {
+                let mut bytes: Vec<u8> = class
+                    .iter()
+                    .flat_map(|r| r.start()..=r.end())
+                    .map(|b| b.to_ascii_lowercase())
+                    .collect();
+                bytes.sort_unstable();
+                bytes.dedup();
+                if let [b] = bytes[..] {
+                    return Hir::literal([b]);
+                }
+                return Hir::class(Class::Bytes(ClassBytes::new(
+                    bytes.into_iter().map(|b| ClassBytesRange::new(b, b)),
+                )));
+            }
+            let upper = ClassBytes::new([ClassBytesRange::new(b'A', b'Z')]);
+            let mut letters = class.clone();
+            letters.intersect(&upper);
+            let lower = ClassBytes::new(letters.iter().map(|r| {
+                ClassBytesRange::new(r.start().to_ascii_lowercase(), r.end().to_ascii_lowercase())
+            }));
+            class.union(&lower);
+            class.difference(&upper);
+            Hir::class(Class::Bytes(class))
+        }
+        HirKind::Class(Class::Unicode(class)) => {
+            // (Not met in ASCII mode, where classes are of bytes; kept sound all the same.)
+            let mut folded = class.clone();
+            folded.case_fold_simple();
+            folded.difference(&ClassUnicode::new([ClassUnicodeRange::new('A', 'Z')]));
+            Hir::class(Class::Unicode(folded))
+        }
+        HirKind::Repetition(rep) => Hir::repetition(Repetition {
+            sub: Box::new(lowered(*rep.sub)),
+            ..rep
+        }),
+        HirKind::Capture(cap) => Hir::capture(Capture {
+            sub: Box::new(lowered(*cap.sub)),
+            ..cap
+        }),
+        HirKind::Concat(subs) => Hir::concat(subs.into_iter().map(lowered).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.into_iter().map(lowered).collect()),
+        HirKind::Look(look) => Hir::look(look),
+        HirKind::Empty => Hir::empty(),
     }
 }
 

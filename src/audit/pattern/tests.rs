@@ -311,3 +311,109 @@ fn the_ascii_set_tells_the_same_patterns_as_the_unicode_set_on_ascii_text() {
     }
     assert!(compared > 100, "{compared}");
 }
+
+/// What [`RuleSet::scan`] finds with the ASCII set alone (no literal gate): the reference the
+/// gate must agree with.
+fn scan_by_ascii_set(rs: &RuleSet, p: &Prepared, kind: StrKind) -> Vec<Match> {
+    let mut out = Vec::new();
+    if p.norm.is_empty() || !rs.kind_used[&kind] {
+        return out;
+    }
+    let which = rs
+        .set_ascii
+        .as_ref()
+        .unwrap()
+        .which(p.norm.as_bytes())
+        .unwrap();
+    for i in which {
+        let pat = &rs.patterns[i];
+        if !pat.applies_to(kind) {
+            continue;
+        }
+        for m in pat.regex().unwrap().find_iter(&p.norm).take(4) {
+            out.push(Match {
+                pattern: i,
+                start: m.start(),
+                end: m.end(),
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn the_literal_gate_lets_every_matching_pattern_through_and_scans_find_the_same() {
+    let rs = RuleSet::builtin().unwrap();
+    let gate = Gate::build(rs.patterns()).expect("the gate builds over the built-in patterns");
+    // Most patterns have literals to wait for.
+    assert!(
+        gate.always.len() * 4 < rs.patterns().len(),
+        "{:?}",
+        gate.always
+    );
+    let mut texts: Vec<String> = Vec::new();
+    for p in rs.patterns() {
+        texts.extend(p.must_match.iter().chain(&p.must_not_match).cloned());
+        // The same in other cases: the gate ignores case as `(?i)` does (and lets a
+        // case-sensitive pattern through where the set then says no).
+        for ex in p.must_match.iter() {
+            texts.push(ex.to_uppercase());
+            texts.push(ex.to_lowercase());
+        }
+    }
+    let mut compared = 0;
+    for t in &texts {
+        let p = Prepared::new(t);
+        if !p.norm.is_ascii() {
+            continue;
+        }
+        let want = rs
+            .set_ascii
+            .as_ref()
+            .unwrap()
+            .which(p.norm.as_bytes())
+            .unwrap();
+        let let_through = gate.candidates(&p.norm);
+        assert!(
+            want.iter().all(|i| let_through.contains(i)),
+            "{:?}: {want:?} ⊄ {let_through:?}",
+            p.norm
+        );
+        for kind in [StrKind::Description, StrKind::Name, StrKind::Default] {
+            assert_eq!(rs.scan(&p, kind), scan_by_ascii_set(&rs, &p, kind), "{t:?}");
+        }
+        compared += 1;
+    }
+    assert!(compared > 300, "{compared}");
+    // An ordinary sentence lets few patterns through.
+    let benign = "Returns the issues of a repository, newest first; pass the cursor to continue.";
+    assert!(
+        gate.candidates(benign).len() < 8,
+        "{:?}",
+        gate.candidates(benign)
+    );
+}
+
+proptest::proptest! {
+    #[test]
+    fn the_literal_gate_never_misses_a_pattern(
+        words in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "ignore", "Previous", "INSTRUCTIONS", "do not", "tell", "the user", "send",
+                "to", "https://x.io/a?b=", "~/.ssh/id_rsa", ".env", "SECRETLY", "call",
+                "`read_file`", "tool", "100%", "IMPORTANT:", "<system>", "rm -rf",
+                "/etc/passwd", "before calling", "any", "tools", "sudo", "curl", "| sh",
+                "You must", "always", "use this tool", " ", ",", "\n", "'", "\"",
+            ]),
+            1..24,
+        )
+    ) {
+        let rs = shipped();
+        let text = Prepared::new(&words.concat());
+        if text.norm.is_ascii() {
+            let want = rs.set_ascii.as_ref().unwrap().which(text.norm.as_bytes()).unwrap();
+            let told = rs.gated(&text.norm).unwrap();
+            proptest::prop_assert!(want.iter().all(|i| told.contains(i)), "{:?}: {:?} {:?}", text.norm, want, told);
+        }
+    }
+}
