@@ -653,7 +653,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && r.names_store()
         && (r.literal_sink || takes)
         && !r.shields_secret()
-        && !(r.forbids_move && !moves)
+        && (moves || !r.forbids_move)
     {
         emit(
             rule_id::SENSITIVE_FILE_REFERENCE,
