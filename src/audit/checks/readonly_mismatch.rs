@@ -185,7 +185,7 @@ const QUERY_OBJECTS: &[&str] = &[
 /// Words for a payment: carrying one out pays ("Выполняет платёж", "执行转账").
 const PAYMENTS: &[&str] = &[
     "payment", "transfer", "платёж", "платеж", "перевод", "振込", "送金", "決済", "支払",
-    "转账", "付款", "支付", "汇款", "pago", "transferencia", "pagamento", "virement",
+    "转账", "付款", "支付", "汇款", "pago", "transferencia", "transferência", "pagamento", "virement",
     "paiement", "überweisung", "zahlung", "이체", "송금", "결제",
 ];
 

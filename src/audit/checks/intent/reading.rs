@@ -103,9 +103,11 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // A URL, an e-mail address, an international phone number, a wallet address, an IBAN
     // (upper case, as written), a markdown image, a card number, a bank account written in
     // digit groups or after its kind (`普通 1234567`), a git remote, a search restricted to
-    // one site (`site:example.org`), a host named as one ("the host edge.example").
+    // one site (`site:example.org`), a host named as one ("the host edge.example"), a payment
+    // platform's account id (`acct_1Qm…`), a Brazilian company or person number used as a PIX
+    // key (`41.882.190/0001-07`, `123.456.789-09`).
     Regex::new(
-        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}",
+        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
     )
     .ok()
 });
@@ -126,6 +128,10 @@ pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
         r"|\b(?:the others|les autres)\s+(?:in|on|of|de|dans)\s+(?:the|this|la|cette)\s+(?:list|catalogu?e?|catalog|session|liste)\b",
         // "never call the others": the others as what is called.
         r"|\b(?:call|use|invoke|query|try|pick|choose)\s+(?:any of\s+)?the others\b",
+        // Tools named by their vendors in a list: "Brave/Google/Bing tools", "Stripe and
+        // PayPal tool calls".
+        r"|\b[a-z][\w-]*(?:\s*/\s*[a-z][\w-]*)+\s+tools?\b",
+        r"|\b[a-z][\w-]*\s+(?:and|or)\s+[a-z][\w-]*\s+tool\s+calls\b",
     ))
     .ok()
 });
@@ -221,7 +227,7 @@ pub(super) fn role_tool(folded: &str) -> bool {
 /// A literal destination in the clause: a URL, an e-mail address, a phone number, an IBAN, a
 /// markdown image.
 pub(super) fn literal_sink(raw: &str) -> bool {
-    // Every shape the expression reads holds an `@`, a `+`, a `://`, a `![`, a `0x` or two
+    // Every shape the expression reads holds an `@`, a `+`, a `://`, a `![`, a `0x`, `acct_` or two
     // digits in a row (of any script: `\d` is Unicode): a clause with none of them is not
     // searched.
     let two_digits = || {
@@ -233,7 +239,7 @@ pub(super) fn literal_sink(raw: &str) -> bool {
         })
     };
     let may = raw.contains(['@', '+'])
-        || ["://", "![", "0x", "0X", "site:"].iter().any(|w| raw.contains(w))
+        || ["://", "![", "0x", "0X", "site:", "acct_"].iter().any(|w| raw.contains(w))
         || two_digits()
         || (raw.contains('.')
             && ["host", "Host", "HOST", "domain", "Domain", "хост", "Хост", "домен", "ホスト", "主机", "域名", "호스트"]
@@ -585,12 +591,26 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
             }
         }
     }
+    // A secret named by what keeps it rather than by its path: "the token the GitHub
+    // command-line client keeps", "the password your browser has saved", "the session cookie
+    // that the desktop app stores".
+    static KEPT: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"\b(?:token|password|passphrase|cookie|credential|secret|private key|api key|session)s?(?: (?:that|which))? (?:the|your|its|this|their|a) [^.;:,()\n]{0,50}?\b(?:keeps|stores|saves|caches|holds|has saved|has stored|remembers)\b").ok()
+    });
+    const KEEPS: &[&str] = &["keeps", "stores", "saves", "caches", "holds", "has saved", "has stored", "remembers"];
+    if KEEPS.iter().any(|k| folded.contains(k))
+        && let Some(re) = KEPT.as_ref()
+    {
+        for m in re.find_iter(folded) {
+            out.push(ConceptHit { concept: Concept::DataSecret, start: m.start(), end: m.end() });
+        }
+    }
     out
 }
 
 /// Stems of words for approval and confirmation, in the lexicons' languages.
 const APPROVAL: &[&str] = &[
-    "confirm", "approv", "consent", "permission", "authoriz", "authoris", "prompt", "agreed",
+    "confirm", "approv", "review", "asking whether", "ask whether", "preguntar si", "perguntar se", "demander si", "fragen, ob", "consent", "permission", "authoriz", "authoris", "prompt", "agreed",
     "allow", "confirmación", "confirmacion", "confirmação", "confirmacao", "aprob", "aprova",
     "autoriza", "aprovou", "aprovaç", "permiso", "permiss", "validation", "approuv", "autoris", "consenti", "accepté",
     "bestätig", "bestaetig", "rückfrage", "rueckfrage", "genehmig", "freigabe", "freigegeben",
