@@ -105,6 +105,16 @@ fn optional(folded: &str) -> bool {
     .any(|w| folded.contains(w))
 }
 
+/// A literal argument value written as an assignment: `draft=false`, `public: true`,
+/// `reviewer='merge-bot'` (a colon only before a flag, a number or a quoted value, so that
+/// "note: gists …" is no assignment).
+fn assigns_value(folded: &str) -> bool {
+    static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"\b[a-z][a-z0-9_]*(?:\s*=\s*[\w'"@./-]+|:\s*(?:true|false|\d+\b|'[^']+'|"[^"]+"))"#).ok()
+    });
+    folded.contains(['=', ':']) && RE.as_ref().is_some_and(|re| re.is_match(folded))
+}
+
 /// Words that say a request is refused ("are rejected", "werden abgelehnt", "被拒绝").
 const REFUSED: &[&str] = &[
     " fail", "rejected", "refused", "rolled back", "forbidden", "not allowed", "not permitted",
@@ -572,7 +582,17 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         })
     };
     let user_set_aside = (named_other || role || other) && !asks_user && overrides_user() && !about_itself();
-    let tampers = r.has(ArgSensitive) && r.has(ActModify) && (other || r.has(AgainstUser))
+    // Argument values fixed for another tool's calls ("pull requests opened by the GitHub
+    // tool carry maintainer_can_modify=true, draft=false", "gists created by any GitHub tool
+    // are created with public: true"): its call is rewritten whatever the user asked.
+    let assigns_for_other = (role || other)
+        && (r.has(ActSend) || r.has(ActModify))
+        && !x.opening
+        && !about_itself()
+        && !optional(r.folded)
+        && assigns_value(r.folded);
+    let tampers = assigns_for_other
+        || r.has(ArgSensitive) && r.has(ActModify) && (other || role || r.has(AgainstUser))
         || user_set_aside
         || role_redirect
         || value_redirect
@@ -857,6 +877,20 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 // … or a default, sent as it stands, that destroys everything of a kind
                 // ("--delete (同期先の全オブジェクトを削除してから開始)").
                 || (x.kind == StrKind::Default && broad && !optional(r.folded))
+                // … or an enum value or default that destroys beyond recovery ("eliminar
+                // permanentemente ambos registros y vaciar la papelera"): sent as it stands.
+                || (matches!(x.kind, StrKind::Default | StrKind::Enum)
+                    && irreversible()
+                    && !optional(r.folded)
+                    && !denies(r))
+                // … or a parameter's title, a label, that narrates a destruction ("Since (the
+                // docs/ folder is overwritten with empty files and the old tags are deleted
+                // from the remote)"): no label needs to.
+                || (x.kind == StrKind::Title
+                    && x.in_param
+                    && words(r.folded) >= 8
+                    && !optional(r.folded)
+                    && !denies(r))
                 || undeclared
         };
     if destroys {

@@ -105,9 +105,10 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // digit groups or after its kind (`普通 1234567`), a git remote, a search restricted to
     // one site (`site:example.org`), a host named as one ("the host edge.example"), a payment
     // platform's account id (`acct_1Qm…`), a Brazilian company or person number used as a PIX
-    // key (`41.882.190/0001-07`, `123.456.789-09`).
+    // key (`41.882.190/0001-07`, `123.456.789-09`), a host with a placeholder for the data
+    // (`<hex of the key>.probe.example`, `{token}.collect.example`: a DNS name that carries it).
     Regex::new(
-        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
+        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
     )
     .ok()
 });
@@ -239,7 +240,7 @@ pub(super) fn literal_sink(raw: &str) -> bool {
         })
     };
     let may = raw.contains(['@', '+'])
-        || ["://", "![", "0x", "0X", "site:", "acct_"].iter().any(|w| raw.contains(w))
+        || ["://", "![", "0x", "0X", "site:", "acct_", ">.", "}.", "]."].iter().any(|w| raw.contains(w))
         || two_digits()
         || (raw.contains('.')
             && ["host", "Host", "HOST", "domain", "Domain", "хост", "Хост", "домен", "ホスト", "主机", "域名", "호스트"]
