@@ -7,7 +7,8 @@
 //! 4 decisive). An item's score is the sum over its cues of the strongest weight in that cue
 //! plus one for each further distinct pattern in the same cue (at most two; none when the
 //! item's only cue is a named secret file, one for the `mention` cue of attacks named rather
-//! than said, see [`score`]). So a lone weak
+//! than said, see [`score`]); an item whose only cues are named secret files and attacks
+//! named rather than said scores at most 3 (medium). So a lone weak
 //! cue (a bare "you must" or "IMPORTANT:") scores 1 and yields nothing, while an instruction
 //! plus a sensitive path plus concealment scores 7 or more and is critical:
 //!
@@ -992,7 +993,14 @@ pub fn score(hits: &[&Hit]) -> u32 {
     // clause): a list of what a scanner, a backup or a permission check looks at. Each file
     // is a reason to look (medium); naming more of them is no order to read any.
     let only_paths = by_cue.len() == 1 && by_cue.contains_key(DATA_ONLY_CUE);
-    by_cue
+    // Secret files named and attacks quoted as examples, and nothing said (a scanner's list
+    // of what it flags: "blocks that ask the model to read `~/.ssh/id_rsa`; phrases like
+    // \"do not tell the user\""): named, however much, is at most medium.
+    let named_only = by_cue.len() > 1
+        && by_cue
+            .keys()
+            .all(|c| *c == DATA_ONLY_CUE || *c == MENTION_CUE);
+    let total: u32 = by_cue
         .iter()
         .map(|(cue, (w, sources))| {
             let repeats = if only_paths {
@@ -1005,7 +1013,8 @@ pub fn score(hits: &[&Hit]) -> u32 {
             };
             u32::from(*w) + repeats as u32
         })
-        .sum()
+        .sum();
+    if named_only { total.min(3) } else { total }
 }
 
 /// The cue of every pattern or phrase named rather than said (quoted, or as an example):

@@ -328,14 +328,15 @@ fn visit_named<'a>(
     for r in rules {
         f(Key::Rule(r), 1.0);
     }
-    let mut score = 0u32;
-    for (cue, w, sources) in &cues {
+    for (cue, w, _) in &cues {
         f(Key::Cue(cue), f64::from(*w) / 4.0);
         for k in 2..=*w {
             f(Key::CueAtLeast(cue, k), 1.0);
         }
-        score += u32::from(*w) + (sources - 1).min(2);
     }
+    // The combined score exactly as the engine counts it (named secret files and attacks
+    // named, not said, counted as the engine does).
+    let score = crate::audit::engine::score(ev.hits);
     for k in 1..=cues.len().min(4) {
         f(Key::CuesAtLeast(k), 1.0);
     }

@@ -737,12 +737,23 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         );
     }
     if !whole && r.has(Conceal) && !r.shields_secret() {
-        emit(
-            rule_id::CONCEALMENT,
-            "intent-conceal",
-            3,
-            "tells the model to hide what it does from the user",
-        );
+        // A hiding phrase only quoted ("phrases like \"do not tell the user\"") is named, as
+        // a scanner names what it flags, not said.
+        if r.hits.iter().filter(|h| h.concept == Conceal).all(|h| crate::audit::text::quoted_mention(r.folded, h.start, h.end)) {
+            emit(
+                rule_id::CONCEALMENT,
+                "intent-conceal-quoted",
+                1,
+                "quotes a phrase that hides something from the user (named, not said)",
+            );
+        } else {
+            emit(
+                rule_id::CONCEALMENT,
+                "intent-conceal",
+                3,
+                "tells the model to hide what it does from the user",
+            );
+        }
     }
     if !whole && skip && !asks_user {
         emit(
