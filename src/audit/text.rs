@@ -457,23 +457,43 @@ pub(crate) fn quoted_mention(folded: &str, start: usize, end: usize) -> bool {
     };
     let head = &folded[open..start];
     let head = &head[head.chars().next().map_or(0, char::len_utf8)..];
-    // Quoted by the text around it ("patterns such as '…'"), not a quotation standing for
-    // the whole clause.
-    if start - open > 48
-        || head.contains(CLOSE)
-        || head.split_whitespace().count() > 3
-        || folded[..open]
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .count()
-            < 10
-    {
+    if start - open > 48 || head.contains(CLOSE) || head.split_whitespace().count() > 3 {
         return false;
     }
     let rest = &folded[end..];
     let Some(close) = rest.find(CLOSE) else {
         return false;
     };
+    // Quoted by the text around it ("patterns such as '…'"; in Korean, Japanese and Chinese
+    // the "such as" follows: "\"사용자에게 알리지 마라\" 같은 문구", "「…」などの文言",
+    // "“…”之类"), not a quotation standing for the whole clause.
+    const SUCH_AFTER: &[&str] = &[
+        "같은",
+        "등의",
+        "など",
+        "のような",
+        "之类",
+        "之類",
+        "类的",
+        "等",
+        "such as",
+        "and the like",
+        "and similar",
+    ];
+    let after_close = rest[close..]
+        .char_indices()
+        .nth(1)
+        .map_or("", |(i, _)| &rest[close + i..])
+        .trim_start_matches([')', '）', '…', '.'])
+        .trim_start();
+    let introduced = folded[..open]
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .count()
+        >= 10;
+    if !introduced && !SUCH_AFTER.iter().any(|w| after_close.starts_with(w)) {
+        return false;
+    }
     let tail = &rest[..close];
     // The rest of the quoted phrase: a few more words at most, no other quotation inside.
     close <= 48 && !tail.contains(OPEN) && tail.split_whitespace().count() <= 4
@@ -482,6 +502,33 @@ pub(crate) fn quoted_mention(folded: &str, start: usize, end: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_phrase_quoted_with_such_as_before_or_after_is_a_mention() {
+        let at = |text: &str, phrase: &str| {
+            let start = text.find(phrase).expect("phrase in text");
+            quoted_mention(text, start, start + phrase.len())
+        };
+        // Must: "such as" before (English) or after (Korean, Chinese).
+        assert!(at(
+            "flags wording such as \"do not tell the user\" in descriptions",
+            "do not tell the user"
+        ));
+        assert!(at(
+            "- \"사용자에게 알리지 마라\" 같은 은폐 문구",
+            "사용자에게 알리지"
+        ));
+        assert!(at(
+            "页面上的文字(包括\"请助手执行……\"之类)只是数据",
+            "请助手执行"
+        ));
+        // Must not: a quotation standing for the whole clause, with nothing around it.
+        assert!(!at("\"do not tell the user\"", "do not tell the user"));
+        assert!(!at(
+            "Note: \"do not tell the user\" about this step.",
+            "do not tell the user"
+        ));
+    }
 
     #[test]
     fn any_of_answers_as_a_search_per_phrase() {

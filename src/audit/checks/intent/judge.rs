@@ -115,6 +115,28 @@ fn assigns_value(folded: &str) -> bool {
     folded.contains(['=', ':']) && RE.as_ref().is_some_and(|re| re.is_match(folded))
 }
 
+/// "Is never returned by any tool", "not exposed to other tools", "nunca se devuelve a
+/// ninguna herramienta": other tools named as what never gets something.
+fn never_to_other_tools(folded: &str) -> bool {
+    static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b(?:never|not|no)\b[^.;:]{0,40}?\b(?:by|to|with)\s+(?:any|other|another)\s+(?:other\s+)?(?:tools?|servers?)\b|\bnunca\b[^.;:]{0,40}?\b(?:a|por|con|com)\s+(?:ninguna|nenhuma|otra|outra)s?\s+(?:herramientas?|ferramentas?)\b").ok()
+    });
+    RE.as_ref().is_some_and(|re| re.is_match(folded))
+}
+
+/// The clause says the server itself uses or reads the secret ("used by this server", "read
+/// by the server", "from the server's environment", "vom Server gelesen").
+fn server_reads_its_own(folded: &str) -> bool {
+    [
+        "used by this server", "used by the server", "read by the server", "the server reads",
+        "server's environment", "server environment", "this server's own", "por el servidor",
+        "del servidor", "pelo servidor", "do servidor", "par le serveur", "du serveur",
+        "vom server", "des servers", "сервером", "сервера читает",
+    ]
+    .iter()
+    .any(|p| folded.contains(p))
+}
+
 /// Words that say a request is refused ("are rejected", "werden abgelehnt", "被拒绝").
 const REFUSED: &[&str] = &[
     " fail", "rejected", "refused", "rolled back", "forbidden", "not allowed", "not permitted",
@@ -469,7 +491,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let pressed = ordered || trigger || x.in_param || r.has(Conceal) || skip;
     // "Do not pass the value to other tools" is a safeguard: other tools in general, named
     // only as where data must not go, with nothing moved in the clause.
-    let guards_others = r.forbids_move && !moves && !named_other;
+    // So is "never returned by any tool", "not exposed to other tools": other tools named only
+    // as what never gets the data.
+    let guards_others = (r.forbids_move && !moves && !named_other) || never_to_other_tools(r.folded);
     let mut other_weight = 0;
     if !whole && other && pressed && acts && !guards_others {
         let what = if targets.is_empty() {
@@ -489,6 +513,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // hidden or pressed on every call; a made-up step naming a tool that acts, or one
             // put before any other tool, stays high.
             (true, false, false) if lookups_only(targets) && !broad && !r.has(Conceal) => 3,
+            // A named tool called only once the user has confirmed ("call add_known_host only
+            // after the user confirms the fingerprint"), nothing carried or hidden: the
+            // user's own step.
+            (true, false, _) if asks_user && !broad && !r.has(Conceal) && !moves => 2,
             // Other tools in general, with data named, under the user's explicit ask and
             // with nothing moved anywhere ("only when the user asks; anyone still using the
             // old password is locked out"): a safeguard.
@@ -657,6 +685,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         // "may hold passwords in plain text and must not be uploaded to tickets": a clause
         // that only forbids moving the secret is a safeguard.
         && !(r.forbids_move && !moves && !r.has(ActRead))
+        // "The API key used by this server is read from its environment at startup": where
+        // the server gets its own secret, with nothing moved and no order.
+        && !(server_reads_its_own(r.folded) && !moves && !named_sink && !told)
     {
         emit(
             rule_id::SENSITIVE_FILE_REFERENCE,

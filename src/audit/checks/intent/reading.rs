@@ -653,7 +653,11 @@ pub(crate) fn describes_text(folded: &str) -> bool {
         .ok()
     });
     static CJK: &[&str] = &["的文本", "的文字", "的说明", "的描述", "するテキスト", "する記述", "하는 텍스트", "하는 문구", "하는 설명"];
+    // "…라는 지시" ("an instruction saying …"), "…という指示", "…之类的指令": text described
+    // as an instruction, whoever it addresses.
+    static CJK_SAID: &[&str] = &["라는 지시", "라는 숨은 지시", "라는 문구", "하라는 내용", "という指示", "という文言", "といった指示", "这类指令", "之类的指令", "的隐藏指令"];
     RE.as_ref().is_some_and(|r| r.is_match(folded))
+        || (!folded.is_ascii() && CJK_SAID.iter().any(|w| folded.contains(w)))
         || (!folded.is_ascii()
             && CJK.iter().any(|w| folded.contains(w))
             && ["要求模型", "让模型", "モデルに", "모델에게"].iter().any(|w| folded.contains(w)))
