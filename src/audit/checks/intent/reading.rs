@@ -221,32 +221,20 @@ pub(super) fn role_tool(folded: &str) -> bool {
 /// A literal destination in the clause: a URL, an e-mail address, a phone number, an IBAN, a
 /// markdown image.
 pub(super) fn literal_sink(raw: &str) -> bool {
-    // Every shape the expression reads holds an `@`, a `+`, a `://`, a `![`, a `0x` or
-    // digits in a row (of any script: `\d` is Unicode): four of them (a card, a long account
-    // number, `普通 1234567`), or two with a `-` in the clause (`12-34-5678`) or right after
-    // a capital letter (an IBAN's `GB29`). A clause with none of them is not searched ("at
-    // most 272 items" holds no destination).
-    let digits = || {
-        let mut run = 0usize;
-        let mut before: Option<char> = None;
-        let mut prev: Option<char> = None;
-        let dash = raw.contains('-');
+    // Every shape the expression reads holds an `@`, a `+`, a `://`, a `![`, a `0x` or two
+    // digits in a row (of any script: `\d` is Unicode): a clause with none of them is not
+    // searched.
+    let two_digits = || {
+        let mut digit = false;
         raw.chars().any(|c| {
-            if c.is_numeric() {
-                if run == 0 {
-                    before = prev;
-                }
-                run += 1;
-            } else {
-                run = 0;
-            }
-            prev = Some(c);
-            run >= 4 || (run >= 2 && (dash || before.is_some_and(|b| b.is_ascii_uppercase())))
+            let pair = digit && c.is_numeric();
+            digit = c.is_numeric();
+            pair
         })
     };
     let may = raw.contains(['@', '+'])
         || ["://", "![", "0x", "0X", "site:"].iter().any(|w| raw.contains(w))
-        || digits()
+        || two_digits()
         || (raw.contains('.')
             && ["host", "Host", "HOST", "domain", "Domain", "хост", "Хост", "домен", "ホスト", "主机", "域名", "호스트"]
                 .iter()
