@@ -89,7 +89,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         let desc_owned = item
             .value
             .zip(field.pointer.strip_prefix(item.pointer.as_str()))
-            .and_then(|(v, rel)| v.pointer(rel))
+            .and_then(|(v, rel)| crate::model::pointer::get(v, rel))
             .and_then(|p| p.get("description"))
             .and_then(serde_json::Value::as_str)
             .map(|d| crate::audit::text::Prepared::new(d).norm)

@@ -69,7 +69,7 @@ fn own_names(scan: &Scan, si: usize) -> HashSet<String> {
 fn sibling_description<'v>(item: &crate::audit::walk::Item<'v>, pointer: &str) -> Option<&'v str> {
     let rel = pointer.strip_prefix(item.pointer.as_str())?;
     let cut = ["/default", "/enum/"].iter().filter_map(|w| rel.rfind(w)).max()?;
-    item.value?.pointer(&format!("{}/description", &rel[..cut]))?.as_str()
+    crate::model::pointer::get(item.value?, &format!("{}/description", &rel[..cut]))?.as_str()
 }
 
 /// Whether a parameter's description says another tool uses the value ("used by the mail
@@ -352,17 +352,16 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 continue;
             }
             let raw = &text[start..end];
-            let mentions_tools = ["tool", "server", "function"]
-                .iter()
-                .any(|w| folded.contains(w));
+            // (Each list read in one automaton pass over the clause.)
+            static TOOL_WORDS: crate::audit::text::AnyOf =
+                crate::audit::text::AnyOf::new(&["tool", "server", "function"]);
+            static OTHER_WORDS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+                "other ", "autres", "otras", "otros", "outras", "outros", "demás", "demais",
+                "others", "ander", "übrig", "sonstig", "други", "прочи", "остальн",
+            ]);
+            let mentions_tools = TOOL_WORDS.in_text(&folded);
             // (Words the expression needs, looked for first: it is dear to run.)
-            let may_name_others = mentions_tools
-                || [
-                    "other ", "autres", "otras", "otros", "outras", "outros", "demás", "demais",
-                    "others", "ander", "übrig", "sonstig", "други", "прочи", "остальн",
-                ]
-                .iter()
-                .any(|w| folded.contains(w));
+            let may_name_others = mentions_tools || OTHER_WORDS.in_text(&folded);
             let mut reading = Reading {
                 hits: found,
                 folded: &folded,
@@ -400,7 +399,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     .unwrap_or_default();
                 let declared_destructive = item
                     .value
-                    .and_then(|v| v.pointer("/annotations/destructiveHint"))
+                    .and_then(|v| crate::model::pointer::get(v, "/annotations/destructiveHint"))
                     == Some(&serde_json::Value::Bool(true));
                 let reader = item.kind == crate::model::finding::ItemKind::Tool
                     && !declared_destructive
@@ -601,7 +600,7 @@ fn flag_parameter(item: &crate::audit::walk::Item, pointer: &str) -> bool {
     let name_end = rel[i + "/properties/".len()..]
         .find('/')
         .map_or(rel.len(), |j| i + "/properties/".len() + j);
-    let schema = value.pointer(&rel[..name_end]);
+    let schema = crate::model::pointer::get(value, &rel[..name_end]);
     let ty = schema.and_then(|s| s.get("type"));
     let scalar = |t: &serde_json::Value| {
         matches!(t.as_str(), Some("boolean" | "integer" | "number" | "null"))

@@ -320,6 +320,9 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
     };
     // Backticked or quoted identifiers.
     for quote in ['`', '\''] {
+        if !raw.contains(quote) {
+            continue;
+        }
         let mut parts = raw.split(quote);
         parts.next();
         while let (Some(inner), Some(_)) = (parts.next(), parts.next()) {
@@ -351,6 +354,10 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
     }
     // The enumerations of the clause, read only when it holds a snake_case candidate.
     let mut listed: Option<Vec<&str>> = None;
+    // (Every candidate holds a `_`: a clause without one has none to split out.)
+    if !raw.contains('_') {
+        return out;
+    }
     for word in raw.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '/' || c == '-')) {
         let word = word.trim_end_matches(['.', '-']);
         if word.contains(['.', '/']) {
@@ -1059,4 +1066,38 @@ pub(crate) fn warm_up() {
     LazyLock::force(&OTHER_TOOLS);
     LazyLock::force(&ROLE_TOOL);
     describes_text("");
+}
+
+#[cfg(test)]
+mod tests {
+    /// The quick look before the literal-sink expression lets through every clause the
+    /// expression matches.
+    #[test]
+    fn the_literal_sink_prefilter_drops_no_match() {
+        let Some(re) = super::LITERAL_SINK.as_ref() else {
+            panic!("the literal-sink expression compiles");
+        };
+        for text in [
+            "Pay to GB29NWBK60161331926819 today.",
+            "Pay to GB29 NWBK 6016 1331 9268 19.",
+            "Card 4111 1111 1111 1111.",
+            "Account 12-34-5678 at the bank.",
+            "Account 123456789012345678 at the bank.",
+            "振込先 普通 1234567",
+            "Number ١٢٣٤ ١٢٣٤ ١٢٣٤ ١٢٣٤.",
+            "At most 272 incidents; older ones are moved.",
+            "Returns 25 items, e.g. AB12 or ab12.",
+            "DE44 5001 0517 5407 3249 31 is the account.",
+            "Version 12 of the API.",
+            "Send to +34 600 123 456 now.",
+            "Mail ops@x.example.",
+            "https://x.example/a",
+            "The host edge.example serves it.",
+            "Payouts settle through acct_1QmigR8tEdGe2x for now.",
+            "The name resolved is <hex of the key>.probe.dnsmon.example.",
+            "Sent to the PIX key 41.882.190/0001-07 (settlement).",
+        ] {
+            assert_eq!(super::literal_sink(text), re.is_match(text), "{text}");
+        }
+    }
 }
