@@ -122,18 +122,22 @@ fn builtin_as_shipped() -> RuleSet {
     rs
 }
 
+/// The first four matches of pattern `i`'s expression in `text`, as the scan reports them.
+fn push_first_matches(out: &mut Vec<Match>, i: usize, regex: &regex::Regex, text: &str) {
+    for m in regex.find_iter(text).take(4) {
+        out.push(Match {
+            pattern: i,
+            start: m.start(),
+            end: m.end(),
+        });
+    }
+}
+
 /// What [`RuleSet::scan`] finds, the patterns told by the Unicode-mode set (the reference).
 fn scan_by_unicode_set(rs: &RuleSet, unicode: &RegexSet, text: &Prepared) -> Vec<Match> {
     let mut out = Vec::new();
     for i in unicode.matches(&text.norm).into_iter() {
-        let regex = rs.patterns()[i].regex().unwrap();
-        for m in regex.find_iter(&text.norm).take(4) {
-            out.push(Match {
-                pattern: i,
-                start: m.start(),
-                end: m.end(),
-            });
-        }
+        push_first_matches(&mut out, i, rs.patterns()[i].regex().unwrap(), &text.norm);
     }
     out
 }
@@ -330,13 +334,7 @@ fn scan_by_ascii_set(rs: &RuleSet, p: &Prepared, kind: StrKind) -> Vec<Match> {
         if !pat.applies_to(kind) {
             continue;
         }
-        for m in pat.regex().unwrap().find_iter(&p.norm).take(4) {
-            out.push(Match {
-                pattern: i,
-                start: m.start(),
-                end: m.end(),
-            });
-        }
+        push_first_matches(&mut out, i, pat.regex().unwrap(), &p.norm);
     }
     out
 }

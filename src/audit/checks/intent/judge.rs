@@ -137,6 +137,15 @@ fn server_reads_its_own(folded: &str) -> bool {
     .any(|p| folded.contains(p))
 }
 
+/// Every phrase of the concept in the clause stands alone between quotation marks: named, as
+/// a scanner names what it flags, not said.
+fn only_quoted(r: &Reading, concept: Concept) -> bool {
+    r.hits
+        .iter()
+        .filter(|h| h.concept == concept)
+        .all(|h| crate::audit::text::quoted_mention(r.folded, h.start, h.end))
+}
+
 /// Words that say a request is refused ("are rejected", "werden abgelehnt", "被拒绝").
 const REFUSED: &[&str] = &[
     " fail", "rejected", "refused", "rolled back", "forbidden", "not allowed", "not permitted",
@@ -463,7 +472,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     if x.damp == 0 && r.has(Override) {
         // A phrase only quoted ("flags patterns such as 'ignore previous instructions'") is
         // named, not said: a scanner's description, low unless something else is asked.
-        if r.hits.iter().filter(|h| h.concept == Override).all(|h| crate::audit::text::quoted_mention(r.folded, h.start, h.end)) {
+        if only_quoted(r, Override) {
             emit(
                 rule_id::HIDDEN_INSTRUCTIONS,
                 "intent-override-quoted",
@@ -770,7 +779,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     if !whole && r.has(Conceal) && !r.shields_secret() {
         // A hiding phrase only quoted ("phrases like \"do not tell the user\"") is named, as
         // a scanner names what it flags, not said.
-        if r.hits.iter().filter(|h| h.concept == Conceal).all(|h| crate::audit::text::quoted_mention(r.folded, h.start, h.end)) {
+        if only_quoted(r, Conceal) {
             emit(
                 rule_id::CONCEALMENT,
                 "intent-conceal-quoted",

@@ -282,6 +282,17 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 literal_sink(&text[s..e])
             })
         };
+        // Whether each clause describes text (a scanner's list of what it flags), asked of a
+        // clause when the whole string is put together and when the clause is read: its
+        // expression run once.
+        let described: Vec<std::cell::OnceCell<bool>> =
+            spans.iter().map(|_| std::cell::OnceCell::new()).collect();
+        let describes = |i: usize, folded: &str| {
+            described.get(i).map_or_else(
+                || reading::describes_text(folded),
+                |c| *c.get_or_init(|| reading::describes_text(folded)),
+            )
+        };
         let states_of = std::cell::OnceCell::new();
         let states_function = || {
             *states_of.get_or_init(|| {
@@ -294,7 +305,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             for (i, (_, _, f, h)) in parts.iter().enumerate() {
                 // (A clause that describes text, as a scanner lists what it flags, gives the
                 // whole nothing either: its words are kept, its terms are not.)
-                if !h.is_empty() && reading::describes_text(f) && !sink_in(i) {
+                if !h.is_empty() && describes(i, f) && !sink_in(i) {
                     folded.push_str(f);
                     folded.push('\n');
                     continue;
@@ -380,7 +391,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 may_name_others && OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&folded));
             // A scanner's list of what it flags ("text that asks the model to read
             // credentials …") describes orders; it gives none (unless it names where to send).
-            if !reading.literal_sink && reading::describes_text(&folded) {
+            if !reading.literal_sink && describes(n, &folded) {
                 continue;
             }
             judged = true;
