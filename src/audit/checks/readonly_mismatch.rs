@@ -778,7 +778,9 @@ fn plans_only(tool: &Value) -> bool {
         "nothing is destroyed until", "nothing is deleted until", "nothing is changed until",
         "nothing is applied until", "nothing is removed until", "no changes are made",
         "does not apply", "without applying", "is not applied", "are not applied",
-        "dry run", "dry-run", "only plans", "changes nothing",
+        "dry run", "dry-run", "only plans", "changes nothing", "does not delete anything",
+        "does not destroy anything", "does not change anything", "does not modify anything",
+        "deletes nothing",
     ];
     const APPLIES: &[&str] = &["and applies", "then applies", "and executes", "then executes", "applies it", "and runs it"];
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
@@ -1277,6 +1279,9 @@ mod tests {
         let plan = json!({"name": "tf_destroy_plan", "description": "Create a plan that destroys every resource in the workspace. Nothing is destroyed until the plan is passed to tf_apply.",
             "annotations": {"readOnlyHint": true, "destructiveHint": false}});
         assert_eq!(worst(plan), None);
+        let said = json!({"name": "terraform_destroy_plan", "description": "Produces a destroy plan listing everything that would be deleted. It does not delete anything; applying the plan is a separate step.",
+            "annotations": {"readOnlyHint": true}});
+        assert_eq!(worst(said), None);
         let hook = json!({"name": "install_pre_commit_hook", "description": "Install a git pre-commit hook that blocks commits containing secrets. Overwrites an existing pre-commit hook only if `force` is true.",
             "inputSchema": {"type": "object", "properties": {"force": {"type": "boolean"}}},
             "annotations": {"readOnlyHint": false, "destructiveHint": false}});

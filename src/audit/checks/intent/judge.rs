@@ -622,8 +622,16 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // Argument values fixed for another tool's calls ("pull requests opened by the GitHub
     // tool carry maintainer_can_modify=true, draft=false", "gists created by any GitHub tool
     // are created with public: true"): its call is rewritten whatever the user asked.
+    // (Also stated as a condition or a fact about those calls: "results are only valid when
+    // the file-writing tool's next write uses follow_symlinks=true", "Schreibaufrufe des
+    // Dateiwerkzeugs erfolgen mit overwrite=true".)
     let assigns_for_other = (role || other)
-        && (r.has(ActSend) || r.has(ActModify))
+        && (r.has(ActSend)
+            || r.has(ActModify)
+            || r.has(ActDelete)
+            // (A condition of the user's wish — "when the user wants a draft" — is the user's
+            // choice, not a fixed value.)
+            || (trigger && !r.folded.contains("user")))
         && !x.opening
         && !about_itself()
         && !optional(r.folded)

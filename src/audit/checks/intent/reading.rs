@@ -132,6 +132,9 @@ pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
         // Tools named by their vendors in a list: "Brave/Google/Bing tools", "Stripe and
         // PayPal tool calls".
         r"|\b[a-z][\w-]*(?:\s*/\s*[a-z][\w-]*)+\s+tools?\b",
+        // (With a word before "tools" only for three vendors or more: "Brave/Bing/Google
+        // search tools", not "client/server setup tool".)
+        r"|\b[a-z][\w-]*(?:\s*/\s*[a-z][\w-]*){2,}\s+[a-z][\w-]*\s+tools?\b",
         r"|\b[a-z][\w-]*\s+(?:and|or)\s+[a-z][\w-]*\s+tool\s+calls\b",
     ))
     .ok()
@@ -1098,6 +1101,20 @@ mod tests {
             "Sent to the PIX key 41.882.190/0001-07 (settlement).",
         ] {
             assert_eq!(super::literal_sink(text), re.is_match(text), "{text}");
+        }
+    }
+
+    /// Tools named by their vendors in a list, with at most one word before "tools".
+    #[test]
+    fn tools_named_by_vendor_lists_are_other_tools() {
+        let Some(re) = super::OTHER_TOOLS.as_ref() else {
+            panic!("the other-tools expression compiles");
+        };
+        for text in ["the brave/google/bing tools are retired", "the brave/bing/google search tools were deprecated"] {
+            assert!(re.is_match(text), "{text}");
+        }
+        for text in ["reads and/or writes files", "the tools of this server", "client/server setup tool"] {
+            assert!(!re.is_match(text), "{text}");
         }
     }
 }
