@@ -415,3 +415,22 @@ proptest::proptest! {
         }
     }
 }
+
+/// Every built-in pattern fits the regex crate's default lazy-DFA cache (2 MiB): a pattern
+/// whose lazy DFAs need more gets none, and every search of it runs in the PikeVM or the
+/// backtracker, about 50 times slower (the intent analysis' other-tools expression did, a
+/// quarter of the offline audit's instructions). A pattern that needs more says so here
+/// rather than in the figures.
+#[test]
+fn builtin_patterns_fit_the_default_lazy_dfa_cache() {
+    let rs = RuleSet::builtin().unwrap();
+    for p in rs.patterns() {
+        let config = regex_automata::hybrid::dfa::Config::new()
+            .cache_capacity(2 << 20)
+            .unicode_word_boundary(true);
+        let built = regex_automata::hybrid::regex::Regex::builder()
+            .dfa(config)
+            .build(&p.source);
+        assert!(built.is_ok(), "{}: {:?}", p.id, built.err());
+    }
+}

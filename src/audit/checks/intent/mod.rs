@@ -667,6 +667,26 @@ mod tests {
     use crate::model::finding::Severity;
     use serde_json::json;
 
+    /// The other-tools expression has a lazy DFA to run in (its cache is big enough): without
+    /// one, every search ran in the PikeVM or the backtracker, about 50 times slower.
+    #[test]
+    fn the_other_tools_expression_fits_a_lazy_dfa() {
+        let Some(re) = OTHER_TOOLS.as_ref() else {
+            panic!("the other-tools expression does not build");
+        };
+        let config = regex_automata::hybrid::dfa::Config::new()
+            .cache_capacity(reading::LARGE_DFA_CACHE)
+            .unicode_word_boundary(true);
+        let built = regex_automata::hybrid::regex::Regex::builder().dfa(config).build(re.as_str());
+        assert!(built.is_ok(), "{:?}", built.err());
+        for (text, other) in [
+            ("never call any other tool for this", true),
+            ("use this tool to query one incident by its identifier.", false),
+        ] {
+            assert_eq!(re.is_match(text), other, "{text}");
+        }
+    }
+
     /// The findings about a tool `helper` (one parameter, `note`) with this description.
     fn findings(desc: &str) -> Vec<crate::model::finding::Finding> {
         run(&[snap(

@@ -120,7 +120,12 @@ pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // "anderer Geodienste", "других серверов": the same in the other Latin and Cyrillic
     // languages, a German compound by its last part; "as demais de agenda": the others of a
     // kind, the noun left out; "never call the others".)
-    Regex::new(concat!(
+    // (Its Unicode word classes under bounded repetitions make an NFA of about 19,000
+    // states, whose lazy DFAs need a cache of at least 2.2 MB: more than the default 2 MiB,
+    // so the regex crate built none and ran every search in the PikeVM or the backtracker,
+    // about 50 times slower — a quarter of the offline audit's instructions. With a bigger
+    // cache the lazy DFA runs it; the matches are the same, only the engine differs.)
+    regex::RegexBuilder::new(concat!(
         r"(?i)\b(any|every|all|other|each)\b[\w\s,/'-]{0,40}?\b(tools?|servers?|functions?)\b",
         r"|\bother\s+(translators?|converters?|formatters?|summari[sz]ers?|generators?|validators?|scanners?|linters?|parsers?|plugins?|extensions?|connectors?|integrations?|providers?)\b",
         r"|\bbuilt-in\s+(?:[\w-]+\s+){0,3}?tools\b",
@@ -137,8 +142,14 @@ pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
         r"|\b[a-z][\w-]*(?:\s*/\s*[a-z][\w-]*){2,}\s+[a-z][\w-]*\s+tools?\b",
         r"|\b[a-z][\w-]*\s+(?:and|or)\s+[a-z][\w-]*\s+tool\s+calls\b",
     ))
+    .dfa_size_limit(LARGE_DFA_CACHE)
+    .build()
     .ok()
 });
+
+/// The lazy-DFA cache of an expression whose NFA is too big for the default (2 MiB): see
+/// [`OTHER_TOOLS`]. (Allocated as the search needs it, not up front.)
+pub(super) const LARGE_DFA_CACHE: usize = 8 << 20;
 
 /// "The only database tool cleared for production", "el único conforme", "единственный
 /// инструмент поиска": a claim to be the only tool of a kind, which says the others are not.
