@@ -23,6 +23,7 @@
 //! `server/discover` (and its requests get the modern `_meta`), and a modern host's
 //! `server/discover` from a legacy server's `initialize`.
 
+use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -203,8 +204,45 @@ pub fn run_stdio(
         .enable_all()
         .build()
         .map_err(|e| GuardError(format!("cannot start the async runtime: {e}")))?;
-    let end = rt.block_on(serve(opts, tokio::io::stdin(), tokio::io::stdout(), diag));
-    // Reading stdin blocks a worker thread; do not wait for it.
+    let end = rt.block_on(async {
+        let host_in = host_stdin();
+        let host_out = host_stdout();
+        serve(opts, host_in, host_out, diag).await
+    });
+    // Reading a stdin that is not a pipe blocks a worker thread; do not wait for it.
     rt.shutdown_timeout(Duration::from_millis(100));
     end
+}
+
+/// The host's side of the guard's stdin. A pipe (how every host launches a server) is read
+/// through the runtime's reactor; anything else (a terminal, a file) through tokio's
+/// blocking-thread stdin.
+///
+/// The reactor path is not a nicety: under CPU load the blocking-thread stdout once left a
+/// write pending with no thread working on it and no timer armed, so a guard facing a
+/// flooding server never exited (`guard::the_hostile_suite_runs_behind_the_guard`).
+fn host_stdin() -> Box<dyn AsyncRead + Unpin + Send> {
+    let pipe = std::io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .ok()
+        .and_then(|fd| tokio::net::unix::pipe::Receiver::from_file(std::fs::File::from(fd)).ok());
+    match pipe {
+        Some(p) => Box::new(p),
+        None => Box::new(tokio::io::stdin()),
+    }
+}
+
+/// The host's side of the guard's stdout: a pipe through the reactor, anything else through
+/// tokio's blocking-thread stdout (see [`host_stdin`]).
+fn host_stdout() -> Box<dyn AsyncWrite + Unpin + Send> {
+    let pipe = std::io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .ok()
+        .and_then(|fd| tokio::net::unix::pipe::Sender::from_file(std::fs::File::from(fd)).ok());
+    match pipe {
+        Some(p) => Box::new(p),
+        None => Box::new(tokio::io::stdout()),
+    }
 }

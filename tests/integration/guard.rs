@@ -1270,6 +1270,8 @@ fn the_hostile_suite_runs_behind_the_guard() {
             ]),
         }
         let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+        // Named in the captured output, so a failure says which case it was.
+        println!("case {what}");
         let mut g = Proc::guard(&argv, dir.path());
         let peak = watch_peak_rss(g.child.id());
         if ends == Ends::ExitsAtOnce {
