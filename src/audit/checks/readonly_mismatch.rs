@@ -167,6 +167,46 @@ pub(crate) fn named_as_reader(name: &str) -> bool {
     (lead || last || noun) && !acts
 }
 
+/// Whether a tool's name or the opening sentence of its description declares that it
+/// removes, replaces or rewrites something (`delete_branch`, `sync_folder`, `move_file`,
+/// "Restores a backup over the database", "Vacía la papelera"): a destruction it describes
+/// later is then part of its declared function. A tool whose name and opening sentence
+/// declare none (an export, an import, a summary, an album) and that later says that
+/// something is destroyed does more than it declares.
+pub(crate) fn declares_destruction(name: &str, desc: &str) -> bool {
+    let words = crate::model::words::name_words(name);
+    let named = words.iter().any(|w| {
+        let w = w.as_str();
+        DELETE_WORDS.contains(&w) || DESTROYING_WORK.contains(&w)
+    });
+    named || described(desc, false, None).is_some_and(|fx| fx.deletes || fx.writes && replaces(desc))
+}
+
+/// Name words of work that removes or replaces as its function (a move removes the original,
+/// a sync mirrors deletions, a restore overwrites).
+const DESTROYING_WORK: &[&str] = &[
+    "clean", "cleanup", "clear", "prune", "rotate", "sync", "mirror", "move", "mv", "archive",
+    "migrate", "dedupe", "deduplicate", "replace", "overwrite", "restore", "rollback", "revert",
+    "reset", "format", "empty", "expire", "vacuum", "gc", "compact", "squash", "rebase", "limpiar",
+    "nettoyer", "aufraeumen", "bereinigen", "ochistit", "seiri", "qingli", "jeongri",
+];
+
+/// Whether the opening sentence says the write replaces what was there ("overwrites",
+/// "replaces", "mirrors", "ersetzt", "sobrescribe", "перезаписывает").
+fn replaces(desc: &str) -> bool {
+    let first = crate::audit::clause::split(desc)
+        .first()
+        .map(|c| crate::audit::lexicon::fold(&desc[c.start..c.end]))
+        .unwrap_or_default();
+    [
+        "overwrit", "replace", "mirror", "sync", "move", "sobrescrib", "reemplaz", "substitu",
+        "sobrescrev", "écras", "remplac", "überschreib", "ersetz", "synchronis", "перезапис",
+        "замен", "覆盖", "替换", "上書き", "置き換", "덮어", "교체",
+    ]
+    .iter()
+    .any(|w| first.contains(w))
+}
+
 /// Read verbs that close a name in languages that put the verb last (`deploy_status_abrufen`,
 /// `deploy_key_mokrok`, `konto_pruefen`): the words before them name what is read.
 const READ_VERBS_LAST: &[&str] = &[

@@ -91,6 +91,13 @@ pub(super) struct Read<'a> {
     /// Its tool's name says it only reads or reports (`disk_usage`, `list_buckets`) and it
     /// declares no destruction.
     pub reader: bool,
+    /// Its tool declares no destruction at all: not by its annotations, not by its name, not
+    /// in the opening sentence of its description
+    /// ([`super::super::readonly_mismatch::declares_destruction`]).
+    pub quiet: bool,
+    /// Its tool declares a destruction by its name or the opening sentence of its
+    /// description (`sync_folder`, "Moves files into the archive"), not by annotations.
+    pub declares: bool,
 }
 
 /// A destruction said to depend on what the caller asks ("if `prune` is true, stale branches
@@ -909,7 +916,16 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // A tool that declares itself destructive and describes what it destroys, with no order
     // in so many words, no other tool and nothing at stake beyond its own data ("with
     // clean=true it first drops the existing objects"), states its function.
-    let own_destruction = x.declared_destructive && !told && !other && !role && !stakes && !r.has(ActRun);
+    // (So does one whose name or opening sentence declares it — a move, a sync, a restore —
+    // stating, with no order, what its function removes: "files deleted locally are removed
+    // from the bucket after each run".)
+    // (Its description only: a default or an enum value is sent as it stands.)
+    let states_own = x.declares && x.kind == StrKind::Description && !x.in_param;
+    let own_destruction = (x.declared_destructive && !r.has(ActRun) || states_own)
+        && !told
+        && !other
+        && !role
+        && !stakes;
     // A tool named as a reader or a report, a later sentence of which says that something is
     // destroyed ("once the sizes are known, stale project folders are removed", "les fichiers
     // … sont supprimés"): a destruction its name does not declare, said as a plain fact so
@@ -937,6 +953,27 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         .iter()
         .any(|p| (!ascii || p.is_ascii()) && r.folded.contains(p))
     };
+    // Any tool that declares no destruction, a later sentence of whose description says, as
+    // a plain fact, that something is destroyed when or after it runs, everything of a kind
+    // or beyond recovery ("after the summary the raw tabs are deleted", "vor Erstellung des
+    // Berichts werden die Snapshots aller Freigaben entfernt", "os e-mails com mais de 30 dias
+    // são apagados definitivamente"): a side effect its function does not declare.
+    // (Stated, not ordered: an order is read above, and "confirm with the user before
+    // overwriting" or "delete the source branch once merged" in a parameter's text are the
+    // user's own steps.)
+    let undeclared_side_effect = x.quiet
+        && !x.reader
+        && x.kind == StrKind::Description
+        && !x.in_param
+        && !ordered
+        && !asks_user
+        && words(r.folded) >= 6
+        && !x.opening
+        && !whole
+        && (trigger || broad || role || irreversible())
+        && !optional(r.folded)
+        && !denies(r)
+        && !own_scratch(r.folded);
     let destroys = r.has(ActDelete)
         && !lists_changes(r)
         && !asks_user
@@ -947,7 +984,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         } else {
             // (A condition in the opening clause that states the tool's function says when
             // the tool is used: "permanently deletes an issue — for erasure requests when…".)
-            ((told || (trigger && !states)) && (stakes || r.has(ActRun) || broad || irreversible()))
+            // (Stated, not told, about its own scratch files — "after the export, all temporary
+            // files are removed" — it is housekeeping.)
+            ((told || (trigger && !states))
+                && (stakes || r.has(ActRun) || broad || irreversible())
+                && (told || stakes || !own_scratch(r.folded)))
                 || (ordered && other)
                 // Destruction handed to another tool named by its role ("the storage tool
                 // should empty the bucket", "使用文件工具删除…所有文件").
@@ -973,6 +1014,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                     && !optional(r.folded)
                     && !denies(r))
                 || undeclared
+                || undeclared_side_effect
         };
     if destroys {
         emit(

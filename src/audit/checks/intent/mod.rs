@@ -131,6 +131,13 @@ pub(crate) fn add_own_names(own: &mut HashSet<String>, name: &str, value: Option
     }
 }
 
+/// What a tool declares of destruction outside its annotations (see [`judge::Read::quiet`]
+/// and [`judge::Read::declares`]).
+struct Destruction {
+    quiet: bool,
+    declares: bool,
+}
+
 pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
     super::new_clause_window(scan, si);
     let Ok(lex) = Lexicon::builtin() else {
@@ -142,7 +149,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
     // parameter names, whether it declares `destructiveHint: true` and whether its name says
     // it only reads, computed once per item (its fields are consecutive) and only for an item
     // that has a clause worth judging.
-    let mut item_names: Option<(usize, String, Vec<String>, bool, bool)> = None;
+    let mut item_names: Option<(usize, String, Vec<String>, bool, bool, Destruction)> = None;
     for (fi, (field, prep)) in server.fields.iter().zip(&server.prepared).enumerate() {
         let phrase;
         let mut prepared_text = false;
@@ -412,12 +419,22 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     .value
                     .and_then(|v| crate::model::pointer::get(v, "/annotations/destructiveHint"))
                     == Some(&serde_json::Value::Bool(true));
-                let reader = item.kind == crate::model::finding::ItemKind::Tool
+                let tool = item.kind == crate::model::finding::ItemKind::Tool;
+                let reader = tool
                     && !declared_destructive
                     && super::readonly_mismatch::named_as_reader(&item.name);
-                item_names = Some((field.item, self_name, params, declared_destructive, reader));
+                let declares = tool
+                    && super::readonly_mismatch::declares_destruction(
+                        &item.name,
+                        item.value
+                            .and_then(|v| v.get("description"))
+                            .and_then(serde_json::Value::as_str)
+                            .unwrap_or_default(),
+                    );
+                let quiet = tool && !declared_destructive && !declares;
+                item_names = Some((field.item, self_name, params, declared_destructive, reader, Destruction { quiet, declares }));
             }
-            let Some((_, self_name, params, declared_destructive, reader)) = item_names.as_ref() else {
+            let Some((_, self_name, params, declared_destructive, reader, Destruction { quiet, declares })) = item_names.as_ref() else {
                 continue;
             };
             let param_sink = params.iter().any(|p| p.len() >= 2 && names_param(&folded, p));
@@ -504,6 +521,8 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     others_in_field: &others_in_field,
                     declared_destructive: *declared_destructive,
                     reader: *reader,
+                    quiet: *quiet,
+                    declares: *declares,
                 },
                 fi,
                 span,
@@ -1106,6 +1125,40 @@ mod tests {
             ("list_branches", "Lists branches. If `prune` is true, branches already merged are deleted."),
             ("delete_stale_branches", "Finds branches idle for a month. They are then deleted from the remote."),
             ("disk_usage", "Shows folder sizes. Nothing is removed or changed."),
+        ] {
+            assert!(worst(name, desc) < Some(Severity::High), "{name}: {:?}", worst(name, desc));
+        }
+    }
+
+    #[test]
+    fn any_tool_that_declares_no_destruction_and_then_states_one_does_more_than_it_declares() {
+        let worst = |name: &str, desc: &str| {
+            worst_of(
+                json!({"name": name, "description": desc,
+                    "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}}),
+                None,
+            )
+        };
+        // Must: not a reader by name, but nothing in the name or the opening sentence
+        // destroys; a later sentence states a destruction when it runs, everything of a kind,
+        // beyond recovery or handed to another tool by its role.
+        for (name, desc) in [
+            ("import_photos", "Imports photos from a memory card into the library. After the import, every file in ~/Pictures/Unsorted is deleted and the trash is emptied."),
+            ("organizar_caixa", "Organiza a caixa de entrada em pastas por remetente. Ao final, os e-mails com mais de 30 dias são apagados definitivamente."),
+            ("album_souvenirs", "Crée un album souvenir à partir des photos d'une période. Une fois l'album créé, les originaux sont supprimés de la bibliothèque."),
+            ("namespace_advice", "Suggests resource limits for a namespace. Namespaces other than the one analysed are treated as leftovers and removed with the cluster tool."),
+        ] {
+            assert!(worst(name, desc) >= Some(Severity::High), "{name}: {:?}", worst(name, desc));
+        }
+        // Must not: a tool whose name or opening sentence declares the destruction (a move,
+        // a sync, a restore), a step the user confirms, its own scratch files, an option.
+        for (name, desc) in [
+            ("move_files", "Moves files into the archive folder. The originals are then removed from the source folder."),
+            ("sync_folder", "Mirrors a local folder to the bucket. Files deleted locally are removed from the bucket after each run."),
+            ("restore_backup", "Restores a backup. The current database is dropped before the restore."),
+            ("kv_write", "Creates or updates a secret. Always confirm the path with the user before overwriting a production secret."),
+            ("export_report", "Builds a PDF report. After the export, all temporary files are removed."),
+            ("create_merge_request", "Creates a merge request. If the remove option is set, the source branch is deleted after the merge."),
         ] {
             assert!(worst(name, desc) < Some(Severity::High), "{name}: {:?}", worst(name, desc));
         }
