@@ -10,7 +10,7 @@ use crate::model::rule_id;
 pub fn meta() -> RuleMeta {
     super::meta(
         rule_id::CONFUSABLE_NAME,
-        "A name mixes scripts or uses characters that look like other letters; worst when it imitates another tool's name.",
+        "A tool, prompt or parameter name mixes scripts or uses characters that look like other letters; worst when it imitates another tool's name.",
         "Homoglyph names look identical to reviewers and in host UIs while being different tools, which lets a server impersonate a trusted tool.",
         "rеad_file (with a Cyrillic е) next to read_file",
         Severity::High,
@@ -67,16 +67,83 @@ fn script(c: char) -> Option<Script> {
     })
 }
 
+/// The scripts of a name's letters, each once.
+fn scripts_of(name: &str) -> Vec<Script> {
+    let mut scripts: Vec<Script> = name.chars().filter_map(script).collect();
+    scripts.sort_by_key(|s| *s as u8);
+    scripts.dedup();
+    scripts
+}
+
+/// A name with its non-ASCII characters shown as code points (`r<U+0435>ad_file`).
+fn shown(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii() {
+                c.to_string()
+            } else {
+                format!("<U+{:04X}>", c as u32)
+            }
+        })
+        .collect()
+}
+
+/// A parameter name written with letters of two of the scripts that look alike (Latin,
+/// Cyrillic, Greek: `соnfіg` with Cyrillic `с`, `о`, `і`), or wholly in look-alike letters:
+/// the description can then point the model at a field that a reviewer reads as another
+/// word, and text matching the plain spelling misses it. A name in one other script (`сумма`,
+/// `金额`, or `user_名前` beside Latin) is ordinary and passes.
+fn property_name(scan: &Scan, si: usize, field: &crate::audit::walk::Field, out: &mut Vec<Finding>) {
+    let name = field.text;
+    let scripts = scripts_of(name);
+    let alike = scripts
+        .iter()
+        .filter(|s| matches!(s, Script::Latin | Script::Cyrillic | Script::Greek))
+        .count();
+    let skel = skeleton(name);
+    let (severity, what) = if alike > 1 {
+        (
+            Severity::High,
+            format!("mixes Latin, Cyrillic or Greek letters; it reads as `{skel}`"),
+        )
+    } else if skel != name && skel.is_ascii() {
+        (
+            Severity::Medium,
+            format!("is written wholly in letters that look like ASCII; it reads as `{skel}`"),
+        )
+    } else {
+        return;
+    };
+    let item = &scan.servers[si].items[field.item];
+    out.push(super::item_finding(scan, si, field.item, super::Emit {
+        rule: rule_id::CONFUSABLE_NAME,
+        severity,
+        confidence: Confidence::High,
+        pointer: field.pointer.clone(),
+        message: format!(
+            "a parameter of {} {what}",
+            crate::audit::engine::kind_label(item.kind, &item.name)
+        ),
+        evidence: Some(shown(name)),
+        control: Control::Reject,
+    }));
+}
+
 pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
     let server = &scan.servers[si];
     for field in &server.fields {
-        if field.kind != StrKind::Name || field.text.is_ascii() {
+        if field.text.is_ascii() {
+            continue;
+        }
+        if field.kind == StrKind::PropertyName {
+            property_name(scan, si, field, out);
+            continue;
+        }
+        if field.kind != StrKind::Name {
             continue;
         }
         let name = field.text;
-        let mut scripts: Vec<Script> = name.chars().filter_map(script).collect();
-        scripts.sort_by_key(|s| *s as u8);
-        scripts.dedup();
+        let scripts = scripts_of(name);
         let skel = skeleton(name);
         let imitated =
             skel != name && skel.is_ascii() && scan.tool_index.contains_key(skel.as_str());
@@ -99,16 +166,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         } else {
             (Severity::Low, "is not plain ASCII".to_owned())
         };
-        let shown: String = name
-            .chars()
-            .map(|c| {
-                if c.is_ascii() {
-                    c.to_string()
-                } else {
-                    format!("<U+{:04X}>", c as u32)
-                }
-            })
-            .collect();
+        let shown = shown(name);
         let item = &server.items[field.item];
         out.push(super::item_finding(scan, si, field.item, super::Emit {
 rule: rule_id::CONFUSABLE_NAME,
@@ -139,6 +197,32 @@ mod tests {
         let c = f.iter().find(|f| f.rule == "confusable-name").unwrap();
         assert_eq!(c.severity, Severity::Critical);
         assert_eq!(c.evidence.as_deref(), Some("r<U+0435>ad_file"));
+    }
+
+    #[test]
+    fn parameter_names_in_look_alike_letters_are_flagged_and_other_scripts_pass() {
+        let tool = |param: &str| {
+            json!({"name": "check_spelling", "description": "Checks spelling.",
+                "inputSchema": {"type": "object", "properties": {param: {"type": "string"}}}})
+        };
+        let worst = |param: &str| {
+            run(&[snap("a", vec![tool(param)])])
+                .into_iter()
+                .filter(|f| f.rule == "confusable-name")
+                .map(|f| (f.severity, f.message, f.evidence))
+                .max_by_key(|(s, ..)| *s)
+        };
+        // Must: Latin and Cyrillic mixed (`соnfіg`), and a name wholly in look-alikes.
+        let (sev, msg, ev) = worst("соnfіg").expect("a finding");
+        assert_eq!(sev, Severity::High);
+        assert!(msg.contains("reads as `config`"), "{msg}");
+        assert_eq!(ev.as_deref(), Some("<U+0441><U+043E>nf<U+0456>g"));
+        assert_eq!(worst("реrfіl").map(|w| w.0), Some(Severity::High));
+        assert_eq!(worst("сор").map(|w| w.0), Some(Severity::Medium));
+        // Must not: a word of another script, alone or beside Latin.
+        for ok in ["сумма", "金额", "user_名前", "전화번호", "path"] {
+            assert_eq!(worst(ok), None, "{ok}");
+        }
     }
 
     #[test]
