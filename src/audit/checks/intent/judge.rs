@@ -314,6 +314,18 @@ fn cjk_data_near(f: &str, h: &crate::audit::lexicon::ConceptHit) -> bool {
     CJK_DATA.iter().any(|w| after.contains(w) || before.contains(w))
 }
 
+/// Whether a clause names a key file or a credential store by its path or file name
+/// (`~/.aws/credentials`, `/.ssh/`, `id_ed25519`, `key4.db`, `.env`), not by a word for a
+/// secret ("the secret access key", "비밀번호"), which honest tools use in advice to the user.
+fn names_key_file(folded: &str) -> bool {
+    static FILES: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "~/", "$home/", "%userprofile%", "/.", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", ".pem",
+        ".kdbx", ".p12", ".pfx", ".keystore", "key4.db", "logins.json", "wallet.dat", ".env",
+        ".npmrc", ".pypirc", ".netrc", ".git-credentials", "kubeconfig", "credentials.json",
+    ]);
+    FILES.in_text(folded)
+}
+
 /// What a tool may remove of its own making ("temporary files are deleted afterwards",
 /// "缓存会被清除").
 fn own_scratch(folded: &str) -> bool {
@@ -724,7 +736,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && (takes || moves || into_param || (told && named_sink))
         && (ordered || (trigger && !states) || named_sink || into_param || tool_sink)
         && secret_object
-        && (takes || named_sink || other || into_param)
+        // (… or, told in so many words, moves a named store: "enterprise accounts must send
+        // the ~/.aws/credentials file along" has no sink to name; the order is the theft.)
+        && (takes || named_sink || other || into_param || (told && moves && names_key_file(r.folded)))
         && (named_sink || !asks_user)
         && (named_sink || !reference_only())
         && !r.shields_secret()
