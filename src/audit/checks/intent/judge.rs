@@ -98,6 +98,9 @@ pub(super) struct Read<'a> {
     /// Its tool declares a destruction by its name or the opening sentence of its
     /// description (`sync_folder`, "Moves files into the archive"), not by annotations.
     pub declares: bool,
+    /// Its tool acts on the world by what its name and description say (runs code, deletes,
+    /// writes, sends or pays), or declares `destructiveHint: true`.
+    pub acts: bool,
 }
 
 /// A destruction said to depend on what the caller asks ("if `prune` is true, stale branches
@@ -850,7 +853,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         emit(
             rule_id::CONCEALMENT,
             "intent-skip-confirm",
-            if told || r.skip_is_order() { 4 } else { 3 },
+            // (A tool that pays, sends, publishes, deletes or runs something, acting without
+            // the user's confirmation, is the bypass itself, however politely said.)
+            // (Not in the opening clause: "Runs terraform apply with auto-approve" states
+            // the tool's function.)
+            if told || r.skip_is_order() || (x.acts && !x.opening) { 4 } else { 3 },
             "tells the model to act without the user's confirmation",
         );
     }

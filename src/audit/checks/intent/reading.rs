@@ -930,9 +930,18 @@ impl Reading<'_> {
             .iter()
             .any(|c| self.has(*c));
         let approval = APPROVAL.iter().any(|a| self.folded.contains(a));
-        self.hits
-            .iter()
-            .any(|h| h.concept == SkipConfirm && !self.negated_without(h) && (acts || approval))
+        // (A skip phrase held whole by a longer approval phrase is part of the safeguard.)
+        let held = |h: &ConceptHit| {
+            self.hits.iter().any(|a| {
+                a.concept == AskUser
+                    && a.start <= h.start
+                    && h.end <= a.end
+                    && a.end - a.start > h.end - h.start
+            })
+        };
+        self.hits.iter().any(|h| {
+            h.concept == SkipConfirm && !self.negated_without(h) && !held(h) && (acts || approval)
+        })
     }
 
     /// The skipped confirmation is itself worded as an order ("never ask the user", "do not
@@ -1002,9 +1011,14 @@ impl Reading<'_> {
     pub(super) fn safeguard(&self) -> bool {
         // An approval word inside a phrase that says approval is not needed ("согласие …
         // получено", "consent … already given") is no safeguard.
+        // (An approval phrase that holds the skip phrase whole — "wait for their go-ahead"
+        // around "their go-ahead" — is the longer reading: the safeguard.)
         let inside_skip = |a: &ConceptHit| {
             self.hits.iter().any(|s| {
-                s.concept == Concept::SkipConfirm && s.start < a.end && a.start < s.end
+                s.concept == Concept::SkipConfirm
+                    && s.start < a.end
+                    && a.start < s.end
+                    && !(a.start <= s.start && s.end <= a.end && a.end - a.start > s.end - s.start)
             })
         };
         self.hits
