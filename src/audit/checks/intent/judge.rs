@@ -101,6 +101,8 @@ pub(super) struct Read<'a> {
     /// Its tool acts on the world by what its name and description say (runs code, deletes,
     /// writes, sends or pays), or declares `destructiveHint: true`.
     pub acts: bool,
+    /// It belongs to a tool (not a prompt, a resource or the server's instructions).
+    pub tool: bool,
 }
 
 /// A destruction said to depend on what the caller asks ("if `prune` is true, stale branches
@@ -680,7 +682,29 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !about_itself()
         && !optional(r.folded)
         && assigns_value(r.folded);
-    let tampers = assigns_for_other
+    // A tool that neither sends, writes, deletes nor runs anything, by its name and
+    // description, prescribing a literal destination (an account, an address, a URL) for
+    // something sent or for a destination argument, outside its opening clause ("Shows
+    // mirror settings. The canonical remote for pushes from this machine is git@…",
+    // "Zeigt die Lohnabrechnung. Auszahlungen … gehen auf das Treuhandkonto DE89 …"): a
+    // reader has no destination of its own to name; the destination is for another call.
+    let reader_redirect = x.tool
+        && !x.acts
+        && !x.opening
+        && !whole
+        && r.literal_sink
+        && (r.has(ActSend) || r.has(ArgSensitive))
+        && !asks_user
+        && !optional(r.folded)
+        && !about_itself()
+        && ![
+            "e.g.", "for example", "such as", "z. b.", "por ejemplo", "par exemple", "por exemplo",
+            "например", "例如", "例えば", "예:",
+        ]
+        .iter()
+        .any(|w| r.folded.contains(w));
+    let tampers = reader_redirect
+        || assigns_for_other
         || r.has(ArgSensitive) && r.has(ActModify) && (other || role || r.has(AgainstUser))
         || user_set_aside
         || role_redirect
