@@ -738,7 +738,21 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !x.opening
         && !whole
         && r.literal_sink
-        && (r.has(ActSend) || r.has(ArgSensitive))
+        // (A search scope is no destination: "add site:docs.example.org to the query" keeps
+        // a search tool's own results to one site.)
+        && (r.has(ActSend)
+            || r.hits.iter().any(|h| {
+                h.concept == ArgSensitive
+                    && r.folded.get(h.start..h.end).is_some_and(|w| {
+                        ![
+                            "query", "queries", "search", "consulta", "búsqueda", "busca", "requête",
+                            "recherche", "abfrage", "suche", "запрос", "поиск", "查询", "搜索", "検索",
+                            "クエリ", "검색", "쿼리",
+                        ]
+                        .iter()
+                        .any(|q| w.contains(q))
+                    })
+            }))
         && !asks_user
         && !optional(r.folded)
         && !about_itself()
