@@ -131,13 +131,11 @@ pub(crate) fn add_own_names(own: &mut HashSet<String>, name: &str, value: Option
     }
 }
 
-/// What a tool declares of destruction outside its annotations (see [`judge::Read::quiet`]
-/// and [`judge::Read::declares`]).
+/// Whether an item is a tool, and what it declares and does ([`judge::ToolFacts`]), worked out
+/// when first asked.
 struct Destruction {
-    quiet: bool,
-    declares: bool,
-    acts: bool,
     tool: bool,
+    facts: std::cell::OnceCell<judge::ToolFacts>,
 }
 
 pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
@@ -438,26 +436,40 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 let reader = tool
                     && !declared_destructive
                     && super::readonly_mismatch::named_as_reader(&item.name);
-                let declares = tool
-                    && super::readonly_mismatch::declares_destruction(
-                        &item.name,
-                        item.value
-                            .and_then(|v| v.get("description"))
-                            .and_then(serde_json::Value::as_str)
-                            .unwrap_or_default(),
-                    );
-                let quiet = tool && !declared_destructive && !declares;
-                // (What its name and description say it does: asked of tools only.)
-                let acts = tool
-                    && (declared_destructive
-                        || item.value.is_some_and(|v| {
-                            let fx = super::readonly_mismatch::effects_of(scan, si, v);
-                            fx.executes || fx.deletes || fx.writes || fx.sends
-                        }));
-                item_names = Some((field.item, self_name, params, declared_destructive, reader, Destruction { quiet, declares, acts, tool }));
+                item_names = Some((
+                    field.item,
+                    self_name,
+                    params,
+                    declared_destructive,
+                    reader,
+                    Destruction { tool, facts: std::cell::OnceCell::new() },
+                ));
             }
-            let Some((_, self_name, params, declared_destructive, reader, Destruction { quiet, declares, acts, tool })) = item_names.as_ref() else {
+            let Some((_, self_name, params, declared_destructive, reader, destruction)) = item_names.as_ref() else {
                 continue;
+            };
+            // What the tool declares and does, worked out once per tool and only when a
+            // judgement asks (most clauses never do).
+            let facts = || {
+                *destruction.facts.get_or_init(|| {
+                    let tool = destruction.tool;
+                    let declares = tool
+                        && super::readonly_mismatch::declares_destruction(
+                            &item.name,
+                            item.value
+                                .and_then(|v| v.get("description"))
+                                .and_then(serde_json::Value::as_str)
+                                .unwrap_or_default(),
+                        );
+                    // (What its name and description say it does: asked of tools only.)
+                    let acts = tool
+                        && (*declared_destructive
+                            || item.value.is_some_and(|v| {
+                                let fx = super::readonly_mismatch::effects_of(scan, si, v);
+                                fx.executes || fx.deletes || fx.writes || fx.sends
+                            }));
+                    judge::ToolFacts { quiet: tool && !*declared_destructive && !declares, declares, acts }
+                })
             };
             let param_sink = params.iter().any(|p| p.len() >= 2 && names_param(&folded, p));
             let whole = whole_at == Some(n);
@@ -543,10 +555,8 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     others_in_field: &others_in_field,
                     declared_destructive: *declared_destructive,
                     reader: *reader,
-                    quiet: *quiet,
-                    declares: *declares,
-                    acts: *acts,
-                    tool: *tool,
+                    facts: &facts,
+                    tool: destruction.tool,
                     steer: &steer,
                 },
                 fi,
