@@ -114,17 +114,27 @@ fn property_name(scan: &Scan, si: usize, field: &crate::audit::walk::Field, out:
     } else {
         return;
     };
+    push(scan, si, field, severity, &format!("a parameter of {{}} {what}"), out);
+}
+
+/// One finding on a name: `message` with `{}` standing for the item ("tool `x`"), the name
+/// with its non-ASCII characters as code points for evidence.
+fn push(
+    scan: &Scan,
+    si: usize,
+    field: &crate::audit::walk::Field,
+    severity: Severity,
+    message: &str,
+    out: &mut Vec<Finding>,
+) {
     let item = &scan.servers[si].items[field.item];
     out.push(super::item_finding(scan, si, field.item, super::Emit {
         rule: rule_id::CONFUSABLE_NAME,
         severity,
         confidence: Confidence::High,
         pointer: field.pointer.clone(),
-        message: format!(
-            "a parameter of {} {what}",
-            crate::audit::engine::kind_label(item.kind, &item.name)
-        ),
-        evidence: Some(shown(name)),
+        message: message.replacen("{}", &crate::audit::engine::kind_label(item.kind, &item.name), 1),
+        evidence: Some(shown(field.text)),
         control: Control::Reject,
     }));
 }
@@ -166,20 +176,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         } else {
             (Severity::Low, "is not plain ASCII".to_owned())
         };
-        let shown = shown(name);
-        let item = &server.items[field.item];
-        out.push(super::item_finding(scan, si, field.item, super::Emit {
-rule: rule_id::CONFUSABLE_NAME,
-severity,
-confidence: Confidence::High,
-pointer: field.pointer.clone(),
-message: format!(
-                "{} {what}",
-                crate::audit::engine::kind_label(item.kind, &item.name)
-            ),
-evidence: Some(shown),
-control: Control::Reject,
-}));
+        push(scan, si, field, severity, &format!("{{}} {what}"), out);
     }
 }
 
