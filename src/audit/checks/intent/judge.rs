@@ -401,6 +401,22 @@ static SETS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
     "всегда", "设为", "设置为", "始终", "に設定", "常に", "로 설정", "항상",
 ]);
 
+/// A clause about how the server itself is started or configured ("when the server was
+/// started with --read-only", "if the server runs with READ_ONLY=true", "beim Start des
+/// Servers").
+fn server_setup(folded: &str) -> bool {
+    static SETUP: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "server was started with", "server is started with", "server starts with",
+        "server runs with", "server is run with", "server was launched with",
+        "server is launched with", "at server start", "when starting the server",
+        "started with --", "launched with --", "servidor se inicia con", "servidor se ejecuta con",
+        "servidor é iniciado com", "serveur est lancé avec", "serveur démarre avec",
+        "beim start des servers", "server mit --", "сервер запущен с", "сервер запускается с",
+        "服务器启动时", "以 --", "サーバー起動時", "서버를 시작할 때",
+    ]);
+    SETUP.in_text(folded)
+}
+
 /// What a tool may remove of its own making ("temporary files are deleted afterwards",
 /// "缓存会被清除").
 fn own_scratch(folded: &str) -> bool {
@@ -610,7 +626,16 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // as what never gets the data.
     let guards_others = (r.forbids_move && !moves && !named_other) || never_to_other_tools(r.folded);
     let mut other_weight = 0;
-    if !whole && other && pressed && acts && !guards_others {
+    // "Refuses `kube-system` unless `force` is set", "skipped unless includeHidden is true":
+    // a condition on this tool's own parameter, with no order, is its option; what the
+    // clause names beside it is no other tool.
+    let own_option = !told
+        && optional(r.folded)
+        && (x.param_sink
+            || [" is true", " is false", " is set", " is enabled", " is disabled", "=true", "=false"]
+                .iter()
+                .any(|w| r.folded.contains(w)));
+    if !whole && other && pressed && acts && !guards_others && !own_option {
         let what = if targets.is_empty() {
             "orders the model how to use other tools".to_owned()
         } else {
@@ -840,7 +865,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "makes a call to this tool carrying data a required step before other tools",
         );
     }
-    if !whole && (tampers || redirects) {
+    // "Only available when the server was started with --access-mode=unrestricted",
+    // "refused when the server runs with READ_OPERATIONS_ONLY=true": how the server is set
+    // up, not a value fixed for another tool's call.
+    if !whole && (tampers || redirects) && !server_setup(r.folded) {
         emit(
             rule_id::CROSS_TOOL_INSTRUCTION,
             "intent-tamper",
