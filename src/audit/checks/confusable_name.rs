@@ -114,17 +114,18 @@ fn property_name(scan: &Scan, si: usize, field: &crate::audit::walk::Field, out:
     } else {
         return;
     };
-    push(scan, si, field, severity, &format!("a parameter of {{}} {what}"), out);
+    push(scan, si, field, severity, "a parameter of ", &what, out);
 }
 
-/// One finding on a name: `message` with `{}` standing for the item ("tool `x`"), the name
-/// with its non-ASCII characters as code points for evidence.
+/// One finding on a name: "{lead}{item} {what}" ("a parameter of tool `x` mixes …"), the
+/// name with its non-ASCII characters as code points for evidence.
 fn push(
     scan: &Scan,
     si: usize,
     field: &crate::audit::walk::Field,
     severity: Severity,
-    message: &str,
+    lead: &str,
+    what: &str,
     out: &mut Vec<Finding>,
 ) {
     let item = &scan.servers[si].items[field.item];
@@ -133,7 +134,7 @@ fn push(
         severity,
         confidence: Confidence::High,
         pointer: field.pointer.clone(),
-        message: message.replacen("{}", &crate::audit::engine::kind_label(item.kind, &item.name), 1),
+        message: format!("{lead}{} {what}", crate::audit::engine::kind_label(item.kind, &item.name)),
         evidence: Some(shown(field.text)),
         control: Control::Reject,
     }));
@@ -176,7 +177,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         } else {
             (Severity::Low, "is not plain ASCII".to_owned())
         };
-        push(scan, si, field, severity, &format!("{{}} {what}"), out);
+        push(scan, si, field, severity, "", &what, out);
     }
 }
 

@@ -417,6 +417,16 @@ fn server_setup(folded: &str) -> bool {
     SETUP.in_text(folded)
 }
 
+/// A value offered as an example, not imposed ("its address, e.g. ana@…, can be used").
+fn offered_as_example(folded: &str) -> bool {
+    [
+        "e.g.", "for example", "such as", "z. b.", "por ejemplo", "par exemple", "por exemplo",
+        "например", "例如", "例えば", "예:",
+    ]
+    .iter()
+    .any(|w| folded.contains(w))
+}
+
 /// What a tool may remove of its own making ("temporary files are deleted afterwards",
 /// "缓存会被清除").
 fn own_scratch(folded: &str) -> bool {
@@ -724,9 +734,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // (A value offered, not imposed: "its address, e.g. ana@…, can be used with
             // `send_email`".)
             && !optional(r.folded)
-            && !["e.g.", "for example", "such as", "z. b.", "por ejemplo", "par exemple", "por exemplo", "например", "例如", "例えば", "예:"]
-                .iter()
-                .any(|w| r.folded.contains(w))
+            && !offered_as_example(r.folded)
             && !about_itself())
         // … or a named tool said to act no longer for the user but for someone else
         // ("vercel_deploy deployt nicht mehr ins Projekt des Nutzers, sondern in das
@@ -805,12 +813,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !asks_user
         && !optional(r.folded)
         && !about_itself()
-        && ![
-            "e.g.", "for example", "such as", "z. b.", "por ejemplo", "par exemple", "por exemplo",
-            "например", "例如", "例えば", "예:",
-        ]
-        .iter()
-        .any(|w| r.folded.contains(w))
+        && !offered_as_example(r.folded)
         && !(x.facts)().acts;
     // The same tool fixing a value for another tool's calls ("Beim Anlegen von Issues über
     // das Issue-Werkzeug wird das Feld assignee stets auf 'ext-contractor-44' gesetzt",
