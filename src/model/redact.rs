@@ -821,11 +821,59 @@ fn redact_json_named(value: &Value, name: Option<&str>, style: Style) -> Value {
                     } else {
                         Some(k.as_str())
                     };
-                    (k.clone(), redact_json_named(v, inner, style))
+                    // A key is server text too: a property named after a token.
+                    (redact_text_as(k, style), redact_json_named(v, inner, style))
                 })
                 .collect(),
         ),
         other => other.clone(),
+    }
+}
+
+/// A JSON Pointer with every secret in its segments redacted in `style`: each segment is
+/// redacted as the key it names is by [`redact_json`], so a redacted pointer still finds its
+/// value in a redacted snapshot. A segment is unescaped first (`~1` is a `/` of the key), so a
+/// secret holding a `/` is found whole.
+pub fn redact_pointer(pointer: &str, style: Style) -> std::borrow::Cow<'_, str> {
+    if text_spans(pointer).is_empty() && !pointer.contains('~') {
+        return std::borrow::Cow::Borrowed(pointer);
+    }
+    let mut changed = false;
+    let segments: Vec<String> = pointer
+        .split('/')
+        .map(|seg| {
+            let key = seg.replace("~1", "/").replace("~0", "~");
+            let shown = redact_text_as(&key, style);
+            if shown == key {
+                seg.to_string()
+            } else {
+                changed = true;
+                shown.replace('~', "~0").replace('/', "~1")
+            }
+        })
+        .collect();
+    if changed {
+        std::borrow::Cow::Owned(segments.join("/"))
+    } else {
+        std::borrow::Cow::Borrowed(pointer)
+    }
+}
+
+/// A finding as it may be shown: its message, evidence, item name and JSON Pointer redacted
+/// for people, each replaced only where something in it is redacted (the item name and the
+/// pointer are the server's text: a tool or a property may be named after a token).
+pub fn redact_finding(f: &mut super::finding::Finding) {
+    redact_in_place(&mut f.message);
+    if let Some(e) = &mut f.evidence {
+        redact_in_place(e);
+    }
+    if let Some(item) = &mut f.item {
+        redact_in_place(&mut item.name);
+    }
+    if let Some(p) = &mut f.location.pointer
+        && let std::borrow::Cow::Owned(shown) = redact_pointer(p, Style::Show)
+    {
+        *p = shown;
     }
 }
 

@@ -30,7 +30,9 @@ pub struct SecretKind {
 
 /// The known formats, most specific first (an earlier kind wins an overlap). When a pattern
 /// has a capture group, only the group is the secret (the password of a URL, the value after
-/// `AccountKey=` or `Bearer `).
+/// `AccountKey=` or `Bearer `). A format whose prefix no word starts with by chance may also
+/// follow an `_`: a token glued into an identifier (`run_xoxb-…`, a tool or property name) is
+/// still a token.
 const KINDS: &[SecretKind] = &[
     SecretKind {
         id: "private-key",
@@ -44,7 +46,7 @@ const KINDS: &[SecretKind] = &[
         name: "GitHub fine-grained personal access token",
         marker: "gith",
         broad: None,
-        regex: r"\bgithub_pat_[A-Za-z0-9_]{60,}",
+        regex: r"(?:\b|_)(github_pat_[A-Za-z0-9_]{60,})",
     },
     SecretKind {
         id: "github-classic-pat",
@@ -53,21 +55,21 @@ const KINDS: &[SecretKind] = &[
         broad: Some(
             "a classic GitHub personal access token carries account-wide scopes over every repository and organisation the user can reach",
         ),
-        regex: r"\bghp_[A-Za-z0-9]{36,}",
+        regex: r"(?:\b|_)(ghp_[A-Za-z0-9]{36,})",
     },
     SecretKind {
         id: "github-token",
         name: "GitHub OAuth/app token",
         marker: "gh",
         broad: None,
-        regex: r"\bgh[ousr]_[A-Za-z0-9]{36,}",
+        regex: r"(?:\b|_)(gh[ousr]_[A-Za-z0-9]{36,})",
     },
     SecretKind {
         id: "gitlab-pat",
         name: "GitLab token",
         marker: "gl",
         broad: None,
-        regex: r"\bgl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-[A-Za-z0-9_\-]{20,}",
+        regex: r"(?:\b|_)(gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-[A-Za-z0-9_\-]{20,})",
     },
     SecretKind {
         id: "slack-user-token",
@@ -76,14 +78,14 @@ const KINDS: &[SecretKind] = &[
         broad: Some(
             "a Slack user token acts as the user in every channel and workspace they can reach",
         ),
-        regex: r"\bxoxp-[A-Za-z0-9-]{10,}",
+        regex: r"(?:\b|_)(xoxp-[A-Za-z0-9-]{10,})",
     },
     SecretKind {
         id: "slack-token",
         name: "Slack token",
         marker: "xox",
         broad: None,
-        regex: r"\b(?:xox[abosre]|xapp)-[A-Za-z0-9-]{10,}",
+        regex: r"(?:\b|_)((?:xox[abosre]|xapp)-[A-Za-z0-9-]{10,})",
     },
     SecretKind {
         id: "slack-webhook",
@@ -97,7 +99,7 @@ const KINDS: &[SecretKind] = &[
         name: "AWS access key id",
         marker: "AKIA",
         broad: None,
-        regex: r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
+        regex: r"(?:\b|_)((?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}\b)",
     },
     SecretKind {
         id: "anthropic-admin-key",
@@ -106,21 +108,21 @@ const KINDS: &[SecretKind] = &[
         broad: Some(
             "an Anthropic admin key manages the whole organisation (members, keys, workspaces)",
         ),
-        regex: r"\bsk-ant-admin01-[A-Za-z0-9_\-]{20,}",
+        regex: r"(?:\b|_)(sk-ant-admin01-[A-Za-z0-9_\-]{20,})",
     },
     SecretKind {
         id: "anthropic-api-key",
         name: "Anthropic API key",
         marker: "sk-a",
         broad: None,
-        regex: r"\bsk-ant-(?:api03|oat01)-[A-Za-z0-9_\-]{20,}",
+        regex: r"(?:\b|_)(sk-ant-(?:api03|oat01)-[A-Za-z0-9_\-]{20,})",
     },
     SecretKind {
         id: "openai-admin-key",
         name: "OpenAI admin API key",
         marker: "sk-a",
         broad: Some("an OpenAI admin key manages the whole organisation"),
-        regex: r"\bsk-admin-[A-Za-z0-9_\-]{20,}",
+        regex: r"(?:\b|_)(sk-admin-[A-Za-z0-9_\-]{20,})",
     },
     SecretKind {
         id: "openai-api-key",
@@ -136,35 +138,35 @@ const KINDS: &[SecretKind] = &[
         broad: Some(
             "a Stripe secret key has full API access; use a restricted key (rk_) scoped to what the server needs",
         ),
-        regex: r"\bsk_live_[A-Za-z0-9]{20,}",
+        regex: r"(?:\b|_)(sk_live_[A-Za-z0-9]{20,})",
     },
     SecretKind {
         id: "stripe-key",
         name: "Stripe key",
         marker: "rk_",
         broad: None,
-        regex: r"\b(?:rk_live|sk_test|rk_test|whsec)_[A-Za-z0-9]{20,}",
+        regex: r"(?:\b|_)((?:rk_live|sk_test|rk_test|whsec)_[A-Za-z0-9]{20,})",
     },
     SecretKind {
         id: "google-api-key",
         name: "Google API key",
         marker: "AIza",
         broad: None,
-        regex: r"\bAIza[0-9A-Za-z_\-]{35}",
+        regex: r"(?:\b|_)(AIza[0-9A-Za-z_\-]{35})",
     },
     SecretKind {
         id: "npm-token",
         name: "npm access token",
         marker: "npm_",
         broad: None,
-        regex: r"\bnpm_[A-Za-z0-9]{36,}",
+        regex: r"(?:\b|_)(npm_[A-Za-z0-9]{36,})",
     },
     SecretKind {
         id: "pypi-token",
         name: "PyPI upload token",
         marker: "pypi",
         broad: None,
-        regex: r"\bpypi-AgE[A-Za-z0-9_\-]{50,}",
+        regex: r"(?:\b|_)(pypi-AgE[A-Za-z0-9_\-]{50,})",
     },
     SecretKind {
         id: "twilio-api-key",
@@ -178,21 +180,21 @@ const KINDS: &[SecretKind] = &[
         name: "SendGrid API key",
         marker: "SG.",
         broad: None,
-        regex: r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}",
+        regex: r"(?:\b|_)(SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,})",
     },
     SecretKind {
         id: "huggingface-token",
         name: "Hugging Face token",
         marker: "hf_",
         broad: None,
-        regex: r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}",
+        regex: r"(?:\b|_)((?:hf_|api_org_)[A-Za-z0-9]{30,})",
     },
     SecretKind {
         id: "digitalocean-token",
         name: "DigitalOcean token",
         marker: "do",
         broad: None,
-        regex: r"\bdo[por]_v1_[a-f0-9]{64}\b",
+        regex: r"(?:\b|_)(do[por]_v1_[a-f0-9]{64}\b)",
     },
     SecretKind {
         id: "azure-storage-key",
@@ -206,7 +208,7 @@ const KINDS: &[SecretKind] = &[
         name: "JSON Web Token",
         marker: "eyJ",
         broad: None,
-        regex: r"\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}",
+        regex: r"(?:\b|_)(eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,})",
     },
     SecretKind {
         id: "bearer-token",
@@ -507,6 +509,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_token_glued_into_an_identifier_is_found_and_only_the_token_is_the_secret() {
+        let body = "Aa1bCdEfGhIjKlMnOpQrStUvWxYz0123456789";
+        for (text, token) in [
+            (format!("run_xoxb-{body}"), format!("xoxb-{body}")),
+            (format!("cfg_ghp_{body}"), format!("ghp_{body}")),
+            (format!("x__sk_live_{body}"), format!("sk_live_{body}")),
+            (format!("ghp_{body}"), format!("ghp_{body}")),
+        ] {
+            let found = find_secrets(&text);
+            assert_eq!(found.len(), 1, "{text}");
+            assert_eq!(&text[found[0].start..found[0].end], token);
+        }
+        // The generic `sk-` form still needs a word start: `risk-…` is no key.
+        assert!(find_secrets("risk-assessment-report-generator-for-teams-v2").is_empty());
+        assert!(find_secrets(&format!("task_sk-{body}")).is_empty());
     }
 
     #[test]

@@ -386,16 +386,13 @@ impl ScanReport {
     }
 
     /// [`ScanReport::redacted_outline`] that takes this report's findings instead of cloning
-    /// them (a million findings are hundreds of megabytes): they are redacted where they are,
-    /// a message or evidence replaced only where something in it is redacted, and moved into
-    /// the copy. Give them back with [`ScanReport::give_back_findings`].
+    /// them (a million findings are hundreds of megabytes): they are redacted where they are
+    /// ([`crate::model::redact::redact_finding`]) and moved into the copy. Give them back with
+    /// [`ScanReport::give_back_findings`].
     pub fn redacted_outline_taking_findings(&mut self) -> ScanReport {
         let mut findings = std::mem::take(&mut self.findings);
         for f in &mut findings {
-            crate::model::redact::redact_in_place(&mut f.message);
-            if let Some(e) = &mut f.evidence {
-                crate::model::redact::redact_in_place(e);
-            }
+            crate::model::redact::redact_finding(f);
         }
         let mut r = self.redacted_outline();
         r.findings = findings;
@@ -417,8 +414,7 @@ impl ScanReport {
         use crate::model::redact::{Style, redact_snapshot, redact_spec, redact_text};
         let mut r = self.clone_without_servers();
         for f in &mut r.findings {
-            f.message = redact_text(&f.message);
-            f.evidence = f.evidence.as_deref().map(redact_text);
+            crate::model::redact::redact_finding(f);
         }
         for s in &self.servers {
             let mut copy = s.clone_without_snapshot();

@@ -320,3 +320,35 @@ fn a_snapshot_for_a_file_keeps_its_shape_but_no_secret() {
     };
     assert_eq!(redact_snapshot(&clean, Style::Lock), clean);
 }
+
+#[test]
+fn a_pointer_is_redacted_segment_by_segment_and_still_finds_its_redacted_key() {
+    let token = format!("ghp_{}", body(36));
+    let key = format!("cfg\u{200B}{token}");
+    let def = serde_json::json!({"inputSchema": {"properties": {key.clone(): {"type": "string"}}}});
+    let pointer = format!("/inputSchema/properties/{key}");
+    for style in [Style::Show, Style::Lock] {
+        let shown = redact_pointer(&pointer, style);
+        assert!(!shown.contains(&token), "{shown}");
+        assert!(
+            shown.starts_with("/inputSchema/properties/cfg\u{200B}"),
+            "{shown}"
+        );
+        let redacted = redact_json(&def, style);
+        assert!(!redacted.to_string().contains(&token));
+        assert!(redacted.pointer(&shown).is_some(), "{shown} in {redacted}");
+    }
+    // A key holding a `/` is one escaped segment: the secret is found whole.
+    let aws = "AKIA".to_string() + "ABCDEFGHIJKLMNOP";
+    let slash = format!("/a/x~1{aws}~0b");
+    let shown = redact_pointer(&slash, Style::Show);
+    assert!(
+        !shown.contains(&aws) && shown.starts_with("/a/x~1"),
+        "{shown}"
+    );
+    // Nothing to redact: the same text, not a copy.
+    assert!(matches!(
+        redact_pointer("/tools/0/description", Style::Show),
+        std::borrow::Cow::Borrowed(_)
+    ));
+}
