@@ -306,21 +306,38 @@ struct Outline {
 /// builds of it (the rest is checked as JSON and skipped): its name, URI or URI template
 /// ([`ServerSnapshot::item_name`]), its description (a tool's, for
 /// [`checks::duplicate_definition::folded_hash`]), and what
-/// [`checks::intent::add_own_names`] reads — the input schema's property names and their
-/// `enum` strings, a prompt's argument names. A test checks that an outline is the same
-/// whether read from this part or from the whole definition.
-const OUTLINE_KEEP: stream::Keep = {
-    use stream::Keep::{Each, Keys, Str, Values};
+/// [`checks::intent::add_own_names`] reads — the property names of the input and output
+/// schemas at any depth ([`SCHEMA_KEEP`]) and their `enum` strings, a prompt's argument names.
+/// A test checks that an outline is the same whether read from this part or from the whole
+/// definition.
+static OUTLINE_KEEP: stream::Keep = {
+    use stream::Keep::{Each, Keys, Like, Str};
     Keys(&[
         ("name", Str),
         ("uri", Str),
         ("uriTemplate", Str),
         ("description", Str),
-        (
-            "inputSchema",
-            Keys(&[("properties", Values(&Keys(&[("enum", Each(&Str))])))]),
-        ),
+        ("inputSchema", Like(&SCHEMA_KEEP)),
+        ("outputSchema", Like(&SCHEMA_KEEP)),
         ("arguments", Each(&Keys(&[("name", Str)]))),
+    ])
+};
+
+/// A schema's shape as far as its property names go: the keys of `properties` at every depth
+/// (under `items`, `$defs`, `definitions`, `additionalProperties` and the `anyOf`/`oneOf`/
+/// `allOf` branches) and each property's `enum` strings.
+static SCHEMA_KEEP: stream::Keep = {
+    use stream::Keep::{Each, Keys, Like, Str, Values};
+    Keys(&[
+        ("properties", Values(&SCHEMA_KEEP)),
+        ("enum", Each(&Str)),
+        ("items", Like(&SCHEMA_KEEP)),
+        ("additionalProperties", Like(&SCHEMA_KEEP)),
+        ("$defs", Values(&SCHEMA_KEEP)),
+        ("definitions", Values(&SCHEMA_KEEP)),
+        ("anyOf", Each(&SCHEMA_KEEP)),
+        ("oneOf", Each(&SCHEMA_KEEP)),
+        ("allOf", Each(&SCHEMA_KEEP)),
     ])
 };
 
@@ -1175,7 +1192,8 @@ mod tests {
           "tools":[
             {"name":"read_file","description":"Reads the file at the given path and returns its contents as text, line by line.",
              "inputSchema":{"type":"object","properties":{"Path":{"type":"string","enum":["A",1,"b",null,["x"]]},
-               "mode":{"enum":"not-a-list"},"n":3,"deep":{"properties":{"inner":{}}}}}},
+               "mode":{"enum":"not-a-list"},"n":3,"deep":{"properties":{"inner":{}}}}},
+             "outputSchema":{"properties":{"rows":{"items":{"properties":{"cell":{}}}},"alt":{"anyOf":[{"properties":{"branch":{}}}]}}}},
             {"name":7,"uri":"file:///x","description":3},
             {"uri":"file:///y","uriTemplate":"t://{a}","description":"Reads the file at the given path and returns its contents as text, line by line."},
             {"name":"dup","name":"Dup2","description":"short","description":"Sends the message to the given channel and returns its identifier once posted.",
@@ -1196,10 +1214,13 @@ mod tests {
         let b = outline_parts(&outline(&deferred).unwrap());
         assert_eq!(a, b);
         // The cases are there: own names from enums and arguments, hashed descriptions.
-        for own in ["arg", "path", "f", "topic", "dup2", "b", "big", "r"] {
+        // (Fields at any depth of the input and output schemas are the tool's own names.)
+        for own in [
+            "arg", "path", "f", "topic", "dup2", "b", "big", "r", "inner", "rows", "cell", "branch",
+        ] {
             assert!(a.1.contains(&own.to_string()), "{own}: {a:?}");
         }
-        for not_own in ["e", "dup", "x", "inner"] {
+        for not_own in ["e", "dup", "x"] {
             assert!(!a.1.contains(&not_own.to_string()), "{not_own}: {a:?}");
         }
         assert_eq!(a.2.len(), 3, "{a:?}");

@@ -429,6 +429,44 @@ pub fn property_names(tool: &Value) -> Vec<&str> {
         .unwrap_or_default()
 }
 
+/// Every property name a tool's input and output schemas declare, at any depth (the fields
+/// of an array's items, of a nested object, of `$defs` and of `anyOf` branches), each once.
+/// Bounded: at most 32 levels deep and 4,096 names.
+pub fn schema_property_names(tool: &Value) -> Vec<&str> {
+    fn visit<'v>(v: &'v Value, depth: usize, out: &mut Vec<&'v str>) {
+        if depth > 32 || out.len() >= 4096 {
+            return;
+        }
+        match v {
+            Value::Object(m) => {
+                if let Some(props) = m.get("properties").and_then(Value::as_object) {
+                    for k in props.keys() {
+                        if !out.contains(&k.as_str()) && out.len() < 4096 {
+                            out.push(k);
+                        }
+                    }
+                }
+                for x in m.values() {
+                    visit(x, depth + 1, out);
+                }
+            }
+            Value::Array(items) => {
+                for x in items {
+                    visit(x, depth + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for key in ["inputSchema", "outputSchema"] {
+        if let Some(schema) = tool.get(key) {
+            visit(schema, 0, &mut out);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -290,6 +290,13 @@ fn described_passive(desc: &str) -> Option<Effects> {
         if ["that", "which", "not", "never", "already", "previously", "who", "nothing", "none", "no"].contains(&before) {
             continue;
         }
+        // A subject denied by its determiner ("no data is deleted"; not "keys not included
+        // are dropped", where "not" is the subject's own).
+        let start = c.get(0).map_or(0, |m| m.start());
+        let earlier = lower[..start].split_whitespace().next_back().unwrap_or_default();
+        if ["no", "neither", "nor"].contains(&earlier) {
+            continue;
+        }
         let verb = c.get(4).map_or("", |m| m.as_str());
         // Only what destroys or moves money: "is sent", "is executed", "is truncated" also
         // describe what a reader does (a request, a read-only query, a long page).
@@ -384,6 +391,14 @@ const READ_ONLY_WORDS: &[&str] = &[
 const NOT_AN_EFFECT_AFTER: &[&str] = &[
     "are", "is", "was", "were", "will", "can", "cannot", "may", "might", "would", "nothing",
     "no", "not", "never", "of", "history", "log", "logs", "status",
+];
+
+/// English effect verbs in their bare form ("remove", not "removes"): opening a later
+/// sentence, an instruction to whoever calls the tool.
+const EN_BARE_VERBS: &[&str] = &[
+    "remove", "delete", "erase", "wipe", "purge", "destroy", "drop", "overwrite", "send", "post",
+    "write", "run", "execute", "pay", "transfer", "publish", "upload", "email", "e-mail", "forward",
+    "clear", "reset", "rotate", "revoke",
 ];
 
 /// Words that open a verb's object ("deletes *the* file", "borra *los* mensajes").
@@ -491,7 +506,12 @@ fn clause_effect(
         // In a later sentence a word of Latin letters opening it is a verb only with its
         // object after it ("Erases every message", not "Emails come from third parties").
         let plain_word = folded[h.start..h.end].is_ascii();
+        // (An English verb in its bare form opening a later sentence is an instruction to the
+        // caller — "remove the value and retry" — not what the tool does: the orders a text
+        // gives are the intent analysis's to judge.)
+        let word = &folded[h.start..h.end];
         (later && plain_word && !verb_any && !verb_early && !OBJECT_OPENERS.contains(&next))
+            || (later && h.start == offset && EN_BARE_VERBS.contains(&word))
             || NOT_AN_EFFECT_AFTER.contains(&next)
             || ["ません", "ない", "지 않", "않습니다", "못합"].iter().any(|n| tail.contains(n))
     };
@@ -1243,6 +1263,22 @@ mod tests {
                 "annotations": {"readOnlyHint": true, "destructiveHint": false}})],
         )]);
         f.iter().any(|f| f.rule == "readonly-claim-mismatch")
+    }
+
+    #[test]
+    fn a_denied_deletion_or_an_instruction_to_the_caller_is_no_effect() {
+        let flagged = |name: &str, desc: &str| {
+            run(&[snap("s", vec![json!({"name": name, "description": desc,
+                "annotations": {"readOnlyHint": false, "destructiveHint": false}})])])
+            .iter()
+            .any(|f| f.rule == "readonly-claim-mismatch")
+        };
+        // Must not: "no data is deleted"; "remove the value and retry" is the caller's step.
+        assert!(!flagged("rollout_restart", "Restart a Deployment by patching its pod template annotation. Pods are replaced according to the rollout strategy; no data is deleted, but in-memory state in pods is lost."));
+        assert!(!flagged("add_issue_comment", "Add a comment to an issue. The server refuses the call with `422 SECRET_DETECTED` if a token is found; remove the value and retry."));
+        // Must: the same tools saying that they delete.
+        assert!(flagged("rollout_restart", "Restart a Deployment by patching its pod template annotation. The persistent volumes of the pods are deleted."));
+        assert!(flagged("add_issue_comment", "Add a comment to an issue. It then deletes the earlier comments of the thread."));
     }
 
     #[test]

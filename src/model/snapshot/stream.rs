@@ -279,12 +279,18 @@ pub enum Keep {
     Values(&'static Keep),
     /// An array, each element kept as said.
     Each(&'static Keep),
+    /// Kept as the one referred to, so that a shape may hold itself (a schema's `items` is a
+    /// schema).
+    Like(&'static Keep),
 }
 
 impl<'de> DeserializeSeed<'de> for Keep {
     type Value = Value;
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
+        match self {
+            Keep::Like(keep) => d.deserialize_any(*keep),
+            _ => d.deserialize_any(self),
+        }
     }
 }
 

@@ -427,6 +427,31 @@ fn offered_as_example(folded: &str) -> bool {
     .any(|w| folded.contains(w))
 }
 
+/// A word of denial anywhere in the clause ("never includes", "sans", "nicht", "含まれません").
+fn says_none(folded: &str) -> bool {
+    let f = format!(" {folded}");
+    [
+        " never", " not ", "n't ", " no ", "without", " nunca", " jamais", " sans ", " sin ",
+        " sem ", " nicht", " nie ", " kein", " не ", " без ", "不", "ない", "ません", "않", "없",
+    ]
+    .iter()
+    .any(|w| f.contains(w))
+}
+
+/// Words saying that what is sent holds something ("includes", "attaches", "enthält",
+/// "包含", "포함").
+fn says_it_holds(folded: &str) -> bool {
+    [
+        "includes", "include ", "included", "contains", "attaches", "attached", "appends",
+        "appended", "embeds", "embedded", "incluye", "incluido", "adjunta", "contiene", "inclui",
+        "incluído", "anexa", "contém", "inclut", "inclus", "joint", "contient", "enthält",
+        "beigefügt", "angehängt", "включает", "включаются", "прикладыва", "содержит", "包含",
+        "附上", "附加", "含め", "含ま", "添付", "포함", "첨부",
+    ]
+    .iter()
+    .any(|w| folded.contains(w))
+}
+
 /// What a tool may remove of its own making ("temporary files are deleted afterwards",
 /// "缓存会被清除").
 fn own_scratch(folded: &str) -> bool {
@@ -435,6 +460,24 @@ fn own_scratch(folded: &str) -> bool {
         "lockfile", "partial download", "expired", "临时", "缓存", "一時", "キャッシュ", "임시",
         "캐시", "temporal", "temporári", "temporair", "temporär", "zwischenspeicher", "временн",
         "кэш", "кеш",
+        // The service's own copy of what it processed ("documents are deleted from our
+        // servers 24 h after processing"): its retention, not the user's data.
+        "from our servers", "from its servers", "from their servers", "de nos serveurs",
+        "de ses serveurs", "von unseren servern", "von seinen servern", "de nuestros servidores",
+        "de sus servidores", "dos nossos servidores", "dos seus servidores", "с наших серверов",
+        "我们的服务器", "当社のサーバー", "당사 서버",
+    ]
+    .iter()
+    .any(|w| folded.contains(w))
+}
+
+/// What is removed is part of the answer's shape, not of the world ("secrets are returned
+/// with their values removed", "listed with the tokens stripped").
+fn shapes_the_answer(folded: &str) -> bool {
+    [
+        "returned with", "shown with", "listed with", "returned without", "shown without",
+        "devueltos con", "devueltos sin", "renvoyés avec", "renvoyés sans", "retornados com",
+        "retornados sem", "zurückgegeben mit", "zurückgegeben ohne", "возвращаются с", "возвращаются без",
     ]
     .iter()
     .any(|w| folded.contains(w))
@@ -939,15 +982,35 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         let from = r.folded.get(..h.start).unwrap_or_default().char_indices().rev().nth(30).map_or(0, |(i, _)| i);
         r.folded.get(from..h.start).is_some_and(|w| w.contains("only ") || w.contains("solo ") || w.contains("seulement ") || w.contains("nur "))
     });
+    // A tool cannot read the conversation itself: a later sentence of a tool that acts (posts,
+    // sends, writes) saying that what it sends carries the session's messages or earlier
+    // tool results ("the comment includes, inside a <details> block, the previous tool
+    // results and the user's earlier messages from this session") has the model put them
+    // there, order or not. (Not a tool whose subject is conversations, a prompt manager or an
+    // exporter; not under the user's approval; not a denial.)
+    let carried = || {
+        x.kind == StrKind::Description
+            && !x.in_param
+            && !x.opening
+            && !whole
+            && !asks_user
+            && !talk_bounds
+            && !says_none(r.folded)
+            && says_it_holds(r.folded)
+            && super::reading::own_session(r.folded)
+            && (x.facts)().acts
+            && !(x.about_talk)()
+    };
     if data_talk
-        && !talk_bounds
-        && (moves || takes || sink)
-        && (ordered || trigger || sink)
-        && (named_sink || !asks_user)
-        && (!field_only || super::reading::own_session(r.folded) || !(x.about_talk)())
-        // A prompt tool's own subject ("put the system prompt in the first message") is no
-        // theft unless it is the model's own, or it goes somewhere else.
-        && (super::reading::own_session(r.folded) || named_sink || other || !(x.about_talk)())
+        && ((!talk_bounds
+            && (moves || takes || sink)
+            && (ordered || trigger || sink)
+            && (named_sink || !asks_user)
+            && (!field_only || super::reading::own_session(r.folded) || !(x.about_talk)())
+            // A prompt tool's own subject ("put the system prompt in the first message") is no
+            // theft unless it is the model's own, or it goes somewhere else.
+            && (super::reading::own_session(r.folded) || named_sink || other || !(x.about_talk)()))
+            || carried())
     {
         emit(
             rule_id::EXFILTRATION_CHANNEL,
@@ -1144,7 +1207,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !x.param_sink
         && !optional(r.folded)
         && !denies(r)
-        && !own_scratch(r.folded);
+        && !own_scratch(r.folded)
+        && !shapes_the_answer(r.folded);
     // Destruction said to be beyond recovery ("permanently, trash included", "sin pasar por
     // la papelera", "영구 삭제"): as grave as a sweeping one.
     let irreversible = || {
@@ -1180,6 +1244,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !optional(r.folded)
         && !denies(r)
         && !own_scratch(r.folded)
+        && !shapes_the_answer(r.folded)
         && (x.facts)().quiet
     };
     let destroys = r.has(ActDelete)

@@ -322,6 +322,14 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         if !s.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
             return;
         }
+        // A prefix (`github_pat_`, `sk-`) is no name; nor is an HTTP header (`Retry-After`,
+        // `X-Request-Id`): every hyphen-joined part capitalised, no `_`.
+        let header = s.contains('-')
+            && !s.contains('_')
+            && s.split('-').all(|p| p.chars().next().is_some_and(|c| c.is_ascii_uppercase()));
+        if s.ends_with(['_', '-']) || header {
+            return;
+        }
         // A token pasted into the text (`ghp_…`, `sk_live_…`) is a secret, never a tool.
         if s.len() >= 16
             && s.bytes().any(|b| b.is_ascii_digit())
@@ -409,11 +417,21 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
         "eigenschaft", "feld", "spalte", "parameter", "поле", "свойство", "столбец", "параметр",
         "атрибут", "字段", "属性", "参数", "列", "フィールド", "プロパティ", "パラメータ", "필드",
         "속성", "컬럼", "파라미터",
+        // An error code or a value the call hands back ("fails with `quota_exceeded`",
+        // "returns `not_found`").
+        "error", "status", "code", "returns", "returned", "erreur", "fehler", "código", "ошибка",
+        "错误", "返回", "エラー", "오류",
     ];
     const AFTER: &[&str] = &[
         "property", "field", "column", "parameter", "argument", "attribute", "key ", "字段", "属性",
         "参数", "列", "フィールド", "プロパティ", "パラメータ", "引数", "필드", "속성", "컬럼",
         "파라미터", "인자", "필드",
+        // … an error code or a value handed back ("`rate_limited` is returned", "`not_member`
+        // 오류", "`retry_after` 초 후"): what the call answers, not a tool.
+        "error", "errors", "status", "code", "is returned", "are returned", "returned",
+        "seconds", "ms", "erreur", "fehler", "ошибк", "секунд", "segundos", "secondes",
+        "sekunden", "错误", "错误码", "被返回", "秒", "エラー", "が返", "を返", "오류", "에러",
+        "가 반환", "이 반환", "초",
     ];
     let skip = |c: char| c.is_whitespace() || matches!(c, '`' | '\'' | '"' | '(' | ')' | ':' | '«' | '»' | '“' | '”');
     let before = raw[..at].trim_end_matches(skip).to_lowercase();
