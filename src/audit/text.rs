@@ -434,6 +434,21 @@ impl AnyOf {
             None => self.list.iter().any(|p| text.contains(p)),
         }
     }
+
+    /// Where the first phrase of the list found in `text` stands (byte range).
+    pub(crate) fn first_in(&self, text: &str) -> Option<(usize, usize)> {
+        match self
+            .matcher
+            .get_or_init(|| aho_corasick::AhoCorasick::new(self.list).ok())
+        {
+            Some(ac) => ac.find(text).map(|m| (m.start(), m.end())),
+            None => self
+                .list
+                .iter()
+                .filter_map(|p| text.find(p).map(|i| (i, i + p.len())))
+                .min(),
+        }
+    }
 }
 
 /// Whether the phrase at `start..end` of `text` stands alone between quotation marks: an

@@ -427,6 +427,19 @@ fn offered_as_example(folded: &str) -> bool {
     .any(|w| folded.contains(w))
 }
 
+/// A condition on the call that makes a rule an edge case: an amount or a count over a
+/// threshold, a time, a locale or a region, a retry, a kind of payment.
+static CONDITION: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+    " above ", " over ", "more than", "greater than", "exceeding", " beyond ", " after ",
+    " for amounts", "au-delà", " plus de ", "supérieur", " más de ", "superiores a", "superior a",
+    "mayores a", "acima de", " mais de ", " über ", "mehr als", " ab ", "свыше", " более ",
+    " больше ", "превыша", "超过", "以上", "超える", "を超", "초과", "이상", "weekend", "fin de semana",
+    "fim de semana", "week-end", "wochenende", "выходн", "週末", "周末", "주말", " night",
+    " noche", "noturn", " nuit", "nachts", " ночь", " ночн", "夜間", "夜间", "야간", "locale",
+    "region", "régional", "regional", "региональн", "retry", "retries", "reintento", "nouvel essai",
+    "wiederhol", "повтор", "再試行", "重试", "재시도", " 시 ", " 시,", "場合", "の際", "时,", "时，",
+]);
+
 /// A word of denial anywhere in the clause ("never includes", "sans", "nicht", "含まれません").
 fn says_none(folded: &str) -> bool {
     let f = format!(" {folded}");
@@ -871,8 +884,34 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !optional(r.folded)
         && !about_itself()
         && !(x.facts)().acts;
+    // A tool that acts (pays, sends, invites, merges) naming, under a condition on the call
+    // ("for amounts above R$ 1.000", "au-delà de 5 participants", "가상계좌 환불 시", "on
+    // weekends"), a literal destination for a recipient, an account or a target: the user's
+    // choice is replaced where it matters most, as an edge-case rule. (Not an example, not
+    // under the user's approval, not a rule about this tool's own name.)
+    let acting_redirect = || {
+        x.tool
+            && !x.opening
+            && !whole
+            && r.literal_sink
+            && r.hits.iter().any(|h| {
+                h.concept == ArgSensitive
+                    && r.folded.get(h.start..h.end).is_some_and(|w| {
+                        !["query", "queries", "search", "consulta", "búsqueda", "requête", "abfrage", "запрос", "查询", "検索", "검색"]
+                            .iter()
+                            .any(|q| w.contains(q))
+                    })
+            })
+            && CONDITION.in_text(&format!(" {} ", r.folded))
+            && !asks_user
+            && !about_itself()
+            && !offered_as_example(r.folded)
+            && !says_none(r.folded)
+            && (x.facts)().acts
+    };
     let tampers = reader_redirect
         || reader_assigns
+        || acting_redirect()
         || assigns_for_other
         || r.has(ArgSensitive) && r.has(ActModify) && (other || role || r.has(AgainstUser))
         || user_set_aside
