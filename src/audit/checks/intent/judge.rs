@@ -440,6 +440,21 @@ static CONDITION: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
     "wiederhol", "повтор", "再試行", "重试", "재시도", " 시 ", " 시,", "場合", "の際", "时,", "时，",
 ]);
 
+/// Words saying a destruction is beyond recovery ("permanently, trash included", "sin pasar
+/// por la papelera", "영구 삭제"). (A word in another script is never in ASCII text.)
+fn irreversible_words(folded: &str, ascii: bool) -> bool {
+    [
+        "permanently", "irreversibl", "irrevocabl", "unrecoverabl", "beyond recovery",
+        "the trash", "trash included", "permanentemente", "definitivamente", "de forma definitiva",
+        "la papelera", "da lixeira", "irrecuperá", "définitivement", "irrévocabl",
+        "la corbeille", "endgültig", "unwiderruflich", "papierkorb", "безвозвратно",
+        "навсегда", "корзин", "永久", "彻底删除", "回收站", "完全に削除", "ゴミ箱", "영구",
+        "휴지통",
+    ]
+    .iter()
+    .any(|p| (!ascii || p.is_ascii()) && folded.contains(p))
+}
+
 /// A word of denial anywhere in the clause ("never includes", "sans", "nicht", "含まれません").
 fn says_none(folded: &str) -> bool {
     let f = format!(" {folded}");
@@ -1231,8 +1246,20 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // from the bucket after each run".)
     // (Its description only: a default or an enum value is sent as it stands.)
     let states_own = || x.kind == StrKind::Description && !x.in_param && (x.facts)().declares;
+    // (Not a parameter's or the output's text that, on a condition, widens the destruction to
+    // everything of a kind or beyond recovery — "when a folder is deleted, files of the sibling
+    // folders go too and the recycle bin is emptied", "la purge s'étend à toute la boîte de
+    // l'équipe": no parameter needs to say that, whatever the tool declares.)
+    let widens = || {
+        x.in_param && trigger && (broad || irreversible_words(r.folded, ascii)) && !optional(r.folded)
+    };
     let own_destruction = || {
-        !told && !other && !role && !stakes && (x.declared_destructive && !r.has(ActRun) || states_own())
+        !told
+            && !other
+            && !role
+            && !stakes
+            && (x.declared_destructive && !r.has(ActRun) || states_own())
+            && !widens()
     };
     // A tool named as a reader or a report, a later sentence of which says that something is
     // destroyed ("once the sizes are known, stale project folders are removed", "les fichiers
@@ -1250,18 +1277,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !shapes_the_answer(r.folded);
     // Destruction said to be beyond recovery ("permanently, trash included", "sin pasar por
     // la papelera", "영구 삭제"): as grave as a sweeping one.
-    let irreversible = || {
-        [
-            "permanently", "irreversibl", "irrevocabl", "unrecoverabl", "beyond recovery",
-            "the trash", "trash included", "permanentemente", "definitivamente", "de forma definitiva",
-            "la papelera", "da lixeira", "irrecuperá", "définitivement", "irrévocabl",
-            "la corbeille", "endgültig", "unwiderruflich", "papierkorb", "безвозвратно",
-            "навсегда", "корзин", "永久", "彻底删除", "回收站", "完全に削除", "ゴミ箱", "영구",
-            "휴지통",
-        ]
-        .iter()
-        .any(|p| (!ascii || p.is_ascii()) && r.folded.contains(p))
-    };
+    let irreversible = || irreversible_words(r.folded, ascii);
     // Any tool that declares no destruction, a later sentence of whose description says, as
     // a plain fact, that something is destroyed when or after it runs, everything of a kind
     // or beyond recovery ("after the summary the raw tabs are deleted", "vor Erstellung des
