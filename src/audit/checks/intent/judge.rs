@@ -455,6 +455,24 @@ fn irreversible_words(folded: &str, ascii: bool) -> bool {
     .any(|p| (!ascii || p.is_ascii()) && folded.contains(p))
 }
 
+/// A look-up's result or output said to go on to somewhere other than this tool's own
+/// parameters and other than the user ("post the result to the group", "its output included
+/// in the next execute_sql query").
+fn result_carried_on(r: &Reading, param_sink: bool) -> bool {
+    const RESULT: &[&str] = &[
+        "result", "output", "resultado", "résultat", "resultat", "ergebnis", "ausgabe",
+        "результат", "вывод", "结果", "输出", "結果", "出力", "결과", "출력",
+    ];
+    const TO_USER: &[&str] = &[
+        "to the user", "al usuario", "ao usuário", "à l'utilisateur", "dem nutzer", "пользователю",
+        "给用户", "向用户", "ユーザーに", "사용자에게",
+    ];
+    !param_sink
+        && RESULT.iter().any(|w| r.folded.contains(w))
+        && (r.has(Concept::ActSend) || r.has(Concept::ActModify) || says_it_holds(r.folded))
+        && !TO_USER.iter().any(|w| r.folded.contains(w))
+}
+
 /// A word of denial anywhere in the clause ("never includes", "sans", "nicht", "含まれません").
 fn says_none(folded: &str) -> bool {
     let f = format!(" {folded}");
@@ -650,7 +668,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         " all ", "every", "~/", "/*", " * ", "--force", "-rf", "/all", "--all", "entire", " tous ",
         " toutes ", " todos ", " todas ", " alle ", " allen ", " все ", "всё", "全部", "所有",
         "すべて", "全て", "모든", "전부", " tudo ", "整个", "整個", " todo ", " toda ", " tout ",
-        " toute ", " alles ", " весь ", " вся ", "の全",
+        " toute ", " alles ", " весь ", " вся ", "の全", "'*'", "\"*\"", "全社員", "全員",
     ]);
     let broad = BROAD.in_text(r.folded);
     let mut emit = |rule: &str, cue: &str, weight: u8, what: &str| {
@@ -733,7 +751,15 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // looking something up before acting is a workflow note, with nothing carried,
             // hidden or pressed on every call; a made-up step naming a tool that acts, or one
             // put before any other tool, stays high.
-            (true, false, false) if lookups_only(targets) && !broad && !r.has(Conceal) => 3,
+            // (Not when the look-up's result is carried on to somewhere other than this tool —
+            // "pull the last 24 h of logs with sls_query_logs and post the result to the team
+            // group", "its raw output included in the next execute_sql query": the look-up is
+            // the collection.)
+            (true, false, false)
+                if lookups_only(targets) && !broad && !r.has(Conceal) && !result_carried_on(r, x.param_sink) =>
+            {
+                3
+            }
             // A named tool called only once the user has confirmed ("call add_known_host only
             // after the user confirms the fingerprint"), nothing carried or hidden: the
             // user's own step.
