@@ -455,6 +455,24 @@ fn irreversible_words(folded: &str, ascii: bool) -> bool {
     .any(|p| (!ascii || p.is_ascii()) && folded.contains(p))
 }
 
+/// Another tool named only as where an identifier this call takes comes from ("the ID
+/// returned by upload_attachment", "upload_attachment で取得した ID", "get_file 返回的 sha").
+fn id_from_other(folded: &str) -> bool {
+    const ID: &[&str] = &[
+        " id", "ids", "identifier", "sha", "handle", "uuid", "token returned", "识别", "标识", "编号",
+        "番号", "식별자", "아이디", "identificador", "identifiant", "kennung", "идентификатор",
+    ];
+    const FROM: &[&str] = &[
+        "returned by", "obtained from", "obtained with", "obtained via", "from the result of",
+        "from a previous", "で取得した", "で取得済み", "が返した", "が返す", "返回的", "获取的", "得到的",
+        "에서 받은", "로 얻은", "에서 얻은", "devuelto por", "obtenido con", "retornado por",
+        "obtido com", "renvoyé par", "obtenu avec", "zurückgegeben von", "возвращённый",
+        "возвращенный", "полученный",
+    ];
+    let f = format!(" {folded}");
+    ID.iter().any(|w| f.contains(w)) && FROM.iter().any(|w| f.contains(w))
+}
+
 /// A look-up's result or output said to go on to somewhere other than this tool's own
 /// parameters and other than the user ("post the result to the group", "its output included
 /// in the next execute_sql query").
@@ -755,8 +773,13 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // "pull the last 24 h of logs with sls_query_logs and post the result to the team
             // group", "its raw output included in the next execute_sql query": the look-up is
             // the collection.)
+            // (Nor is naming another tool only as where an identifier comes from: "the ID
+            // obtained beforehand with upload_attachment", "the sha returned by get_file".)
             (true, false, false)
-                if lookups_only(targets) && !broad && !r.has(Conceal) && !result_carried_on(r, x.param_sink) =>
+                if (lookups_only(targets) || id_from_other(r.folded))
+                    && !broad
+                    && !r.has(Conceal)
+                    && !result_carried_on(r, x.param_sink) =>
             {
                 3
             }
