@@ -867,14 +867,37 @@ pub fn redact_finding(f: &mut super::finding::Finding) {
     if let Some(e) = &mut f.evidence {
         redact_in_place(e);
     }
-    if let Some(item) = &mut f.item {
+    if let Some(item) = &mut f.item
+        && could_hold_token(&item.name)
+    {
         redact_in_place(&mut item.name);
     }
     if let Some(p) = &mut f.location.pointer
+        && could_hold_token(p)
         && let std::borrow::Cow::Owned(shown) = redact_pointer(p, Style::Show)
     {
         *p = shown;
     }
+}
+
+/// Whether a name or a pointer may hold a token: every token format [`super::secrets`] knows
+/// is 15 or more characters without a space or a `/` (`xoxb-` and ten more is the shortest),
+/// so a name or pointer with no such run holds none and is not searched here (most are
+/// `/tools/3/inputSchema/properties/query/description`). Every rendered text is still
+/// redacted whole on its way out ([`crate::report::render`]).
+fn could_hold_token(text: &str) -> bool {
+    let mut run = 0;
+    for c in text.chars() {
+        if c.is_whitespace() || c == '/' {
+            run = 0;
+        } else {
+            run += 1;
+            if run >= 15 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// A snapshot with every string it holds redacted in `style` (definitions, instructions,

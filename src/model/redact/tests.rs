@@ -352,3 +352,20 @@ fn a_pointer_is_redacted_segment_by_segment_and_still_finds_its_redacted_key() {
         std::borrow::Cow::Borrowed(_)
     ));
 }
+
+#[test]
+fn a_short_name_or_pointer_is_not_searched_and_a_long_run_is() {
+    assert!(!could_hold_token(
+        "/tools/3/inputSchema/properties/query/description"
+    ));
+    assert!(!could_hold_token("list_issues"));
+    assert!(could_hold_token(&format!("run_xoxb-{}", body(10))));
+    assert!(could_hold_token(&format!(
+        "/tools/0/inputSchema/properties/cfg\u{200B}ghp_{}",
+        body(36)
+    )));
+    // The shortest token format is found whole by the run.
+    let shortest = format!("xoxb-{}", body(10));
+    assert_eq!(shortest.chars().count(), 15);
+    assert!(could_hold_token(&shortest) && !find_secrets(&shortest).is_empty());
+}
