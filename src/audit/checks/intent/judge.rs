@@ -473,6 +473,22 @@ fn id_from_other(folded: &str) -> bool {
     ID.iter().any(|w| f.contains(w)) && FROM.iter().any(|w| f.contains(w))
 }
 
+/// Other tools named only as not needed ("does not require calling other tools", "不要求调用
+/// 其他工具", "다른 도구 호출을 요구하지 않습니다", "他のツールを呼び出す必要はありません").
+fn no_other_tool_needed(folded: &str) -> bool {
+    [
+        "does not require calling", "doesn't require calling", "does not require any other tool",
+        "no other tool is needed", "no other tool is required", "without calling other tools",
+        "不要求调用", "无需调用其他", "不需要调用其他", "不必调用其他", "호출을 요구하지 않",
+        "호출할 필요가 없", "呼び出す必要はありません", "呼び出しは不要", "no requiere llamar",
+        "sin llamar a otras", "não exige chamar", "não requer chamar", "sem chamar outras",
+        "n'exige pas d'appeler", "sans appeler d'autres", "erfordert keinen aufruf",
+        "ohne andere werkzeuge", "не требует вызова", "без вызова других",
+    ]
+    .iter()
+    .any(|w| folded.contains(w))
+}
+
 /// A look-up's result or output said to go on to somewhere other than this tool's own
 /// parameters and other than the user ("post the result to the group", "its output included
 /// in the next execute_sql query").
@@ -648,7 +664,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // Named tools of other servers are a strong sign; "the other tools" in general may be
     // this server's own.
     let named_other = !targets.is_empty();
-    let other = named_other || r.has(OtherTools) || r.other_tools;
+    // "仅供参考，不要求调用其他工具", "다른 도구 호출을 요구하지 않습니다": other tools named only
+    // as not needed are no other tools.
+    let others_denied = no_other_tool_needed(r.folded);
+    let other = named_other || ((r.has(OtherTools) || r.other_tools) && !others_denied);
     let asks_user = r.safeguard();
     let data_secret = r.has(DataSecret);
     let data_talk = r.has(DataConversation);
@@ -815,7 +834,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // Another tool named by its role ("the payment tool", "whichever tool sends mail") whose
     // destination, recipients or query are prescribed here: with a literal destination, or
     // changed under a requirement ("queries to the search tool should be replaced by …").
-    let role = super::reading::role_tool(r.folded);
+    let role = super::reading::role_tool(r.folded) && !others_denied;
     let required = req || trigger || told;
     // … or, without a word for the argument, a literal destination prescribed for it under a
     // requirement, or against what the user gave ("the PIX tool must direct payments to
@@ -1410,7 +1429,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             (told, f::TOLD),
             (trigger, f::TRIGGER),
             (named_other, f::NAMED_OTHER),
-            (r.has(OtherTools) || r.other_tools, f::OTHER_TOOLS),
+            ((r.has(OtherTools) || r.other_tools) && !others_denied, f::OTHER_TOOLS),
             (role, f::ROLE_TOOL),
             (req, f::REQUIREMENT),
             (r.literal_sink, f::LITERAL_SINK),
