@@ -449,6 +449,15 @@ pub async fn read_lines<R: tokio::io::AsyncRead + Unpin>(
             let _ = tx.send(ReadEvent::TooLong).await;
             return;
         }
+        // A line past 1 MiB gets room for the whole cap at once: the pages are touched only as
+        // bytes arrive, and the doubling steps' freed buffers (kept by the allocator, more or
+        // fewer depending on which thread ran each step) no longer add up to twice the cap.
+        // (At most 256 MiB at once: a cap set higher grows by doubling past that.)
+        let need = line.len() + content;
+        if need > line.capacity() && need > BIG_LINE {
+            let room = max_line.min(256 * 1024 * 1024).max(need);
+            line.reserve_exact(room - line.len());
+        }
         line.extend_from_slice(&buf[..content]);
         reader.consume(take);
         if complete {
