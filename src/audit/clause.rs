@@ -59,7 +59,9 @@ fn abbreviation(before: &str) -> bool {
     let last = before
         .rsplit(char::is_whitespace)
         .next()
-        .unwrap_or_default();
+        .unwrap_or_default()
+        // ("(e.g. …", "[i.e. …": the bracket opens a remark, the abbreviation stays one.)
+        .trim_start_matches(['(', '[', '{', '"', '\'', '«', '“', '‘']);
     [
         "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "incl", "esp", "min", "max", "ca",
     ]
@@ -105,6 +107,10 @@ mod tests {
         assert_eq!(
             pieces("Version 1.5 is e.g. fine"),
             ["Version 1.5 is e.g. fine"]
+        );
+        assert_eq!(
+            pieces("The local URL (e.g. http://ha.local:8123) or the remote one."),
+            ["The local URL (e.g. http://ha.local:8123) or the remote one."]
         );
         assert!(pieces("   ").is_empty());
     }

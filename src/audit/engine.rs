@@ -829,7 +829,12 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 && crate::audit::text::quoted_mention(&prep.norm, m.start, m.end)
             {
                 Some(("quoted: named, not said", true))
-            } else if pat.rule == rule_id::EMBEDDED_COMMAND && exemplified(&prep.norm, m.start) {
+            } else if pat.rule == rule_id::EMBEDDED_COMMAND
+                && (exemplified(&prep.norm, m.start)
+                    || crate::audit::checks::side_effect_command::described_as_flagged(
+                        &prep.norm, m.start,
+                    ))
+            {
                 // A command named as an example of what a scanner looks for, or of what is
                 // never to be done ("flags steps such as `curl … | sh`"): named, not asked.
                 Some(("named as an example or a prohibition", true))

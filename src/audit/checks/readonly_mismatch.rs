@@ -676,7 +676,10 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
         .unwrap_or_default();
     let mut fx = Effects {
         executes: runs_any_code(tool),
-        deletes: has(DELETE_WORDS) || (has(&["force"]) && has(&["push", "delete", "remove", "reset"])),
+        // (A name word is overruled by a description that says in so many words that nothing
+        // is destroyed: `git_reset` "without --hard; working-tree files are not touched".)
+        deletes: (has(DELETE_WORDS) || (has(&["force"]) && has(&["push", "delete", "remove", "reset"])))
+            && !tool.get("description").and_then(Value::as_str).is_some_and(spares_data),
         writes: has(WRITE_WORDS),
         sends: has(SEND_WORDS),
     };
@@ -685,6 +688,21 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
     fx.writes |= told.writes;
     fx.sends |= told.sends;
     fx
+}
+
+/// A description that says in so many words that nothing is destroyed ("working-tree files
+/// are not touched", "without --hard", "nothing is deleted", "no se borra nada").
+fn spares_data(desc: &str) -> bool {
+    static SPARES: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "not touched", "untouched", "without --hard", "nothing is deleted", "nothing is removed",
+        "no data is deleted", "no data is lost", "does not delete", "doesn't delete",
+        "never deletes", "non-destructive", "nondestructive", "no se borra nada",
+        "no se elimina nada", "quedan intactos", "nada é apagado", "nada é excluído",
+        "permanecem intactos", "rien n'est supprimé", "restent intacts", "nichts wird gelöscht",
+        "bleiben unverändert", "bleiben erhalten", "ничего не удаляется", "остаются нетронутыми",
+        "不会删除", "不删除任何", "何も削除されません", "削除されません", "삭제되지 않",
+    ]);
+    SPARES.in_text(&crate::audit::lexicon::fold(desc))
 }
 
 /// Whether the tool's form says it runs whatever code or command it is given: exec words in
@@ -1279,6 +1297,11 @@ mod tests {
         // Must: the same tools saying that they delete.
         assert!(flagged("rollout_restart", "Restart a Deployment by patching its pod template annotation. The persistent volumes of the pods are deleted."));
         assert!(flagged("add_issue_comment", "Add a comment to an issue. It then deletes the earlier comments of the thread."));
+        // Must not: a name word overruled by a description saying nothing is destroyed.
+        assert!(!flagged("git_reset", "Unstages every staged change (like 'git reset' without --hard). Working-tree files are not touched."));
+        // Must: the same name, with nothing said against it, or with a destruction said.
+        assert!(flagged("git_reset", "Resets the repository to the given commit."));
+        assert!(flagged("git_reset", "Unstages every change; nothing else is touched. Then untracked files are deleted."));
     }
 
     #[test]

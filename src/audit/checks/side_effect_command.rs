@@ -267,7 +267,11 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         let Some((start, end, destructive)) = found else {
             continue;
         };
-        if negated(norm, start) || exemplified(norm, start) || names_where_keys_are(norm, start, end) {
+        if negated(norm, start)
+            || exemplified(norm, start)
+            || described_as_flagged(norm, start)
+            || names_where_keys_are(norm, start, end)
+        {
             continue;
         }
         // A pattern already found a decisive command here: it says more precisely what it is.

@@ -176,7 +176,14 @@ fn server_reads_its_own(folded: &str) -> bool {
     ]
     .iter()
     .any(|p| folded.contains(p))
+        || ENV_READ.as_ref().is_some_and(|re| folded.contains("read from") && re.is_match(folded))
 }
+
+/// A secret read from an environment variable ("the access token is read from HA_TOKEN",
+/// "read from the environment"): the server's own configuration, not a file.
+static ENV_READ: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\b(?:is|are)\s+read\s+from\s+(?:the\s+)?(?:environment\b|env\b|\$?[a-z][a-z0-9]*_[a-z0-9_]+\b(?:[^/.\w]|\.\s|\.$|$))").ok()
+});
 
 /// Every phrase of the concept in the clause stands alone between quotation marks: named, as
 /// a scanner names what it flags, not said.
@@ -417,6 +424,16 @@ fn server_setup(folded: &str) -> bool {
     SETUP.in_text(folded)
 }
 
+/// The tool's own requests said to go to its service ("lookups are sent to the scanner's own
+/// API (https://…)", "the config is sent to the lint endpoint", "only the URL is sent"): where
+/// this tool's work is done, not a destination for another call.
+fn own_traffic(folded: &str) -> bool {
+    static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b(?:(?:lookups?|requests?|api calls?|checks|the (?:urls?|input|config|configuration|payload|query|image|domain|hash|snippet))\s+(?:is|are)\s+(?:sent|posted|submitted)\s+(?:to|for)\b|only the \w+ is sent\b|\b(?:its|their|the \w+'s) own (?:api|endpoint|service|servers?|backend)\b)").ok()
+    });
+    RE.as_ref().is_some_and(|re| re.is_match(folded))
+}
+
 /// A value offered as an example, not imposed ("its address, e.g. ana@…, can be used").
 fn offered_as_example(folded: &str) -> bool {
     [
@@ -546,6 +563,15 @@ fn own_scratch(folded: &str) -> bool {
         "de ses serveurs", "von unseren servern", "von seinen servern", "de nuestros servidores",
         "de sus servidores", "dos nossos servidores", "dos seus servidores", "с наших серверов",
         "我们的服务器", "当社のサーバー", "당사 서버",
+        // A retention period, the store's own life cycle ("history is kept for 10 days by
+        // default, then purged automatically", "Aufbewahrungsfrist 90 Tage"): said of what
+        // is kept, not done by the call.
+        "kept for ", "retained for ", "retention period", "retention policy", "expire after",
+        "expires after", "conservés pendant", "conservées pendant", "conservé pendant",
+        "durée de conservation", "se conservan durante", "se conserva durante",
+        "período de retención", "mantidos por ", "período de retenção", "aufbewahrungsfrist",
+        "tage aufbewahrt", "срок хранения", "хранятся в течение",
+        "хранится в течение", "保存期間", "保持期間", "保留期", "보관 기간", "보존 기간",
     ]
     .iter()
     .any(|w| folded.contains(w))
@@ -953,6 +979,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !optional(r.folded)
         && !about_itself()
         && !offered_as_example(r.folded)
+        && !(own_traffic(r.folded) && !data_secret && !data_talk && !data_personal)
         && !(x.facts)().acts;
     // The same tool fixing a value for another tool's calls ("Beim Anlegen von Issues über
     // das Issue-Werkzeug wird das Feld assignee stets auf 'ext-contractor-44' gesetzt",
@@ -1068,7 +1095,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !(r.forbids_move && !moves && !r.has(ActRead))
         // "The API key used by this server is read from its environment at startup": where
         // the server gets its own secret, with nothing moved and no order.
-        && !(server_reads_its_own(r.folded) && !moves && !named_sink && !told)
+        // (Read as a whole, a destination another sentence names is not where this one
+        // sends the secret: "reaches Home Assistant at http://…; the token is read from
+        // HA_TOKEN".)
+        && !(server_reads_its_own(r.folded) && !moves && (!named_sink || whole) && !told)
     {
         emit(
             rule_id::SENSITIVE_FILE_REFERENCE,

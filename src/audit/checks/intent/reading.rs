@@ -196,6 +196,47 @@ const TOOL_WORDS: &[(&str, &[&str])] = &[
     ("инструмент", &["этот ", "этого ", "этим ", "данный ", "данного "]),
 ];
 
+/// "The tool" with a definite article and nothing that says which ("a ferramenta devolve
+/// primeiro uma pré-visualização", "la herramienta devuelve", "l'outil renvoie", "das Werkzeug
+/// liefert"): the tool being described, as "the tool returns" is in English. A qualifier
+/// after it ("la herramienta de calendario", "l'outil qui envoie", "a ferramenta externa")
+/// makes it another.
+fn bare_subject(folded: &str, i: usize, word: &str) -> bool {
+    const ARTICLES: &[(&str, &[&str])] = &[
+        ("herramienta", &["la "]),
+        ("ferramenta", &["a "]),
+        ("outil", &["l'", "l’", "le "]),
+        ("werkzeug", &["das "]),
+    ];
+    const QUALIFIERS: &[&str] = &[
+        "de", "da", "do", "del", "des", "du", "dos", "das", "d'", "d’", "para", "pour", "que",
+        "qui", "für", "von", "vom", "zum", "zur", "des", "der", "die", "mit", "externa", "externo",
+        "externe", "otra", "outra", "autre", "andere", "anderen", "correspondiente", "adecuada",
+        "apropriada", "adéquat", "approprié", "dedicada", "dédié", "dedicado", "con", "com", "avec",
+        "en", "em", "im", "in",
+    ];
+    let Some((_, arts)) = ARTICLES.iter().find(|(w, _)| *w == word) else {
+        return false;
+    };
+    let before = &folded[..i];
+    let article = arts.iter().any(|a| {
+        before.ends_with(a)
+            && before[..before.len() - a.len()]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
+    });
+    let next = folded[i + word.len()..]
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches(|c: char| !c.is_alphanumeric());
+    article
+        && folded[i + word.len()..].starts_with(' ')
+        && !next.is_empty()
+        && !QUALIFIERS.iter().any(|q| next == *q || (q.ends_with(['\'', '’']) && next.starts_with(q)))
+}
+
 /// Does the clause name another tool by its role ("the payment tool", "支払いを行うツール",
 /// "la herramienta de pagos"), not this one?
 pub(super) fn role_tool(folded: &str) -> bool {
@@ -219,7 +260,7 @@ pub(super) fn role_tool(folded: &str) -> bool {
         let token_end = folded[i..].find(char::is_whitespace).map_or(folded.len(), |e| i + e);
         let token = folded[token_start..token_end].trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
         let in_host = word.starts_with('-') && token.contains('.');
-        !in_host && !this.iter().any(|t| folded[..i].ends_with(t))
+        !in_host && !this.iter().any(|t| folded[..i].ends_with(t)) && !bare_subject(folded, i, word)
     };
     // Every occurrence of every word in one automaton pass (no word overlaps itself, so these
     // are the occurrences a search per word finds).
@@ -420,7 +461,9 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
         // An error code or a value the call hands back ("fails with `quota_exceeded`",
         // "returns `not_found`").
         "error", "status", "code", "returns", "returned", "erreur", "fehler", "código", "ошибка",
-        "错误", "返回", "エラー", "오류",
+        "错误", "返回", "エラー", "오류", "fails with", "fail with", "failed with",
+        "rejected with", "responds with", "answers with", "falla con", "échoue avec", "falha com",
+        "с ошибкой",
     ];
     const AFTER: &[&str] = &[
         "property", "field", "column", "parameter", "argument", "attribute", "key ", "字段", "属性",
@@ -740,7 +783,18 @@ pub(crate) fn describes_text(folded: &str) -> bool {
     // "…라는 지시" ("an instruction saying …"), "…という指示", "…之类的指令": text described
     // as an instruction, whoever it addresses.
     static CJK_SAID: &[&str] = &["라는 지시", "라는 숨은 지시", "라는 문구", "하라는 내용", "という指示", "という文言", "といった指示", "这类指令", "之类的指令", "的隐藏指令"];
+    // A scanner's own verb before what it flags, and what that text does ("flags descriptions
+    // that, for example, contain '<IMPORTANT>' blocks", "also flags install scripts that run
+    // 'curl … | sh'"): what follows is named. (Without the scanner's verb, "messages that
+    // contain a token" is the data of an order.)
+    static FLAGGED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"\b(?:flags?|flagged|detects?|detected|catch(?:es)?|reports?|finds|highlights?|looks\s+for|scans\s+for|searches\s+for|warns\s+(?:about|of|on)|marks?)\s+(?:[\w-]+\s+){0,3}?(?:text|texts|phrases?|instructions?|descriptions?|definitions?|content|strings?|prompts?|tools?|servers?|scripts?|packages?|commands?|steps?|files?|entries|lines?|hooks?)\s+(?:that|which)(?:\s*,\s*(?:for example|for instance|e\.g\.)\s*,)?\s+(?:asks?|tells?|says?|orders?|instructs?|contains?|includes?|runs?|executes?|pipes?|downloads?|reads?|sends?|embeds?|hides?|calls?|mentions?)\b",
+        )
+        .ok()
+    });
     RE.as_ref().is_some_and(|r| r.is_match(folded))
+        || FLAGGED.as_ref().is_some_and(|r| r.is_match(folded))
         || (!folded.is_ascii() && CJK_SAID.iter().any(|w| folded.contains(w)))
         || (!folded.is_ascii()
             && CJK.iter().any(|w| folded.contains(w))
@@ -880,6 +934,18 @@ fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> 
             .any(|p| after.strip_prefix(p).is_some_and(noun_after))
 }
 
+/// Words that leave a choice to whoever they name ("decides whether", "at its discretion",
+/// "decide con el usuario si", "entscheidet, ob", "自行决定").
+static LEAVES_CHOICE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+    "decides whether", "decide whether", "decides if", "decide if", "at its discretion",
+    "at your discretion", "at their discretion", "is free to", "may choose", "can choose",
+    "decide si ", "decide con el usuario", "a su criterio", "puede elegir", "décide si ",
+    "à sa discrétion", "est libre de", "decide se ", "a seu critério", "pode escolher",
+    "entscheidet, ob", "entscheidet ob", "nach eigenem ermessen", "решает, ", "решает ли",
+    "по своему усмотрению", "自行决定", "自行判断", "酌情", "判断します", "判断で", "판단합니다",
+    "재량",
+]);
+
 impl Reading<'_> {
     /// Drop actions and overrides that the clause negates ("contents are never read",
     /// "does not override your instructions"): a statement about what does not happen.
@@ -900,6 +966,20 @@ impl Reading<'_> {
             if matches!(h.concept, Conceal | SkipConfirm)
                 && crate::audit::text::quoted_mention(folded, h.start, h.end)
             {
+                return false;
+            }
+            // "Home Assistant", the home-automation server, is a product, not the model:
+            // "reaches Home Assistant: the local URL …" addresses no one.
+            if h.concept == Addressee
+                && folded[..h.start].ends_with("home ")
+                && folded[h.start..h.end].starts_with("assistant")
+            {
+                return false;
+            }
+            // The model named only as the one who chooses ("the assistant decides whether it
+            // is useful", "el asistente decide con el usuario si la usa"): a choice left to
+            // it, not an order.
+            if h.concept == Addressee && LEAVES_CHOICE.in_text(&folded[h.end..]) {
                 return false;
             }
             let negatable = matches!(
