@@ -259,6 +259,17 @@ const DETERMINERS: &[&str] = &[
     "die", "das", "den", "alle", "sämtliche",
 ];
 
+/// Words after a verb that open no object ("deletes in bulk", "sends for review"): a joined
+/// verb followed by one of them is not read as acting on a bare noun.
+const NOT_AN_OBJECT: &[&str] = &[
+    "in", "into", "of", "for", "on", "at", "to", "from", "with", "by", "and", "or", "are", "is",
+    "was", "were", "per", "over", "since", "after", "before", "when", "if", "nothing", "none",
+    "never", "not", "only", "both", "within", "near", "around", "across", "under", "about",
+    "between", "without", "inside", "outside", "along", "like", "than", "as", "via", "non",
+    "through", "nearby", "через", "для", "при", "после", "если", "ничего",
+    "не", "только", "или",
+];
+
 /// A passive statement of what the call destroys or moves, anywhere in an English description
 /// ("resources not in the manifest are deleted", "the balance is transferred"), not a
 /// hypothetical ("would be deleted") or a state ("files that were deleted").
@@ -493,7 +504,19 @@ fn clause_effect(
                 let adverb = first.chars().count() > 4
                     && ["ly", "ment", "mente"].iter().any(|e| first.ends_with(e));
                 let word = if adverb { next.next().unwrap_or_default() } else { first };
-                DETERMINERS.contains(&word)
+                // … or a bare plural noun after a verb that can only be one ("and deletes
+                // duplicates", "и удаляет дубликаты"): an English third-person "-s" or a
+                // Russian present-tense ending, its object a word that is no preposition.
+                let verb = &folded[h.start..h.end];
+                let inflected = (verb.is_ascii() && verb.ends_with('s') && !verb.ends_with("ss"))
+                    || ["ет", "ёт", "ит", "ют", "ят"].iter().any(|e| verb.ends_with(e));
+                let bare = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+                let object = bare.chars().count() > 2
+                    && bare.chars().all(char::is_alphabetic)
+                    && !NOT_AN_OBJECT.contains(&bare);
+                // (After "and" alone: a comma joins nouns of a list as often as verbs.)
+                let and = [" and ", " и ", " et ", " und ", " y ", " e "].iter().any(|j| before.ends_with(j));
+                DETERMINERS.contains(&word) || (inflected && object && and)
             }
     };
     let noun_or_negated = |h: &crate::audit::lexicon::ConceptHit| -> bool {
@@ -1272,6 +1295,28 @@ mod tests {
         }
         // Making an overview is handing one back, not a write.
         assert!(!claims_read_only("Erstellt eine Übersicht der Konten mit Zugriff auf Produktivsysteme."));
+    }
+
+    #[test]
+    fn a_joined_verb_acting_on_a_bare_noun_is_an_effect() {
+        // Must: a second verb, inflected, with its object and no article.
+        for desc in [
+            "Lists the files in a folder and deletes duplicates, keeping the newest copy.",
+            "Показывает список файлов в папке и удаляет дубликаты.",
+            "Lists users and sends invitations to pending ones.",
+        ] {
+            assert!(claims_read_only(desc), "{desc}");
+        }
+        // Must not: the same words as nouns of what is listed.
+        for desc in [
+            "Lists pushes, merges and deletes in the audit log.",
+            "Shows counts of creates and deletes for the day.",
+            "Summarises builds, tests and deploys.",
+            "Search for local businesses and places near a location.",
+            "Liste les libellés du compte, messages non lus compris.",
+        ] {
+            assert!(!claims_read_only(desc), "{desc}");
+        }
     }
 
     fn claims_read_only(desc: &str) -> bool {

@@ -434,6 +434,24 @@ fn own_traffic(folded: &str) -> bool {
     RE.as_ref().is_some_and(|re| re.is_match(folded))
 }
 
+/// Every destroying word of the clause stands shortly after an example marker ("(e.g. rm -rf
+/// /, mkfs)", "such as DROP TABLE", "например rm -rf"): named as an example, not done.
+fn destruction_only_exemplified(r: &Reading) -> bool {
+    const MARKERS: &[&str] = &[
+        "e.g.", "such as", "for example", "for instance", "z. b.", "z.b.", "por ejemplo",
+        "por exemplo", "par exemple", "например", "例如", "比如", "例えば", "예:", "예를 들어",
+    ];
+    let mut any = false;
+    r.hits.iter().filter(|h| h.concept == Concept::ActDelete).all(|h| {
+        any = true;
+        let from = r.folded[..h.start].char_indices().rev().nth(40).map_or(0, |(i, _)| i);
+        let window = &r.folded[from..h.start];
+        MARKERS
+            .iter()
+            .any(|m| window.rfind(m).is_some_and(|at| !window[at + m.len()..].contains(". ")))
+    }) && any
+}
+
 /// A value offered as an example, not imposed ("its address, e.g. ana@…, can be used").
 fn offered_as_example(folded: &str) -> bool {
     [
@@ -1405,6 +1423,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !asks_user
         && !own_destruction()
         && !refused_after_destruction(r)
+        // ("Updates the list of commands the server refuses to run (e.g. rm -rf /, mkfs)":
+        // every destroying word an example, and nothing told.)
+        && (told || !destruction_only_exemplified(r))
         && if whole {
             ordered && broad && skip
         } else {
