@@ -256,7 +256,15 @@ const DETERMINERS: &[&str] = &[
     "the", "a", "an", "all", "every", "each", "its", "their", "it", "them", "any", "your",
     "those", "these", "this", "that", "все", "всё", "весь", "всю", "их", "его", "el", "la",
     "los", "las", "todos", "todas", "o", "os", "as", "le", "les", "tous", "toutes", "der",
-    "die", "das", "den", "alle", "sämtliche",
+    "die", "das", "den", "alle", "sämtliche", "ein", "eine", "einen", "einem", "un", "una",
+    "une", "um", "uma",
+];
+
+/// Adverbs that stand between "and" and a joined verb without a common ending ("und
+/// postet anschließend …" reads "und anschließend postet" in the German word order too).
+const JOINED_ADVERBS: &[&str] = &[
+    "anschließend", "danach", "zusätzlich", "außerdem", "also", "afterwards", "additionally",
+    "después", "además", "ensuite", "aussi", "também", "depois", "потом", "также", "затем",
 ];
 
 /// Words after a verb that open no object ("deletes in bulk", "sends for review"): a joined
@@ -277,7 +285,7 @@ fn described_passive(desc: &str) -> Option<Effects> {
     use std::sync::LazyLock;
     static RE: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)\b(\w+\s+)?(is|are|will be|gets|get)\s+(permanently\s+|irreversibly\s+|also\s+|then\s+|immediately\s+)?(deleted|removed|erased|wiped|purged|destroyed|overwritten|dropped|transferred|charged|paid)\b",
+            r"(?i)\b(\w+\s+)?(is|are|will be|gets|get)\s+(permanently\s+|irreversibly\s+|also\s+|then\s+|immediately\s+)?(deleted|removed|erased|wiped|purged|destroyed|overwritten|dropped|transferred|charged|paid|force-pushed|applied\s+in\s+place)\b",
         )
         .ok()
     });
@@ -286,7 +294,7 @@ fn described_passive(desc: &str) -> Option<Effects> {
     static PARTICIPLES: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
         aho_corasick::AhoCorasick::new([
             "deleted", "removed", "erased", "wiped", "purged", "destroyed", "overwritten",
-            "dropped", "transferred", "charged", "paid",
+            "dropped", "transferred", "charged", "paid", "force-pushed", "applied in place",
         ])
         .ok()
     });
@@ -313,6 +321,11 @@ fn described_passive(desc: &str) -> Option<Effects> {
         // describe what a reader does (a request, a read-only query, a long page).
         if matches!(verb, "transferred" | "charged" | "paid") {
             fx.sends = true;
+        } else if verb == "force-pushed" || verb.starts_with("applied")
+        {
+            // ("Findings with an auto-fix are applied in place": the files are written. A
+            // state — "whether it is merged", "changes are committed" — is no such word.)
+            fx.writes = true;
         } else {
             fx.deletes = true;
         }
@@ -482,8 +495,9 @@ fn clause_effect(
         let mut before = folded[..h.start].trim_end();
         // (Adverbs between: "permanently", "définitivement", "безвозвратно", "endgültig".)
         while let Some((rest, w)) = before.rsplit_once(' ') {
-            let adverb = w.chars().count() > 4
-                && ["ly", "ment", "mente", "но", "lich", "gültig"].iter().any(|e| w.ends_with(e));
+            let adverb = (w.chars().count() > 4
+                && ["ly", "ment", "mente", "но", "lich", "gültig"].iter().any(|e| w.ends_with(e)))
+                || JOINED_ADVERBS.contains(&w);
             if adverb {
                 before = rest.trim_end();
             } else {
@@ -501,8 +515,9 @@ fn clause_effect(
                 // (An adverb may stand after the verb: "supprime définitivement tous".)
                 let mut next = folded[h.end..].split_whitespace();
                 let first = next.next().unwrap_or_default();
-                let adverb = first.chars().count() > 4
-                    && ["ly", "ment", "mente"].iter().any(|e| first.ends_with(e));
+                let adverb = (first.chars().count() > 4
+                    && ["ly", "ment", "mente"].iter().any(|e| first.ends_with(e)))
+                    || JOINED_ADVERBS.contains(&first);
                 let word = if adverb { next.next().unwrap_or_default() } else { first };
                 // … or a bare plural noun after a verb that can only be one ("and deletes
                 // duplicates", "и удаляет дубликаты"): an English third-person "-s" or a
@@ -1304,6 +1319,8 @@ mod tests {
             "Lists the files in a folder and deletes duplicates, keeping the newest copy.",
             "Показывает список файлов в папке и удаляет дубликаты.",
             "Lists users and sends invitations to pending ones.",
+            "Liest die letzten Nachrichten und postet anschließend eine Zusammenfassung in den Kanal.",
+            "Produces a lint report. Findings with an auto-fix are applied in place.",
         ] {
             assert!(claims_read_only(desc), "{desc}");
         }
@@ -1314,6 +1331,8 @@ mod tests {
             "Summarises builds, tests and deploys.",
             "Search for local businesses and places near a location.",
             "Liste les libellés du compte, messages non lus compris.",
+            "Shows which changes are committed and which are staged.",
+            "Shows whether the pull request is merged.",
         ] {
             assert!(!claims_read_only(desc), "{desc}");
         }
