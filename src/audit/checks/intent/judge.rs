@@ -340,7 +340,12 @@ fn cjk_data_near(f: &str, h: &crate::audit::lexicon::ConceptHit) -> bool {
     let after: String = f.get(h.end..).unwrap_or_default().chars().take(12).collect();
     let before: Vec<char> = f.get(..h.start).unwrap_or_default().chars().rev().take(8).collect();
     let before: String = before.into_iter().rev().collect();
-    CJK_DATA.iter().any(|w| after.contains(w) || before.contains(w))
+    // (The data of tools — "其他地图工具的数据已停止更新", "他のツールのデータ" — is said of
+    // the tools.)
+    let tools_own = |w: &str| {
+        ["工具的", "ツールの", "도구의 ", "도구 "].iter().any(|t| f.contains(&format!("{t}{w}")))
+    };
+    CJK_DATA.iter().any(|w| (after.contains(w) || before.contains(w)) && !tools_own(w))
 }
 
 /// Whether a clause names a key file or a credential store by its path or file name
