@@ -718,7 +718,11 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
         // is destroyed: `git_reset` "without --hard; working-tree files are not touched".)
         deletes: (has(DELETE_WORDS) || (has(&["force"]) && has(&["push", "delete", "remove", "reset"])))
             && !tool.get("description").and_then(Value::as_str).is_some_and(spares_data),
-        writes: has(WRITE_WORDS),
+        writes: has(WRITE_WORDS)
+            && !tool
+                .get("description")
+                .and_then(Value::as_str)
+                .is_some_and(|d| RUNS_NOTHING.in_text(&d.to_lowercase())),
         sends: has(SEND_WORDS),
     };
     fx.executes |= told.executes;
@@ -727,6 +731,16 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
     fx.sends |= told.sends;
     fx
 }
+
+/// A description that says the tool runs nothing ("Returns (does not run) the install
+/// command"): a name word that runs or installs is overruled.
+static RUNS_NOTHING: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+    "does not run", "doesn't run", "without running", "never runs", "does not execute",
+    "doesn't execute", "never executes", "without executing", "no ejecuta", "sin ejecutar",
+    "não executa", "sem executar", "n'exécute pas", "sans exécuter", "führt nichts aus",
+    "ohne auszuführen", "не выполняет", "не запускает", "不执行", "不会执行", "実行しません",
+    "실행하지 않",
+]);
 
 /// A description that says in so many words that nothing is destroyed ("working-tree files
 /// are not touched", "without --hard", "nothing is deleted", "no se borra nada").
@@ -816,7 +830,8 @@ fn runs_any_code(tool: &Value) -> bool {
     let exec_word = words.iter().enumerate().any(|(i, w)| {
         EXEC_WORDS.contains(&w.as_str()) && !(evaluation && w == "eval") && !data_of(i)
     });
-    (exec_word && !query_runner)
+    // (A name word is overruled by a description that says the tool runs nothing.)
+    (exec_word && !query_runner && !RUNS_NOTHING.in_text(&desc))
         || run_word
         || desc_exec
         || params.iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
@@ -1310,6 +1325,19 @@ mod tests {
         }
         // Making an overview is handing one back, not a write.
         assert!(!claims_read_only("Erstellt eine Übersicht der Konten mit Zugriff auf Produktivsysteme."));
+    }
+
+    #[test]
+    fn a_name_word_that_runs_is_overruled_by_a_description_that_runs_nothing() {
+        let flagged = |name: &str, desc: &str| {
+            run(&[snap("s", vec![json!({"name": name, "description": desc,
+                "annotations": {"readOnlyHint": true}})])])
+            .iter()
+            .any(|f| f.rule == "readonly-claim-mismatch")
+        };
+        assert!(!flagged("install_command", "Returns (does not run) the install command for a package pinned to a version."));
+        // Must: the same name with nothing said against it.
+        assert!(flagged("install_command", "Installs a package pinned to a version."));
     }
 
     #[test]

@@ -598,7 +598,14 @@ fn own_scratch(folded: &str) -> bool {
     ]
     .iter()
     .any(|w| folded.contains(w))
+        || KEPT_FOR.as_ref().is_some_and(|re| re.is_match(folded))
 }
+
+/// A retention period with its length ("kept by the recorder for 10 days", "stored for 30
+/// days"): what the store keeps, then lets go.
+static KEPT_FOR: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\b(?:kept|retained|stored|held)\b[^.;]{0,40}?\bfor\s+(?:\d+|one|two|three|seven|ten|thirty|ninety)\s+(?:hours?|days?|weeks?|months?|years?)\b").ok()
+});
 
 /// What is removed is part of the answer's shape, not of the world ("secrets are returned
 /// with their values removed", "listed with the tokens stripped").

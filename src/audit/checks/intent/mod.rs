@@ -2449,6 +2449,7 @@ mod tests {
         named_below_high(&[
             ("history", "Returns the state history of a sensor. History is kept for 10 days by default, then purged automatically."),
             ("list_runs", "Lists pipeline runs. Runs older than the retention period are removed by the CI service itself."),
+            ("history", "Returns the state history of a sensor. History is kept by the hub's recorder for 10 days, then purged automatically."),
         ]);
         // Must: a destruction the reading sets off, with no life cycle named.
         named_at_least_high(&[(
