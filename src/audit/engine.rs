@@ -833,7 +833,8 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 && (exemplified(&prep.norm, m.start)
                     || crate::audit::checks::side_effect_command::described_as_flagged(
                         &prep.norm, m.start,
-                    ))
+                    )
+                    || crate::audit::checks::side_effect_command::refused_after(&prep.norm, m.end))
             {
                 // A command named as an example of what a scanner looks for, or of what is
                 // never to be done ("flags steps such as `curl … | sh`"): named, not asked.

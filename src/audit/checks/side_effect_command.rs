@@ -79,12 +79,39 @@ fn sentence_before(norm: &str, start: usize, chars: usize) -> String {
         .nth(chars)
         .map_or(0, |(i, _)| i);
     let before = norm[from..start].to_lowercase();
+    // (The period of "e.g. " or "i.e. " ends no sentence.)
     let cut = [". ", "; ", "\n", "。"]
         .iter()
-        .filter_map(|e| before.rfind(e).map(|i| i + e.len()))
+        .filter_map(|e| {
+            before
+                .match_indices(e)
+                .filter(|(i, _)| {
+                    *e != ". "
+                        || !["e.g", "i.e", "etc", "vs", "z.b", "z. b", "cf"]
+                            .iter()
+                            .any(|a| before[..*i].ends_with(a))
+                })
+                .map(|(i, _)| i + e.len())
+                .last()
+        })
         .max()
         .unwrap_or(0);
     before[cut..].to_owned()
+}
+
+/// The rest of the sentence after byte `end` says what it names is refused ("Pipes to a shell
+/// (`| sh`, `| bash`) are rejected", "… is blocked"): a rule of the tool, not a step.
+pub(crate) fn refused_after(norm: &str, end: usize) -> bool {
+    const REFUSED: &[&str] = &[
+        "are rejected", "is rejected", "are refused", "is refused", "are blocked", "is blocked",
+        "are not allowed", "is not allowed", "are forbidden", "is forbidden", "are denied",
+        "is denied", "werden abgelehnt", "wird abgelehnt", "sont rejetés", "est rejeté",
+        "son rechazad", "es rechazad", "são rejeitad", "é rejeitad", "отклоняются",
+        "отклоняется", "запрещены", "被拒绝", "拒否されます", "거부됩니다",
+    ];
+    let rest: String = norm[end..].chars().take(80).collect::<String>().to_lowercase();
+    let sentence = rest.split(['.', ';', '\n', '。']).next().unwrap_or_default();
+    REFUSED.iter().any(|w| sentence.contains(w))
 }
 
 /// `authorized_keys` named as where keys already are ("Droplets that already have it keep it
@@ -270,6 +297,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         if negated(norm, start)
             || exemplified(norm, start)
             || described_as_flagged(norm, start)
+            || refused_after(norm, end)
             || names_where_keys_are(norm, start, end)
         {
             continue;
