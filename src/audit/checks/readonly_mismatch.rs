@@ -1329,12 +1329,7 @@ mod tests {
 
     #[test]
     fn a_name_word_that_runs_is_overruled_by_a_description_that_runs_nothing() {
-        let flagged = |name: &str, desc: &str| {
-            run(&[snap("s", vec![json!({"name": name, "description": desc,
-                "annotations": {"readOnlyHint": true}})])])
-            .iter()
-            .any(|f| f.rule == "readonly-claim-mismatch")
-        };
+        let flagged = |name: &str, desc: &str| mismatch(name, desc, json!({"readOnlyHint": true}));
         assert!(!flagged("install_command", "Returns (does not run) the install command for a package pinned to a version."));
         // Must: the same name with nothing said against it.
         assert!(flagged("install_command", "Installs a package pinned to a version."));
@@ -1366,6 +1361,14 @@ mod tests {
         }
     }
 
+    /// Whether a tool of this name and description, with these annotations, gets
+    /// `readonly-claim-mismatch`.
+    fn mismatch(name: &str, desc: &str, annotations: serde_json::Value) -> bool {
+        run(&[snap("s", vec![json!({"name": name, "description": desc, "annotations": annotations})])])
+            .iter()
+            .any(|f| f.rule == "readonly-claim-mismatch")
+    }
+
     fn claims_read_only(desc: &str) -> bool {
         let f = run(&[snap(
             "s",
@@ -1378,10 +1381,7 @@ mod tests {
     #[test]
     fn a_denied_deletion_or_an_instruction_to_the_caller_is_no_effect() {
         let flagged = |name: &str, desc: &str| {
-            run(&[snap("s", vec![json!({"name": name, "description": desc,
-                "annotations": {"readOnlyHint": false, "destructiveHint": false}})])])
-            .iter()
-            .any(|f| f.rule == "readonly-claim-mismatch")
+            mismatch(name, desc, json!({"readOnlyHint": false, "destructiveHint": false}))
         };
         // Must not: "no data is deleted"; "remove the value and retry" is the caller's step.
         assert!(!flagged("rollout_restart", "Restart a Deployment by patching its pod template annotation. Pods are replaced according to the rollout strategy; no data is deleted, but in-memory state in pods is lost."));

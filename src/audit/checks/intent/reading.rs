@@ -210,7 +210,7 @@ fn bare_subject(folded: &str, i: usize, word: &str) -> bool {
     ];
     const QUALIFIERS: &[&str] = &[
         "de", "da", "do", "del", "des", "du", "dos", "das", "d'", "d’", "para", "pour", "que",
-        "qui", "für", "von", "vom", "zum", "zur", "des", "der", "die", "mit", "externa", "externo",
+        "qui", "für", "von", "vom", "zum", "zur", "der", "die", "mit", "externa", "externo",
         "externe", "otra", "outra", "autre", "andere", "anderen", "correspondiente", "adecuada",
         "apropriada", "adéquat", "approprié", "dedicada", "dédié", "dedicado", "con", "com", "avec",
         "en", "em", "im", "in",
