@@ -425,6 +425,13 @@ const EN_BARE_VERBS: &[&str] = &[
     "clear", "reset", "rotate", "revoke",
 ];
 
+/// Object pronouns that stand before their verb (Spanish, Portuguese, French, Russian):
+/// "y *las* envía", "et *les* envoie", "e *os* envia", "и *их* отправляет".
+const OBJECT_PRONOUNS: &[&str] = &[
+    "lo", "la", "los", "las", "le", "les", "l'", "os", "lhe", "lhes", "lui", "leur", "их", "его",
+    "её", "ее",
+];
+
 /// Words that open a verb's object ("deletes *the* file", "borra *los* mensajes").
 const OBJECT_OPENERS: &[&str] = &[
     "the", "a", "an", "all", "every", "each", "its", "their", "it", "them", "any", "your",
@@ -505,6 +512,16 @@ fn clause_effect(
             }
         }
         let before = format!("{before} ");
+        // An object pronoun between the conjunction and the verb is what it acts on ("y las
+        // envía", "et les envoie", "e os envia", "и их отправляет").
+        let pronoun_object = [" y ", " e ", " et ", " и ", ", "].iter().any(|j| {
+            OBJECT_PRONOUNS.iter().any(|p| {
+                before.ends_with(&format!("{j}{p} ")) || before == format!("{}{p} ", j.trim_start())
+            })
+        });
+        if pronoun_object {
+            return true;
+        }
         [
             " and ", " then ", ", ", " и ", " затем ", " y ", " e ", " et ", " puis ", " und ",
             " dann ", " luego ", " depois ",
@@ -552,6 +569,7 @@ fn clause_effect(
             || (later && h.start == offset && EN_BARE_VERBS.contains(&word))
             || NOT_AN_EFFECT_AFTER.contains(&next)
             || ["ません", "ない", "지 않", "않습니다", "못합"].iter().any(|n| tail.contains(n))
+            || super::intent::negated_at(folded, h.start, h.end)
     };
     // Making something that is handed back (a report, a plan, a presigned URL) stores
     // nothing: such a verb is passed over for the next one ("Creates a report and e-mails it").
@@ -1484,5 +1502,23 @@ mod tests {
         let always = json!({"name": "install_hook", "description": "Install a git hook. Overwrites any existing hook.",
             "annotations": {"readOnlyHint": false, "destructiveHint": false}});
         assert!(worst(always) >= Some(Severity::High));
+    }
+
+    #[test]
+    fn an_effect_a_list_negates_after_a_pronoun_is_none() {
+        // Must not: "no se guarda ni se envía" negates both verbs (the reflexive pronoun
+        // between "ni" and the verb does not end the negation), in Spanish, Portuguese, French.
+        assert!(!claims_read_only("Muestra las últimas entradas del historial. El resultado solo se muestra en la conversación; no se guarda ni se envía a ningún sitio."));
+        assert!(!claims_read_only("Mostra as últimas entradas. O resultado não é guardado nem se envia para lugar nenhum."));
+        assert!(!claims_read_only("Affiche les dernières entrées. Le résultat n'est ni stocké ni envoyé ailleurs."));
+        // Must: the same sentence without its negation still sends.
+        assert!(claims_read_only("Muestra las últimas entradas del historial y las envía al servidor de registro."));
+        assert!(claims_read_only("Affiche les dernières entrées et les envoie au serveur de journalisation."));
+        assert!(claims_read_only("Mostra as últimas entradas e os envia ao servidor de registro."));
+        assert!(claims_read_only("Показывает последние записи и их отправляет на сервер журналов."));
+        assert!(!claims_read_only("Muestra las últimas entradas del historial; no las guarda ni las envía a ningún sitio."));
+        // Must not: a word ending as a conjunction does ("liste les messages") is no "e".
+        assert!(!claims_read_only("Liste les messages d'un dossier IMAP (expéditeur, objet, date)."));
+        assert!(!claims_read_only("Calcule la paie du mois sans rien enregistrer et liste les écarts par rapport au mois précédent."));
     }
 }

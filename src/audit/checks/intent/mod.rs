@@ -42,6 +42,13 @@ pub const CHECK: super::Check = super::Check {
     meta: None,
 };
 
+/// Is the phrase at `start..end` of `folded` (a clause in its folded form) negated: a
+/// negation word shortly before it, a negating ending after it, or the negation of a list
+/// it closes ("no se guarda ni se envía")?
+pub(crate) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
+    reading::negated_at(folded, start, end)
+}
+
 /// Whether a tool name says the tool looks something up (`list_labels`,
 /// `get_pull_request_template`, `ustva_vorschau`): naming one "first" is weighed by this
 /// analysis (a workflow note unless data, hiding or every call comes with it), not by the

@@ -539,7 +539,13 @@ pub(super) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
 /// a list the negation opens (the word before the conjunction is negated).
 fn listed_after_negation(folded: &str, start: usize) -> bool {
     let before = &folded[..start];
-    let Some(rest) = [" or ", " nor ", " oder ", " ou ", " o ", " ni ", " или ", " ни "]
+    // (A pronoun may stand between the conjunction and the verb: "no se guarda ni se envía",
+    // "nem se envia", "ni l'envoie".)
+    let before = [" se ", " lo ", " la ", " los ", " las ", " le ", " les ", " l'", " s'"]
+        .iter()
+        .find_map(|p| before.strip_suffix(p).map(|b| &before[..b.len() + 1]))
+        .unwrap_or(before);
+    let Some(rest) = [" or ", " nor ", " oder ", " ou ", " o ", " ni ", " nem ", " noch ", " или ", " ни "]
         .iter()
         .find_map(|c| before.strip_suffix(c))
     else {
