@@ -316,6 +316,15 @@ fn described_passive(desc: &str) -> Option<Effects> {
         if ["no", "neither", "nor"].contains(&earlier) {
             continue;
         }
+        // A condition or a time, not what the tool does ("the previous version stays
+        // retrievable until it is destroyed", "notifies when a row is removed").
+        // (The conjunction may stand before the subject's article: "when a row is removed".)
+        let conditional = lower[..start].split_whitespace().rev().take(2).any(|w| {
+            ["until", "till", "unless", "once", "if", "when", "whenever", "before", "after"].contains(&w)
+        });
+        if conditional {
+            continue;
+        }
         let verb = c.get(4).map_or("", |m| m.as_str());
         // Only what destroys or moves money: "is sent", "is executed", "is truncated" also
         // describe what a reader does (a request, a read-only query, a long page).
@@ -1520,5 +1529,15 @@ mod tests {
         // Must not: a word ending as a conjunction does ("liste les messages") is no "e".
         assert!(!claims_read_only("Liste les messages d'un dossier IMAP (expéditeur, objet, date)."));
         assert!(!claims_read_only("Calcule la paie du mois sans rien enregistrer et liste les écarts par rapport au mois précédent."));
+    }
+
+    #[test]
+    fn a_passive_effect_in_a_condition_is_not_the_tools() {
+        let no_destruction = json!({"readOnlyHint": false, "destructiveHint": false});
+        // Must not: the destruction is another step's, named as a time.
+        assert!(!mismatch("write_secret", "Create or update a secret at a KV v2 path. Writing creates a new version; the previous version stays retrievable until it is destroyed.", no_destruction.clone()));
+        assert!(!mismatch("watch_rows", "Notifies the caller when a row is removed from the table.", no_destruction.clone()));
+        // Must: the same participle said of what the tool does.
+        assert!(mismatch("prune_versions", "Prunes a secret's history. Every version but the latest is destroyed.", no_destruction));
     }
 }

@@ -425,6 +425,13 @@ fn server_setup(folded: &str) -> bool {
         "servidor é iniciado com", "serveur est lancé avec", "serveur démarre avec",
         "beim start des servers", "server mit --", "сервер запущен с", "сервер запускается с",
         "服务器启动时", "以 --", "サーバー起動時", "서버를 시작할 때",
+        // (The server's own environment or configuration: "set DO_NOT_TRACK=1 in the server
+        // environment to turn this off".)
+        "in the server environment", "in the server's environment", "server's env", "in the server config",
+        "in the server's config", "en el entorno del servidor", "no ambiente do servidor",
+        "dans l'environnement du serveur", "in der umgebung des servers", "in der server-umgebung",
+        "в окружении сервера", "в переменных окружения сервера", "服务器环境", "サーバーの環境変数",
+        "서버 환경",
     ]);
     SETUP.in_text(folded)
 }
@@ -511,6 +518,27 @@ fn id_from_other(folded: &str) -> bool {
     ];
     let f = format!(" {folded}");
     ID.iter().any(|w| f.contains(w)) && FROM.iter().any(|w| f.contains(w))
+}
+
+/// A clause that opens by handing on the value it describes or this tool returns ("pass
+/// this to close_tunnel", "pass it as `job_id` to get_job", "pásalo a", "передайте его в",
+/// "この値を … に渡"): the value is the only thing it moves.
+fn hands_on_own_value(folded: &str) -> bool {
+    use std::sync::LazyLock;
+    static RE: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"^(?:then\s+|and\s+)?(?:pass|give|feed|hand|provide|supply|send)\s+(?:this|it|this value|the value|this id|this identifier|this handle|this token|the returned value)\s+(?:on\s+)?(?:to|into|as\s+(?:the\s+)?`?[\w.-]+`?\s+(?:to|in|into|of))\s|^(?:use|reuse)\s+(?:this|it|this value|this id)\s+(?:with|in|for)\s",
+        )
+        .ok()
+    });
+    const OTHER: &[&str] = &[
+        "pásalo a", "pásala a", "páselo a", "pase este valor a", "passe-o para", "passe este valor para",
+        "passe-le à", "passez-le à", "transmettez cette valeur à", "übergeben sie diesen wert an",
+        "diesen wert an", "передайте его в", "передайте это значение в", "この値を", "此值传给",
+        "将此值传给", "把此值传给", "이 값을",
+    ];
+    let f = folded.trim_start();
+    RE.as_ref().is_some_and(|r| r.is_match(f)) || OTHER.iter().any(|w| f.starts_with(w))
 }
 
 /// Other tools named only as not needed ("does not require calling other tools", "不要求调用
@@ -857,6 +885,14 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                     && !result_carried_on(r, x.param_sink) =>
             {
                 3
+            }
+            // "Pass this to close_tunnel" (an output field's text), "pass it as the id to
+            // get_job": the value this tool gives handed on to the tool that takes it, with
+            // nothing else carried, hidden or pressed on every call — the API's own pairing.
+            (true, false, false)
+                if hands_on_own_value(r.folded) && !broad && !r.has(Conceal) && !r.literal_sink =>
+            {
+                2
             }
             // A named tool called only once the user has confirmed ("call add_known_host only
             // after the user confirms the fingerprint"), nothing carried or hidden: the
