@@ -856,9 +856,9 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                     rule_id::EXFILTRATION_CHANNEL,
                 ]
                 .contains(&pat.rule.as_str())
-                    && crate::audit::checks::side_effect_command::described_as_flagged(
+                    && (crate::audit::checks::side_effect_command::described_as_flagged(
                         &prep.norm, m.start,
-                    ))
+                    ) || crate::audit::text::quoted_example(&prep.norm, m.start, m.end)))
             {
                 // An injection phrase, a tag or a secret file named as an example of what a
                 // scanner flags ("phrases like … or hidden `<IMPORTANT>` blocks", "credentials

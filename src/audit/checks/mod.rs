@@ -212,6 +212,86 @@ pub(crate) fn item_finding(scan: &Scan, si: usize, item: usize, e: Emit) -> Find
     }
 }
 
+/// A value listed for a parameter that holds what the tool refuses (`blocked_commands`,
+/// `comandos_bloqueados`, `denylist`, "commands that are never run"): a default, enum value or
+/// example there names a command or path the tool blocks, not one it runs.
+pub(crate) fn deny_list_value(
+    item: &crate::audit::walk::Item,
+    pointer: &str,
+    kind: crate::audit::walk::StrKind,
+) -> bool {
+    if !matches!(
+        kind,
+        crate::audit::walk::StrKind::Default
+            | crate::audit::walk::StrKind::Enum
+            | crate::audit::walk::StrKind::Example
+    ) {
+        return false;
+    }
+    let Some(rel) = pointer.strip_prefix(item.pointer.as_str()) else {
+        return false;
+    };
+    let Some(i) = rel.rfind("/properties/") else {
+        return false;
+    };
+    let name_start = i + "/properties/".len();
+    let name_end = rel[name_start..]
+        .find('/')
+        .map_or(rel.len(), |j| name_start + j);
+    let name = rel[name_start..name_end]
+        .replace("~1", "/")
+        .replace("~0", "~")
+        .to_lowercase();
+    const DENY: &[&str] = &[
+        "block",
+        "deny",
+        "denied",
+        "forbid",
+        "disallow",
+        "blacklist",
+        "reject",
+        "refuse",
+        "prohibit",
+        "bloque",
+        "prohib",
+        "interdit",
+        "proib",
+        "bloqueia",
+        "gesperrt",
+        "verboten",
+        "sperr",
+        "запрещ",
+        "заблок",
+        "禁止",
+        "阻止",
+        "拒否",
+        "ブロック",
+        "차단",
+        "금지",
+    ];
+    let named = DENY.iter().any(|w| name.contains(w));
+    let described = item.value.is_some_and(|v| {
+        crate::model::pointer::get(v, &format!("{}/description", &rel[..name_end]))
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|d| {
+                let d = d.to_lowercase();
+                [
+                    "blocked",
+                    "denied",
+                    "forbidden",
+                    "never run",
+                    "refused",
+                    "rejected",
+                    "not allowed",
+                    "disallowed",
+                ]
+                .iter()
+                .any(|w| d.contains(w))
+            })
+    });
+    named || described
+}
+
 #[cfg(test)]
 pub(crate) mod testutil {
     use crate::audit::{RuleSet, audit_snapshots};

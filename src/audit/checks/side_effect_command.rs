@@ -294,6 +294,10 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         let Some((start, end, destructive)) = found else {
             continue;
         };
+        // (A value of a deny list names what the tool refuses.)
+        if super::deny_list_value(item, &field.pointer, field.kind) {
+            continue;
+        }
         if negated(norm, start)
             || exemplified(norm, start)
             || described_as_flagged(norm, start)

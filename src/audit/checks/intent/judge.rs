@@ -627,7 +627,29 @@ fn own_scratch(folded: &str) -> bool {
     .iter()
     .any(|w| folded.contains(w))
         || KEPT_FOR.as_ref().is_some_and(|re| re.is_match(folded))
+        || ((!folded.is_ascii()
+            || ["dur", "pendant", "por ", "aufbewahrt", "gespeichert", "vorgehalten"]
+                .iter()
+                .any(|w| folded.contains(w)))
+            && KEPT_FOR_OTHER.as_ref().is_some_and(|re| re.is_match(folded)))
 }
+
+/// [`KEPT_FOR`] in the other languages: "90일간 보관된 뒤 삭제됩니다", "30日間保存され",
+/// "保留 30 天", "se conservan durante 30 días", "mantidos por 30 dias", "conservés pendant
+/// 30 jours", "30 Tage lang gespeichert", "хранятся 30 дней".
+static KEPT_FOR_OTHER: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(concat!(
+        r"\d+\s*(?:일|시간|주|개월|년)\s*(?:간|동안)\s*(?:보관|보존|저장)",
+        r"|\d+\s*(?:日|時間|週間|か月|ヶ月|カ月|年)\s*間?\s*(?:保存|保管|保持)",
+        r"|(?:保留|保存|存储|保管)\s*\d+\s*(?:天|小时|周|个月|年)",
+        r"|\b(?:conserv|guard|almacen|ret[ei]n|mant[ei]n)\w*\b[^.;]{0,40}?\bdurante\s+\d+\s+(?:horas?|d[ií]as?|semanas?|meses|a[ñn]os?)\b",
+        r"|\b(?:mantid|guardad|armazenad|retid|conservad)\w*\b[^.;]{0,40}?\b(?:por|durante)\s+\d+\s+(?:horas?|dias?|semanas?|meses|anos?)\b",
+        r"|\b(?:conserv|gard|stock)\w*\b[^.;]{0,40}?\bpendant\s+\d+\s+(?:heures?|jours?|semaines?|mois|ans?)\b",
+        r"|\b\d+\s+(?:stunden|tage|tagen|wochen|monate|monaten|jahre|jahren)\s+(?:lang\s+)?(?:aufbewahrt|gespeichert|vorgehalten)\b",
+        r"|\bхран\w*\b[^.;]{0,40}?\b\d+\s+(?:час\w*|дн\w*|сут\w*|недел\w*|месяц\w*|год\w*|лет)\b",
+    ))
+    .ok()
+});
 
 /// A retention period with its length ("kept by the recorder for 10 days", "stored for 30
 /// days"): what the store keeps, then lets go.

@@ -785,6 +785,66 @@ pub(super) struct Reading<'a> {
     pub forbids_move: bool,
 }
 
+/// Does the clause list quoted examples of hostile text (a scanner's "typical hits include
+/// phrases like \"ignore all previous instructions\" … and requests to \"send the contents of
+/// ~/.ssh/id_rsa\"", "탐지 예시: \"이전 지시를 모두 무시하라\", 가짜 [SYSTEM] 블록"): an example
+/// marker, and every strong term (an override, hiding, a skipped confirmation, secret or
+/// conversation data, a destination, a deletion) inside quotation marks or a bracketed tag
+/// (`<important>`, `[system]`), at least one of them quoted. What is quoted is named, not said.
+pub(super) fn quoted_examples(f: &str, hits: &[ConceptHit], literal_sink: bool) -> bool {
+    let strong = |c: Concept| {
+        matches!(
+            c,
+            Concept::Override
+                | Concept::Conceal
+                | Concept::SkipConfirm
+                | Concept::DataSecret
+                | Concept::DataConversation
+                | Concept::Sink
+                | Concept::ActDelete
+        )
+    };
+    if literal_sink || !hits.iter().any(|h| strong(h.concept)) {
+        return false;
+    }
+    // A list of kinds in parentheses closed by "etc." ("도구 중독 위험(다른 도구의 인자 변경
+    // 지시, 사용자 확인 생략 지시 등)", "(… 等)", "(… etc.)") names kinds, as quotes do.
+    let listed = etc_lists(f);
+    if listed.is_empty() && !crate::audit::text::EXAMPLE_MARKERS.iter().any(|m| f.contains(m)) {
+        return false;
+    }
+    let mut spans = crate::audit::text::quoted_spans(f);
+    spans.extend(listed);
+    let quoted = |h: &ConceptHit| spans.iter().any(|&(a, b)| a < h.start && h.end <= b);
+    let tag = |h: &ConceptHit| f[h.start..].starts_with(['<', '['])
+        || f[..h.start].ends_with(['<', '[']);
+    let strong_hits: Vec<&ConceptHit> = hits.iter().filter(|h| strong(h.concept)).collect();
+    strong_hits.iter().any(|h| quoted(h)) && strong_hits.iter().all(|h| quoted(h) || tag(h))
+}
+
+/// Parenthesised lists closed by a word for "etc." ("(…, … 등)", "（…等）", "(… など)", "(…
+/// etc.)", "(… usw.)", "(… и т. д.)"), as byte ranges of their parentheses.
+fn etc_lists(f: &str) -> Vec<(usize, usize)> {
+    const ETC: &[&str] = &["등", "等", "など", "etc.", "etc", "usw.", "usw", "и т. д.", "и т.д.", "и др."];
+    let mut out = Vec::new();
+    let mut open: Option<(usize, usize)> = None;
+    for (i, c) in f.char_indices() {
+        match c {
+            '(' | '（' => open = Some((i, i + c.len_utf8())),
+            ')' | '）' => {
+                if let Some((a, inside)) = open.take() {
+                    let inner = f[inside..i].trim_end();
+                    if ETC.iter().any(|e| inner.ends_with(e)) {
+                        out.push((a, i));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Does the clause describe text that orders something ("flags text that asks the model to
 /// read credentials …", "détecte les textes qui demandent au modèle de …", "检测要求模型…的文本"),
 /// as a scanner's description does, rather than order it?
