@@ -511,6 +511,8 @@ const NEGATION_BEFORE: &[&str] = &[
     " not ", "n't ", "never ", " no ", "cannot ", "unable to ", "nicht ", "niemals ", "keine ", "jamais ", " ne ", "nunca ",
     "não ", "nao ", "не ", "никогда ", "no la ", "no lo ", "no los ", "no las ", "no le ", "不要", "不得", "请勿", "切勿", "勿", "禁止", "不可", "不能",
     "不会", "别", "절대 ", "no need to ", "need not ", "needn't ", "无需", "不需要", "不必",
+    // (A subject that denies the act: "if nothing should be deleted", "nada se borra".)
+    "nothing ", "nada ", "rien ", "nichts ",
 ];
 
 /// Endings that negate the action before them ("渡さないでください", "복사하지 마세요").
