@@ -541,6 +541,27 @@ fn hands_on_own_value(folded: &str) -> bool {
     RE.as_ref().is_some_and(|r| r.is_match(f)) || OTHER.iter().any(|w| f.starts_with(w))
 }
 
+/// A condition on a narrower need of the user's: "when the user just needs to paste it",
+/// "when the user only needs to know whether …", "when the user names a topic rather than an
+/// owner", "cuando el usuario solo necesita", "wenn der Nutzer nur", "用户只需要".
+fn narrowed_user_need(folded: &str) -> bool {
+    use std::sync::LazyLock;
+    static RE: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"\b(?:when|if|whenever|where)\s+(?:the\s+)?user\s+(?:only|just|merely|simply)\b|\b(?:when|if|where)\s+(?:the\s+)?user\s+\w+(?:\s+\w+){0,4}\s+rather\s+than\b",
+        )
+        .ok()
+    });
+    const OTHER: &[&str] = &[
+        "cuando el usuario solo", "si el usuario solo", "quando o usuário só", "quando o usuário apenas",
+        "quando o usuario so", "lorsque l'utilisateur a seulement", "quand l'utilisateur a seulement",
+        "si l'utilisateur veut seulement", "wenn der nutzer nur", "wenn der benutzer nur",
+        "если пользователю нужно только", "когда пользователю нужно только", "用户只需要", "用户只想",
+        "ユーザーが確認だけ", "사용자가 확인만",
+    ];
+    RE.as_ref().is_some_and(|r| r.is_match(folded)) || OTHER.iter().any(|w| folded.contains(w))
+}
+
 /// Other tools named only as not needed ("does not require calling other tools", "不要求调用
 /// 其他工具", "다른 도구 호출을 요구하지 않습니다", "他のツールを呼び出す必要はありません").
 fn no_other_tool_needed(folded: &str) -> bool {
@@ -913,6 +934,20 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // nothing else carried, hidden or pressed on every call — the API's own pairing.
             (true, false, false)
                 if hands_on_own_value(r.folded) && !broad && !r.has(Conceal) && !r.literal_sink =>
+            {
+                2
+            }
+            // "Prefer `copy_to_clipboard` when the user just needs to paste it", "prefer this
+            // over list_repositories when the user names a topic rather than an owner": the
+            // tool that fits a narrower need of the user's, nothing carried or hidden — routing
+            // advice. (Without the narrowing, "when the user wants to send mail, use this
+            // instead of send_email", it stays an order about another tool.)
+            (true, false, _)
+                if narrowed_user_need(r.folded)
+                    && !broad
+                    && !r.has(Conceal)
+                    && !named_sink
+                    && !r.literal_sink =>
             {
                 2
             }
@@ -1370,7 +1405,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             if pointed { 4 } else { 3 },
             "runs other tools down so the model avoids them",
         );
-    } else if !whole && r.has(Prefer) {
+    } else if !whole && r.has(Prefer) && !narrowed_user_need(r.folded) {
+        // (A preference for the tool that fits a narrower need of the user's is routing
+        // advice, see [`narrowed_user_need`].)
         emit(
             rule_id::PREFERENCE_MANIPULATION,
             "intent-prefer",
