@@ -212,6 +212,21 @@ pub(crate) fn item_finding(scan: &Scan, si: usize, item: usize, e: Emit) -> Find
     }
 }
 
+/// The innermost `/properties/NAME` the string of `item` at `pointer` belongs to: the
+/// property's schema as a pointer relative to the item, and its name as a reference token
+/// (still escaped: `~1` for `/`, `~0` for `~`).
+pub(crate) fn property_of<'p>(
+    item: &crate::audit::walk::Item,
+    pointer: &'p str,
+) -> Option<(&'p str, &'p str)> {
+    let rel = pointer.strip_prefix(item.pointer.as_str())?;
+    let name_start = rel.rfind("/properties/")? + "/properties/".len();
+    let name_end = rel[name_start..]
+        .find('/')
+        .map_or(rel.len(), |j| name_start + j);
+    Some((&rel[..name_end], &rel[name_start..name_end]))
+}
+
 /// A value listed for a parameter that holds what the tool refuses (`blocked_commands`,
 /// `comandos_bloqueados`, `denylist`, "commands that are never run"): a default, enum value or
 /// example there names a command or path the tool blocks, not one it runs.
@@ -228,20 +243,10 @@ pub(crate) fn deny_list_value(
     ) {
         return false;
     }
-    let Some(rel) = pointer.strip_prefix(item.pointer.as_str()) else {
+    let Some((schema_at, name)) = property_of(item, pointer) else {
         return false;
     };
-    let Some(i) = rel.rfind("/properties/") else {
-        return false;
-    };
-    let name_start = i + "/properties/".len();
-    let name_end = rel[name_start..]
-        .find('/')
-        .map_or(rel.len(), |j| name_start + j);
-    let name = rel[name_start..name_end]
-        .replace("~1", "/")
-        .replace("~0", "~")
-        .to_lowercase();
+    let name = name.replace("~1", "/").replace("~0", "~").to_lowercase();
     const DENY: &[&str] = &[
         "block",
         "deny",
@@ -271,7 +276,7 @@ pub(crate) fn deny_list_value(
     ];
     let named = DENY.iter().any(|w| name.contains(w));
     let described = item.value.is_some_and(|v| {
-        crate::model::pointer::get(v, &format!("{}/description", &rel[..name_end]))
+        crate::model::pointer::get(v, &format!("{schema_at}/description"))
             .and_then(serde_json::Value::as_str)
             .is_some_and(|d| {
                 let d = d.to_lowercase();

@@ -523,9 +523,11 @@ fn clause_effect(
         let before = format!("{before} ");
         // An object pronoun between the conjunction and the verb is what it acts on ("y las
         // envía", "et les envoie", "e os envia", "и их отправляет").
-        let pronoun_object = [" y ", " e ", " et ", " и ", ", "].iter().any(|j| {
-            OBJECT_PRONOUNS.iter().any(|p| {
-                before.ends_with(&format!("{j}{p} ")) || before == format!("{}{p} ", j.trim_start())
+        let pronoun_object = OBJECT_PRONOUNS.iter().any(|p| {
+            before.strip_suffix(' ').and_then(|b| b.strip_suffix(p)).is_some_and(|head| {
+                [" y ", " e ", " et ", " и ", ", "]
+                    .iter()
+                    .any(|j| head.ends_with(j) || head == j.trim_start())
             })
         });
         if pronoun_object {

@@ -331,6 +331,11 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             }
         }
         let clauses = parts.len();
+        // Whether the string is about detecting hostile text (where quoted attack phrases
+        // are a scanner's examples): asked only of a clause that quotes examples.
+        let detection_of = std::cell::OnceCell::new();
+        let about_detection =
+            || *detection_of.get_or_init(|| crate::audit::text::about_detection(&fold(text)));
         // The opening clause of a tool's description says what the tool does, unless a later
         // clause moves data somewhere ("Scan ~/.ssh for keys, and put their contents in note").
         // (Its clauses' terms are read now; the literal sinks of its later clauses, a regex
@@ -385,7 +390,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 // whole nothing either: its words are kept, its terms are not.)
                 if !h.is_empty() && (describes(i, f)
                         || (reading::quoted_examples(f, h, false)
-                            && crate::audit::text::about_detection(&fold(text)))) && !sink_in(i) {
+                            && about_detection())) && !sink_in(i) {
                     folded.push_str(f);
                     folded.push('\n');
                     continue;
@@ -486,7 +491,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             // credentials …") describes orders; it gives none (unless it names where to send).
             if !reading.literal_sink && (describes(n, &folded)
                     || (reading::quoted_examples(&folded, &reading.hits, false)
-                        && crate::audit::text::about_detection(&fold(text)))) {
+                        && about_detection())) {
                 continue;
             }
             judged = true;
@@ -730,17 +735,11 @@ fn flag_parameter(item: &crate::audit::walk::Item, pointer: &str) -> bool {
     let Some(value) = item.value else {
         return false;
     };
-    let Some(rel) = pointer.strip_prefix(item.pointer.as_str()) else {
-        return false;
-    };
     // The innermost `/properties/NAME` the string belongs to.
-    let Some(i) = rel.rfind("/properties/") else {
+    let Some((schema_at, _)) = super::property_of(item, pointer) else {
         return false;
     };
-    let name_end = rel[i + "/properties/".len()..]
-        .find('/')
-        .map_or(rel.len(), |j| i + "/properties/".len() + j);
-    let schema = crate::model::pointer::get(value, &rel[..name_end]);
+    let schema = crate::model::pointer::get(value, schema_at);
     let ty = schema.and_then(|s| s.get("type"));
     let scalar = |t: &serde_json::Value| {
         matches!(t.as_str(), Some("boolean" | "integer" | "number" | "null"))
