@@ -12,6 +12,10 @@ use super::process::{DEFAULT_PATH, Launch, LaunchPlan};
 /// reviewer's home or the host's `/tmp`): an empty private directory.
 pub const PRIVATE_CWD: &str = "/tmp/work";
 
+/// The sandbox's private folders under its own `/tmp` (HOME, TMPDIR and [`PRIVATE_CWD`]),
+/// bound from the launch's scratch folder.
+const PRIVATE_MOUNTS: [&str; 3] = ["/tmp/home", "/tmp/tmp", PRIVATE_CWD];
+
 /// How to install bubblewrap, for the errors that need it.
 pub const INSTALL_HINT: &str = "install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`; Arch: `pacman -S bubblewrap`), or pass --no-sandbox to run stdio servers with your user's full access";
 
@@ -43,7 +47,11 @@ impl Hidden {
     /// working directory), if it qualifies.
     pub fn new(real_home: Option<&Path>, here: Option<&Path>) -> Hidden {
         let dirs = hidden_dirs(real_home);
-        let project = here.and_then(|h| project_dir(h, &dirs));
+        // The host's `/tmp` is hidden too (replaced by a private one): a repository cloned
+        // there is shown like one in the home.
+        let mut hiders = dirs.clone();
+        hiders.push(PathBuf::from("/tmp"));
+        let project = here.and_then(|h| project_dir(h, &hiders));
         Hidden { dirs, project }
     }
 
@@ -78,10 +86,14 @@ impl Hidden {
 /// hidden: the repository (the nearest folder holding `.git`) around `here`, only when it
 /// lies strictly inside a hidden directory, is not the home itself (nor any `/home/<user>`),
 /// and no folder between a hidden directory and it is a dot-folder (`~/.ssh`, `~/.config/…`
-/// are never shown). Symlinks resolved.
+/// are never shown), nor inside the private folders the sandbox mounts under its own `/tmp`
+/// ([`PRIVATE_MOUNTS`]: they would cover it). Symlinks resolved.
 pub fn project_dir(here: &Path, hidden: &[PathBuf]) -> Option<PathBuf> {
     let here = std::fs::canonicalize(here).ok()?;
     let root = here.ancestors().find(|d| d.join(".git").exists())?;
+    if under_private_mount(root) {
+        return None;
+    }
     for h in hidden {
         let h = std::fs::canonicalize(h).unwrap_or_else(|_| h.clone());
         let Ok(inside) = root.strip_prefix(&h) else {
@@ -95,6 +107,11 @@ pub fn project_dir(here: &Path, hidden: &[PathBuf]) -> Option<PathBuf> {
         .iter()
         .any(|h| root.starts_with(std::fs::canonicalize(h).unwrap_or_else(|_| h.clone())))
         .then(|| root.to_path_buf())
+}
+
+/// Whether the sandbox's own private folders ([`PRIVATE_MOUNTS`]) would cover `path`.
+fn under_private_mount(path: &Path) -> bool {
+    PRIVATE_MOUNTS.iter().any(|m| path.starts_with(m))
 }
 
 /// Whether a repository at `inside` (relative to the hidden directory `hidden_dir`) may be
@@ -145,11 +162,7 @@ pub fn sandbox_plan(bwrap: &str, launch: &Launch<'_>, hidden: &Hidden, net: bool
         let p = p.display().to_string();
         b.extend(["--ro-bind".into(), p.clone(), p]);
     }
-    for (sub, inside) in [
-        ("home", "/tmp/home"),
-        ("tmp", "/tmp/tmp"),
-        ("work", PRIVATE_CWD),
-    ] {
+    for (sub, inside) in ["home", "tmp", "work"].into_iter().zip(PRIVATE_MOUNTS) {
         b.extend([
             "--bind".into(),
             scratch.join(sub).display().to_string(),
@@ -403,7 +416,7 @@ mod tests {
         let why = hidden_command(script.to_str().unwrap(), None, &hidden).unwrap();
         assert!(why.contains("--no-sandbox"), "{why}");
         // A script outside the home (and /tmp) whose interpreter is inside it. (A checkout
-        // under /tmp has no such place of its own: the sandbox hides all of it.)
+        // under /tmp, with no project shown, has no such place of its own.)
         let target = concat!(env!("CARGO_MANIFEST_DIR"), "/target");
         if std::path::Path::new(target).starts_with("/tmp") {
             return;
@@ -466,5 +479,48 @@ mod tests {
         // A symlink inside the project pointing out of it is hidden.
         std::os::unix::fs::symlink(h.join("secret.txt"), h.join("proj/link")).unwrap();
         assert!(hidden.hides(&h.join("proj/link")));
+    }
+
+    /// A repository cloned under the host's `/tmp` (which the sandbox replaces with a private
+    /// one) is shown read-only like one in the home, so that its own servers can run; the
+    /// rest of `/tmp` stays hidden, and a repository the sandbox's private folders would cover
+    /// is not shown.
+    #[test]
+    fn a_repository_under_the_hosts_tmp_is_shown_and_the_rest_of_tmp_is_not() {
+        // (Not a dot-folder like tempfile's default names: those are never shown.)
+        let tmp = tempfile::Builder::new()
+            .prefix("mcpvet-sandbox-test")
+            .tempdir_in("/tmp")
+            .unwrap();
+        let t = std::fs::canonicalize(tmp.path()).unwrap();
+        if !t.starts_with("/tmp") {
+            return; // `/tmp` is a link elsewhere here: nothing to check.
+        }
+        for d in ["repo/.git", "repo/target/debug", ".hidden/.git"] {
+            std::fs::create_dir_all(t.join(d)).unwrap();
+        }
+        let bin = t.join("repo/target/debug/srv");
+        std::fs::write(&bin, "#!/bin/sh\n").unwrap();
+        std::fs::write(t.join("other.txt"), "x").unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let hidden = Hidden::new(Some(home.path()), Some(&t.join("repo/target")));
+        assert_eq!(hidden.project, Some(t.join("repo")));
+        assert!(!hidden.hides(&bin));
+        assert!(hidden_command(bin.to_str().unwrap(), None, &hidden).is_none());
+        assert!(hidden.hides(&t.join("other.txt")));
+        let (dir, all) = chdir_in(&t.join("repo"), &hidden);
+        assert_eq!(dir, t.join("repo").display().to_string());
+        let r = t.join("repo").display().to_string();
+        let ro = all.find(&format!("--ro-bind {r} {r}")).expect(&all);
+        assert!(all.find("--tmpfs /tmp").unwrap() < ro, "{all}");
+        // Outside a repository, or in a dot-folder, nothing under /tmp is shown.
+        assert_eq!(Hidden::new(Some(home.path()), Some(&t)).project, None);
+        let dot = Hidden::new(Some(home.path()), Some(&t.join(".hidden")));
+        assert_eq!(dot.project, None);
+        // The sandbox's own private folders would cover a repository there.
+        assert!(under_private_mount(Path::new("/tmp/work/x")));
+        assert!(under_private_mount(Path::new("/tmp/home")));
+        assert!(!under_private_mount(Path::new("/tmp/homework")));
+        assert!(!under_private_mount(&t.join("repo")));
     }
 }
