@@ -634,6 +634,22 @@ const GENERIC_SECRET: &[&str] = &[
     "pins", "pin code", "cookie", "token cache", "access keys", "signing key",
 ];
 
+/// Whether `start..end` of `folded` lies inside a placeholder the model fills in
+/// (`{password field of ~/.pgpass}`, `${…}`, `<…>`, `$(…)`): an opening bracket before it with
+/// no closing one between, and its closing bracket after it.
+pub(super) fn in_placeholder(folded: &str, start: usize, end: usize) -> bool {
+    let (Some(before), Some(after)) = (folded.get(..start), folded.get(end..)) else {
+        return false;
+    };
+    [('{', '}'), ('<', '>'), ('(', ')')].iter().any(|&(open, close)| {
+        before.rfind(open).is_some_and(|o| {
+            !before[o..].contains(close)
+                && (open != '(' || before[..o].ends_with('$'))
+                && after.find(close).is_some_and(|c| !after[..c].contains(open))
+        })
+    })
+}
+
 /// Secrets named by their shape rather than a word of the lexicons: environment variables
 /// whose name ends in a secret's kind, where their value is asked for (`la variable
 /// SAT_FIEL_PASSWORD`, `$STRIPE_LIVE_SECRET`), key and
