@@ -134,6 +134,8 @@ const READ_VERBS: &[&str] = &[
     "view", "check", "inspect", "lookup", "look", "explain", "preview", "diff", "status",
     "validate", "browse", "download", "export", "watch", "summarize", "summarise", "analyze",
     "analyse", "compare", "estimate", "calculate", "resolve", "verify", "test", "dry", "generate",
+    // Static analysis reads the script it is given (`lint_shell_script`, `parse_command`).
+    "lint", "parse",
     // The same in other languages' verb-first names (`listar_despliegues`, `obtenir_facture`).
     "listar", "obtener", "consultar", "buscar", "mostrar", "leer", "obter", "ler", "lister",
     "obtenir", "afficher", "chercher", "rechercher", "consulter", "lire", "poluchit", "naiti",
@@ -929,6 +931,39 @@ fn keeps_versions(tool: &Value) -> bool {
     KEPT.iter().chain(TRANSIENT).any(|k| desc.contains(k))
 }
 
+/// Whether the description runs a program in a mode that, by that program's own definition,
+/// changes nothing: a plan, a listing, a status, a diff, a static check (`terraform plan`,
+/// `kubectl get`, `git status`, `helm template`, ShellCheck, ESLint). (And nothing in the
+/// text says it applies, writes or fixes anything: "runs terraform plan and applies it"
+/// is an apply.)
+fn runs_a_read_only_command(tool: &Value) -> bool {
+    static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?x)\b(?:runs?|executes?|invokes?|calls?|uses?|wraps?)\s+[`'\x22]?
+            (?:(?:terraform|tofu|terragrunt)\s+(?:plan|validate|show|output|fmt\s+-check)
+              |kubectl\s+(?:get|describe|logs|top|explain|diff|auth\s+can-i)
+              |git\s+(?:status|log|diff|show|blame|ls-files|rev-parse)
+              |docker\s+(?:ps|images|inspect|logs|stats)
+              |helm\s+(?:template|lint|list|status|show|get)
+              |(?:npm|pnpm|yarn)\s+(?:ls|list|outdated|audit|view)
+              |cargo\s+(?:check|tree|metadata|clippy)
+              |pulumi\s+preview
+              |shellcheck|eslint|pylint|flake8|mypy|tflint|hadolint|yamllint|markdownlint|ruff\s+check)\b",
+        )
+        .ok()
+    });
+    const CHANGES: &[&str] = &[
+        "and applies", "then applies", "apply", "--fix", "fixes", "writes", "overwrites",
+        "auto-fix", "autofix", "in place",
+    ];
+    let desc = tool
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::to_lowercase)
+        .unwrap_or_default();
+    RE.as_ref().is_some_and(|r| r.is_match(&desc)) && !CHANGES.iter().any(|c| desc.contains(c))
+}
+
 /// A tool that only plans or previews a change (`tf_destroy_plan`, `delete_preview`,
 /// `prune_dry_run`) and says that nothing happens until the plan is applied elsewhere: the
 /// action words of its name and text are what the plan would do.
@@ -1039,6 +1074,11 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             does.push("sends");
         }
         if does.is_empty() && !(read_only && named_program) {
+            continue;
+        }
+        // The one program it names is run in a mode that changes nothing ("Runs terraform
+        // plan", "runs `kubectl get`", "Runs ShellCheck"): the claim holds.
+        if does.is_empty() && runs_a_read_only_command(tool) {
             continue;
         }
         let (claim, key) = if read_only {
@@ -1541,5 +1581,18 @@ mod tests {
         assert!(!mismatch("watch_rows", "Notifies the caller when a row is removed from the table.", no_destruction.clone()));
         // Must: the same participle said of what the tool does.
         assert!(mismatch("prune_versions", "Prunes a secret's history. Every version but the latest is destroyed.", no_destruction));
+    }
+    #[test]
+    fn a_program_run_in_a_mode_that_changes_nothing_keeps_the_claim() {
+        let ro = json!({"readOnlyHint": true});
+        // Must not: a plan, a static check of a script (its name's verb is `lint`).
+        assert!(!mismatch("terraform_plan", "Runs terraform plan and returns a summary (to add / change / destroy) plus the full plan text.", ro.clone()));
+        assert!(!mismatch("lint_shell_script", "Runs ShellCheck on a script and returns warnings.", ro.clone()));
+        assert!(!mismatch("cluster_pods", "Runs `kubectl get pods -o json` in the given namespace.", ro.clone()));
+        // Must: the same programs in a mode that changes things, or any program at all.
+        assert!(mismatch("terraform_plan", "Runs terraform plan and applies it when it is clean.", ro.clone()));
+        assert!(mismatch("lint_fix", "Runs eslint --fix on the project and writes the fixes.", ro.clone()));
+        assert!(mismatch("run_script", "Runs the shell script at the given path.", ro.clone()));
+        assert!(mismatch("terraform_run", "Runs terraform apply with the given variables.", ro));
     }
 }
