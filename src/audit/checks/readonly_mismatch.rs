@@ -369,7 +369,12 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
                 (std::borrow::Cow::Owned(fold(&desc[c.start..c.end])), None)
             }
         };
-        let folded: &str = &folded;
+        // A sentence about what a scanner or linter looks for names its examples in quotes
+        // ("flags risky patterns such as `curl … | sh`, `rm -rf \"$DIR\"/` and `eval`"): what
+        // is quoted there is named, not done; the rest of the sentence still counts.
+        let unquoted = named_examples_blanked(&folded);
+        let folded: &str = unquoted.as_deref().unwrap_or(&folded);
+        let found = if unquoted.is_some() { None } else { found };
         if READS_ONLY.in_text(folded) {
             // The opening sentence saying the tool only reads settles it.
             if n == 0 {
@@ -408,6 +413,30 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
         }
     }
     (fx != Effects::default()).then_some(fx)
+}
+
+/// `folded` with the inside of its quoted spans blanked, when it is a sentence about
+/// detection that introduces examples; `None` otherwise.
+fn named_examples_blanked(folded: &str) -> Option<String> {
+    use crate::audit::text::{EXAMPLE_MARKERS, about_detection, quoted_spans};
+    if !EXAMPLE_MARKERS.iter().any(|m| folded.contains(m)) || !about_detection(folded) {
+        return None;
+    }
+    let spans = quoted_spans(folded);
+    if spans.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(folded.len());
+    let mut at = 0;
+    for (a, b) in spans {
+        // (The marks are one byte or more; the text between them becomes spaces.)
+        let inner = a + folded[a..].chars().next().map_or(1, char::len_utf8);
+        out.push_str(&folded[at..inner]);
+        out.extend(std::iter::repeat_n(' ', folded[inner..b].chars().count()));
+        at = b;
+    }
+    out.push_str(&folded[at..]);
+    Some(out)
 }
 
 /// [`READ_ONLY_WORDS`] in one automaton.
@@ -861,11 +890,18 @@ fn runs_any_code(tool: &Value) -> bool {
     let exec_word = words.iter().enumerate().any(|(i, w)| {
         EXEC_WORDS.contains(&w.as_str()) && !(evaluation && w == "eval") && !data_of(i)
     });
+    // A linter or parser reads the script it is given: its `shell` or `script` parameter
+    // names what is read (`lint_shell_script(path, shell)`), not what is run.
+    let static_analysis = all_words
+        .iter()
+        .take(2)
+        .any(|w| ["lint", "parse"].contains(&w.as_str()));
     // (A name word is overruled by a description that says the tool runs nothing.)
     (exec_word && !query_runner && !RUNS_NOTHING.in_text(&desc))
         || run_word
         || desc_exec
-        || params.iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
+        || !static_analysis
+            && params.iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
             && (has(&[
                 "run", "exec", "execute", "shell", "command", "terminal", "process", "eval",
             ]) || desc.contains("command")
@@ -1589,6 +1625,14 @@ mod tests {
         assert!(!mismatch("terraform_plan", "Runs terraform plan and returns a summary (to add / change / destroy) plus the full plan text.", ro.clone()));
         assert!(!mismatch("lint_shell_script", "Runs ShellCheck on a script and returns warnings.", ro.clone()));
         assert!(!mismatch("cluster_pods", "Runs `kubectl get pods -o json` in the given namespace.", ro.clone()));
+        // … nor the commands a linter lists as what it flags.
+        let linter = json!({"name": "lint_shell_script", "description": "Runs ShellCheck on a script and returns warnings.",
+            "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "shell": {"type": "string", "enum": ["sh", "bash"]}}},
+            "annotations": {"readOnlyHint": true}});
+        assert!(run(&[snap("s", vec![linter])]).iter().all(|f| f.rule != "readonly-claim-mismatch"));
+        assert!(!mismatch("lint_shell_script", "Runs ShellCheck on a script and returns warnings. Besides quoting bugs it flags risky patterns such as `curl … | sh`, `rm -rf \"$DIR\"/` with a possibly empty variable, `chmod 777` and `eval` on user input.", ro.clone()));
+        // Must: what such a sentence says the tool itself does, outside the quotes.
+        assert!(mismatch("scan_secrets", "Scans the repository. It flags risky files such as `.env` or `id_rsa` and deletes them.", ro.clone()));
         // Must: the same programs in a mode that changes things, or any program at all.
         assert!(mismatch("terraform_plan", "Runs terraform plan and applies it when it is clean.", ro.clone()));
         assert!(mismatch("lint_fix", "Runs eslint --fix on the project and writes the fixes.", ro.clone()));
