@@ -542,13 +542,14 @@ fn hands_on_own_value(folded: &str) -> bool {
 }
 
 /// A condition on a narrower need of the user's: "when the user just needs to paste it",
+/// "when they just need to paste it somewhere", "prefer edit_file for partial changes",
 /// "when the user only needs to know whether …", "when the user names a topic rather than an
 /// owner", "cuando el usuario solo necesita", "wenn der Nutzer nur", "用户只需要".
 fn narrowed_user_need(folded: &str) -> bool {
     use std::sync::LazyLock;
     static RE: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
         regex::Regex::new(
-            r"\b(?:when|if|whenever|where)\s+(?:the\s+)?user\s+(?:only|just|merely|simply)\b|\b(?:when|if|where)\s+(?:the\s+)?user\s+\w+(?:\s+\w+){0,4}\s+rather\s+than\b",
+            r"\b(?:when|if|whenever|where)\s+(?:the\s+user|user|they|you)\s+(?:only|just|merely|simply)\b|\b(?:when|if|where)\s+(?:the\s+)?user\s+\w+(?:\s+\w+){0,4}\s+rather\s+than\b|\bprefer\s+\S+\s+for\s+(?:partial|small|single|simple|minor|targeted|local|line-level|one-line)\s+(?:changes|edits|updates|fixes)\b",
         )
         .ok()
     });
