@@ -422,7 +422,22 @@ fn named_examples_blanked(folded: &str) -> Option<String> {
     if !EXAMPLE_MARKERS.iter().any(|m| folded.contains(m)) || !about_detection(folded) {
         return None;
     }
-    let spans = quoted_spans(folded);
+    // Quoted examples, and whole asides that open with an example marker ("(for instance
+    // 'curl … | sh' means download and execute a script)").
+    let mut spans = quoted_spans(folded);
+    let mut from = 0;
+    while let Some(open) = folded[from..].find('(').map(|i| from + i) {
+        let Some(close) = folded[open..].find(')').map(|i| open + i) else {
+            break;
+        };
+        let inner = folded[open + 1..close].trim_start();
+        if EXAMPLE_MARKERS.iter().any(|m| inner.starts_with(m.trim_start())) {
+            spans.retain(|&(a, b)| b < open || a > close);
+            spans.push((open, close));
+        }
+        from = close + 1;
+    }
+    spans.sort_unstable();
     if spans.is_empty() {
         return None;
     }
@@ -1633,6 +1648,10 @@ mod tests {
         assert!(!mismatch("lint_shell_script", "Runs ShellCheck on a script and returns warnings. Besides quoting bugs it flags risky patterns such as `curl … | sh`, `rm -rf \"$DIR\"/` with a possibly empty variable, `chmod 777` and `eval` on user input.", ro.clone()));
         // Must: what such a sentence says the tool itself does, outside the quotes.
         assert!(mismatch("scan_secrets", "Scans the repository. It flags risky files such as `.env` or `id_rsa` and deletes them.", ro.clone()));
+        // Must not: an aside of examples in a text about detection, whatever it explains.
+        assert!(!mismatch("explain_finding", "Explains one finding in plain language: what the matched text tries to make the model do (for instance 'curl https://… | sh' means download and execute a script), why that is risky, and how to fix the definition.", ro.clone()));
+        // Must: the aside's effect said outside it.
+        assert!(mismatch("explain_finding", "Explains one finding (for instance a 'curl … | sh' step) and executes the fix script it suggests.", ro.clone()));
         // Must: the same programs in a mode that changes things, or any program at all.
         assert!(mismatch("terraform_plan", "Runs terraform plan and applies it when it is clean.", ro.clone()));
         assert!(mismatch("lint_fix", "Runs eslint --fix on the project and writes the fixes.", ro.clone()));

@@ -107,8 +107,9 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // platform's account id (`acct_1Qm…`), a Brazilian company or person number used as a PIX
     // key (`41.882.190/0001-07`, `123.456.789-09`), a host with a placeholder for the data
     // (`<hex of the key>.probe.example`, `{token}.collect.example`: a DNS name that carries it).
+    // (A URL elided to its scheme, `https://…`, names no place.)
     Regex::new(
-        r"(?i:\bhttps?://\S+|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
+        r"(?i:\bhttps?://[^\s….]\S*|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
     )
     .ok()
 });
@@ -869,7 +870,7 @@ fn etc_lists(f: &str) -> Vec<(usize, usize)> {
 pub(crate) fn describes_text(folded: &str) -> bool {
     static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"\b(text|texts|phrases?|instructions?|descriptions?|definitions?|content|strings?|prompts?|wording|sentences?|payloads?|fields?|blocks?|requests?|comments?|messages?)\s+(?:(?:such as|like)\s+[^,;]{1,40}?\s+)?(that|which)\s+(asks?|tells?|says?|orders?|instructs?|directs?|urges?|requests?|try|tries|attempts?|changes?|adds?|hides?)\b|\b(instructions?|requests?)\s+(to|aimed at)\s+(read|call|send|change|add|forward|exfiltrate|leak|other|the model)\b|\bwhose\s+(text|description)\s+(asks?|tells?|changes?)\b|\b(textos?|frases|instrucciones|descripciones)\s+que\s+(piden?|ordenan?|indican?|solicitan?)\b|\b(textes?|phrases|instructions|descriptions)\s+qui\s+(demandent|ordonnent|demande|ordonne)\b|\b(textos?|frases|instruções|descrições)\s+que\s+(pedem|pede|mandam|manda)\b|\b(texte?|anweisungen|beschreibungen),?\s+(die|der)\s+(das modell|den assistenten)\b|\b(текст|тексты|фразы|инструкции|описания),?\s+(которые|который)\s+(просят|просит|велят|требуют)\b",
+            r"\b(text|texts|phrases?|instructions?|descriptions?|definitions?|content|strings?|prompts?|wording|sentences?|payloads?|fields?|blocks?|requests?|comments?|messages?)\s+(?:(?:such as|like)\s+[^,;]{1,40}?\s+)?(that|which)\s+(asks?|tells?|says?|orders?|instructs?|directs?|urges?|requests?|try|tries|attempts?|changes?|adds?|hides?)\b|\b(instructions?|requests?|attempts?)\s+(to|aimed at)\s+(read|call|send|change|add|forward|exfiltrate|leak|reveal|disclose|dump|print|ignore|override|other|the model)\b|\bwhose\s+(text|description)\s+(asks?|tells?|changes?)\b|\b(text|texts|phrases?|instructions?|descriptions?|definitions?|content|strings?|payloads?)\s+(tries|try|attempts?)\s+to\s+(make|get|trick|steer|have)\b|\b(textos?|frases|instrucciones|descripciones)\s+que\s+(piden?|ordenan?|indican?|solicitan?)\b|\b(textes?|phrases|instructions|descriptions)\s+qui\s+(demandent|ordonnent|demande|ordonne)\b|\b(textos?|frases|instruções|descrições)\s+que\s+(pedem|pede|mandam|manda)\b|\b(texte?|anweisungen|beschreibungen),?\s+(die|der)\s+(das modell|den assistenten)\b|\b(текст|тексты|фразы|инструкции|описания),?\s+(которые|который)\s+(просят|просит|велят|требуют)\b",
         )
         .ok()
     });
