@@ -371,8 +371,17 @@ fn prepare<'a>(
                     sandbox::INSTALL_HINT
                 )));
             };
-            if let Transport::Stdio { command, .. } = &spec.transport {
+            if let Transport::Stdio { command, cwd, .. } = &spec.transport {
                 if let Some(why) = sandbox::hidden_command(command, path.as_deref(), &hidden_now())
+                {
+                    return Err(fail(format!("sandbox: {why}")));
+                }
+                // (A relative script is looked for where the server starts.)
+                let here =
+                    std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/"));
+                let start = cwd.as_ref().map_or_else(|| here.clone(), |c| here.join(c));
+                if let Some(why) =
+                    sandbox::hidden_script(command, &launch_args, &start, &hidden_now())
                 {
                     return Err(fail(format!("sandbox: {why}")));
                 }

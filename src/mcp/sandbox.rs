@@ -226,6 +226,46 @@ pub fn hidden_command(command: &str, path_var: Option<&str>, hidden: &Hidden) ->
     None
 }
 
+/// Interpreters whose first operand is the script they run (`python3 server.py`,
+/// `node dist/index.js`, `deno run main.ts`).
+const INTERPRETERS: &[&str] = &[
+    "python", "python3", "node", "nodejs", "bash", "sh", "zsh", "dash", "ruby", "perl", "php",
+    "deno", "bun", "tsx", "ts-node", "pwsh",
+];
+
+/// Why the script an interpreter is told to run cannot be read in the sandbox, if it lies
+/// inside a directory the sandbox hides (`python3 ~/servers/notes/server.py`): the server
+/// would fail to start with its interpreter's own "no such file" error. `cwd` is where a
+/// relative script is looked for (the server's configured working directory, or mcpvet's).
+pub fn hidden_script(
+    command: &str,
+    args: &[String],
+    cwd: &Path,
+    hidden: &Hidden,
+) -> Option<String> {
+    let base = Path::new(command).file_name()?.to_str()?;
+    // `python3.12`, `python3`, `node20`: the name without its version digits.
+    let family = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if !INTERPRETERS.contains(&base) && !INTERPRETERS.contains(&family) {
+        return None;
+    }
+    let mut operands = args.iter().filter(|a| !a.starts_with('-'));
+    let mut script = operands.next()?;
+    if script == "run" && matches!(family, "deno" | "bun") {
+        script = operands.next()?;
+    }
+    let path = cwd.join(script);
+    if !path.is_file() {
+        return None;
+    }
+    let h = hidden.hider(&path)?;
+    Some(format!(
+        "`{command}` runs {}, inside {}, which the sandbox hides; move the server into the repository you run mcpvet from, or outside your home and /tmp (e.g. /srv or /opt), or pass --no-sandbox to run it with your user's full access",
+        path.display(),
+        h.display()
+    ))
+}
+
 /// A program name resolved the way `execvp` would.
 fn resolve_program(command: &str, path_var: Option<&str>) -> Option<PathBuf> {
     if command.contains('/') {
@@ -522,5 +562,51 @@ mod tests {
         assert!(under_private_mount(Path::new("/tmp/home")));
         assert!(!under_private_mount(Path::new("/tmp/homework")));
         assert!(!under_private_mount(&t.join("repo")));
+    }
+    /// An interpreter told to run a script the sandbox hides gets a message naming the script,
+    /// not the interpreter's own "no such file" error from inside the sandbox.
+    #[test]
+    fn a_script_an_interpreter_runs_from_a_hidden_directory_is_named() {
+        let home = tempfile::tempdir().unwrap();
+        let h = std::fs::canonicalize(home.path()).unwrap();
+        std::fs::create_dir_all(h.join("servers")).unwrap();
+        std::fs::write(h.join("servers/server.py"), "print()").unwrap();
+        let hidden = Hidden::new(Some(&h), None);
+        let args = |a: &[&str]| a.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let script = h.join("servers/server.py").display().to_string();
+        let why =
+            hidden_script("python3", &args(&["-u", &script]), Path::new("/"), &hidden).unwrap();
+        assert!(
+            why.contains(&script) && why.contains("--no-sandbox"),
+            "{why}"
+        );
+        // Relative to the working directory; a versioned interpreter; `deno run`.
+        assert!(
+            hidden_script(
+                "/usr/bin/python3.11",
+                &args(&["server.py"]),
+                &h.join("servers"),
+                &hidden
+            )
+            .is_some()
+        );
+        std::fs::write(h.join("servers/main.ts"), "").unwrap();
+        assert!(
+            hidden_script(
+                "deno",
+                &args(&["run", "-A", "main.ts"]),
+                &h.join("servers"),
+                &hidden
+            )
+            .is_some()
+        );
+        // Must not: a script the sandbox shows; not a file; not an interpreter; no operand.
+        let shown = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+        if !Path::new(shown).starts_with("/tmp") {
+            assert!(hidden_script("python3", &args(&[shown]), Path::new("/"), &hidden).is_none());
+        }
+        assert!(hidden_script("python3", &args(&["-m", "mcp_server_time"]), &h, &hidden).is_none());
+        assert!(hidden_script("my-server", &args(&[&script]), Path::new("/"), &hidden).is_none());
+        assert!(hidden_script("node", &args(&["--version"]), Path::new("/"), &hidden).is_none());
     }
 }

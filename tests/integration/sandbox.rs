@@ -509,3 +509,47 @@ fn no_sandbox_is_announced_in_every_format() {
         assert!(json.get("sandbox").is_none(), "{json}");
     }
 }
+
+/// A server run by an interpreter from a script inside the reviewer's HOME: the sandbox hides
+/// it, and the probe says which file and what to do instead of passing on the interpreter's
+/// "can't open file" from inside the sandbox (with `--no-sandbox` it starts: the test can fail).
+#[test]
+fn a_script_inside_home_is_named_when_the_sandbox_hides_it() {
+    if !have_bwrap() {
+        return;
+    }
+    let home = target_dir();
+    let servers = home.path().join("servers");
+    std::fs::create_dir_all(&servers).unwrap();
+    let script = servers.join("snoop.py");
+    std::fs::copy(snoop(), &script).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let home_s = home.path().to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut argv = vec!["snapshot"];
+        argv.extend_from_slice(extra);
+        let py = python();
+        argv.extend([
+            "--timeout",
+            "20",
+            "-o",
+            "-",
+            "--",
+            py.as_str(),
+            script.to_str().unwrap(),
+            "listcwd",
+        ]);
+        mcpvet_in(work.path(), &argv, &[("HOME", home_s)])
+    };
+    let o = run(&["--no-sandbox"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&[]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains(&format!("runs {}", script.display())), "{err}");
+    assert!(
+        err.contains("which the sandbox hides") && err.contains("--no-sandbox"),
+        "{err}"
+    );
+    assert!(!err.contains("can't open file"), "{err}");
+}
