@@ -487,6 +487,24 @@ pub(crate) const EXAMPLE_MARKERS: &[&str] = &[
     "같은",
 ];
 
+/// Whether `text` holds any of the listed phrases, in one automaton pass over it (built once,
+/// on first use): `any_of!(folded, ["if ", "whether"])` is `["if ", "whether"].iter().any(|w|
+/// folded.contains(w))`, which searches the text once per phrase — the analysis asks such
+/// questions of every clause, many of them several times.
+macro_rules! any_of {
+    ($text:expr, [$($w:expr),+ $(,)?]) => {{
+        static LIST: $crate::audit::text::AnyOf = $crate::audit::text::AnyOf::new(&[$($w),+]);
+        LIST.in_text(::core::convert::AsRef::<str>::as_ref(&$text))
+    }};
+}
+pub(crate) use any_of;
+
+/// Whether `text` (in lower case) holds one of the [`EXAMPLE_MARKERS`] (one automaton pass).
+pub(crate) fn has_example_marker(text: &str) -> bool {
+    static MARKERS: AnyOf = AnyOf::new(EXAMPLE_MARKERS);
+    MARKERS.in_text(text)
+}
+
 /// The quoted spans of `text`: from an opening quotation mark to the next closing one (an
 /// apostrophe inside a word, "d'injection", opens and closes nothing), as byte ranges of the
 /// marks themselves.
@@ -592,8 +610,7 @@ pub(crate) fn quoted_example(text: &str, start: usize, end: usize) -> bool {
         sentence_start = opening(sentence_start - 4);
     }
     let before = text[sentence_start..start].to_lowercase();
-    if !EXAMPLE_MARKERS.iter().any(|m| before.contains(m)) || !about_detection(&text.to_lowercase())
-    {
+    if !has_example_marker(&before) || !about_detection(&text.to_lowercase()) {
         return false;
     }
     let tag = text[start..end].starts_with(['<', '[']) || text[..start].ends_with(['<', '[']);

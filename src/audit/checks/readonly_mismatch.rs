@@ -200,13 +200,9 @@ fn replaces(desc: &str) -> bool {
         .first()
         .map(|c| crate::audit::lexicon::fold(&desc[c.start..c.end]))
         .unwrap_or_default();
-    [
-        "overwrit", "replace", "mirror", "sync", "move", "sobrescrib", "reemplaz", "substitu",
+    crate::audit::text::any_of!(first, ["overwrit", "replace", "mirror", "sync", "move", "sobrescrib", "reemplaz", "substitu",
         "sobrescrev", "écras", "remplac", "überschreib", "ersetz", "synchronis", "перезапис",
-        "замен", "覆盖", "替换", "上書き", "置き換", "덮어", "교체",
-    ]
-    .iter()
-    .any(|w| first.contains(w))
+        "замен", "覆盖", "替换", "上書き", "置き換", "덮어", "교체"])
 }
 
 /// Read verbs that close a name in languages that put the verb last (`deploy_status_abrufen`,
@@ -418,8 +414,8 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
 /// `folded` with the inside of its quoted spans blanked, when it is a sentence about
 /// detection that introduces examples; `None` otherwise.
 fn named_examples_blanked(folded: &str) -> Option<String> {
-    use crate::audit::text::{EXAMPLE_MARKERS, about_detection, quoted_spans};
-    if !EXAMPLE_MARKERS.iter().any(|m| folded.contains(m)) || !about_detection(folded) {
+    use crate::audit::text::{EXAMPLE_MARKERS, about_detection, has_example_marker, quoted_spans};
+    if !has_example_marker(folded) || !about_detection(folded) {
         return None;
     }
     // Quoted examples, and whole asides that open with an example marker ("(for instance
@@ -625,7 +621,7 @@ fn clause_effect(
         (later && plain_word && !verb_any && !verb_early && !OBJECT_OPENERS.contains(&next))
             || (later && h.start == offset && EN_BARE_VERBS.contains(&word))
             || NOT_AN_EFFECT_AFTER.contains(&next)
-            || ["ません", "ない", "지 않", "않습니다", "못합"].iter().any(|n| tail.contains(n))
+            || crate::audit::text::any_of!(tail, ["ません", "ない", "지 않", "않습니다", "못합"])
             || super::intent::negated_at(folded, h.start, h.end)
     };
     // Making something that is handed back (a report, a plan, a presigned URL) stores
@@ -695,9 +691,7 @@ fn clause_effect(
         // A query may still write where it is SQL (`UPDATE`, `DELETE` are statements too);
         // a metrics, log or search query only reads.
         fx.writes = !fx.executes
-            && ["sql", "statement", "update", "insert", "delete", "ddl", "dml", "cypher", "mutation"]
-                .iter()
-                .any(|w| body.contains(w));
+            && crate::audit::text::any_of!(body, ["sql", "statement", "update", "insert", "delete", "ddl", "dml", "cypher", "mutation"]);
     } else if stem(&[
         "delet", "remov", "drop", "purg", "wip", "eras", "destroy", "truncat", "terminat", "kill",
         "revok", "overwrit", "force-push",
@@ -887,9 +881,7 @@ fn runs_any_code(tool: &Value) -> bool {
         .any(|w| QUERY_OBJECTS.contains(&w.as_str()))
         && !has(&["shell", "command", "cmd", "script", "code", "bash", "terminal"]);
     // `run_eval` that scores a dataset runs an evaluation, not code.
-    let evaluation = ["evaluat", "dataset", "score", "grader", "benchmark"]
-        .iter()
-        .any(|w| desc.contains(w));
+    let evaluation = crate::audit::text::any_of!(desc, ["evaluat", "dataset", "score", "grader", "benchmark"]);
     // `shell_history`, `bash_profile`, `shell_verlauf_sichern`: the shell's data, named by a
     // noun after the word, is what the tool handles; it runs nothing.
     let data_of = |i: usize| {

@@ -125,13 +125,13 @@ pub(super) const STEER_DONE: u8 = 4;
 /// A destruction said to depend on what the caller asks ("if `prune` is true, stale branches
 /// are deleted", "whether the source is removed"): an option, not a side effect.
 fn optional(folded: &str) -> bool {
-    [
+    // (One automaton pass: asked of a clause many times over.)
+    static WORDS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "if ", "whether", "optional", "when set", "when enabled", "when true", "unless", "can be",
         "may be", "could be", "would be", " si ", "wenn ", "falls ", "если", "如果", "若", "場合",
         "경우", "opcional", "optionnel", "facultati", "можно",
-    ]
-    .iter()
-    .any(|w| folded.contains(w))
+    ]);
+    WORDS.in_text(folded)
 }
 
 /// A literal argument value written as an assignment: `draft=false`, `public: true`,
@@ -148,12 +148,8 @@ fn assigns_value(folded: &str) -> bool {
 /// is left out: "use this instead of `execute_command`" is how honest tools point the model
 /// at the better of their own tools.)
 fn replaces_target(folded: &str) -> bool {
-    [
-        "no longer", "nicht mehr", "plus dans", "plus vers", "ya no", "não mais", "больше не",
-        "不再", "더 이상",
-    ]
-    .iter()
-    .any(|w| folded.contains(w))
+    crate::audit::text::any_of!(folded, ["no longer", "nicht mehr", "plus dans", "plus vers", "ya no", "não mais", "больше не",
+        "不再", "더 이상"])
 }
 
 /// "Is never returned by any tool", "not exposed to other tools", "nunca se devuelve a
@@ -168,14 +164,10 @@ fn never_to_other_tools(folded: &str) -> bool {
 /// The clause says the server itself uses or reads the secret ("used by this server", "read
 /// by the server", "from the server's environment", "vom Server gelesen").
 fn server_reads_its_own(folded: &str) -> bool {
-    [
-        "used by this server", "used by the server", "read by the server", "the server reads",
+    crate::audit::text::any_of!(folded, ["used by this server", "used by the server", "read by the server", "the server reads",
         "server's environment", "server environment", "this server's own", "por el servidor",
         "del servidor", "pelo servidor", "do servidor", "par le serveur", "du serveur",
-        "vom server", "des servers", "сервером", "сервера читает",
-    ]
-    .iter()
-    .any(|p| folded.contains(p))
+        "vom server", "des servers", "сервером", "сервера читает"])
         || ENV_READ.as_ref().is_some_and(|re| folded.contains("read from") && re.is_match(folded))
 }
 
@@ -231,7 +223,7 @@ fn denies(r: &Reading) -> bool {
     // word: "abgelehnten Einladungen … gelöscht" deletes declined invitations.)
     if REFUSED[..5].iter().any(|w| f.contains(w))
         || refused_after_destruction(r)
-        || ["されません", "しません", "않"].iter().any(|w| f.contains(w))
+        || crate::audit::text::any_of!(f, ["されません", "しません", "않"])
     {
         return true;
     }
@@ -257,7 +249,7 @@ fn denies(r: &Reading) -> bool {
         window
             .split(|c: char| !c.is_alphanumeric() && c != '\'')
             .any(|w| NEAR.contains(&w))
-            || ["不", "没", "未", "ない", "없"].iter().any(|w| window.contains(w))
+            || crate::audit::text::any_of!(window, ["不", "没", "未", "ない", "없"])
     })
 }
 
@@ -466,12 +458,8 @@ fn destruction_only_exemplified(r: &Reading) -> bool {
 
 /// A value offered as an example, not imposed ("its address, e.g. ana@…, can be used").
 fn offered_as_example(folded: &str) -> bool {
-    [
-        "e.g.", "for example", "such as", "z. b.", "por ejemplo", "par exemple", "por exemplo",
-        "например", "例如", "例えば", "예:",
-    ]
-    .iter()
-    .any(|w| folded.contains(w))
+    crate::audit::text::any_of!(folded, ["e.g.", "for example", "such as", "z. b.", "por ejemplo", "par exemple", "por exemplo",
+        "например", "例如", "例えば", "예:"])
 }
 
 /// A condition on the call that makes a rule an edge case: an amount or a count over a
@@ -566,17 +554,13 @@ fn narrowed_user_need(folded: &str) -> bool {
 /// Other tools named only as not needed ("does not require calling other tools", "不要求调用
 /// 其他工具", "다른 도구 호출을 요구하지 않습니다", "他のツールを呼び出す必要はありません").
 fn no_other_tool_needed(folded: &str) -> bool {
-    [
-        "does not require calling", "doesn't require calling", "does not require any other tool",
+    crate::audit::text::any_of!(folded, ["does not require calling", "doesn't require calling", "does not require any other tool",
         "no other tool is needed", "no other tool is required", "without calling other tools",
         "不要求调用", "无需调用其他", "不需要调用其他", "不必调用其他", "호출을 요구하지 않",
         "호출할 필요가 없", "呼び出す必要はありません", "呼び出しは不要", "no requiere llamar",
         "sin llamar a otras", "não exige chamar", "não requer chamar", "sem chamar outras",
         "n'exige pas d'appeler", "sans appeler d'autres", "erfordert keinen aufruf",
-        "ohne andere werkzeuge", "не требует вызова", "без вызова других",
-    ]
-    .iter()
-    .any(|w| folded.contains(w))
+        "ohne andere werkzeuge", "не требует вызова", "без вызова других"])
 }
 
 /// A look-up's result or output said to go on to somewhere other than this tool's own
@@ -600,26 +584,18 @@ fn result_carried_on(r: &Reading, param_sink: bool) -> bool {
 /// A word of denial anywhere in the clause ("never includes", "sans", "nicht", "含まれません").
 fn says_none(folded: &str) -> bool {
     let f = format!(" {folded}");
-    [
-        " never", " not ", "n't ", " no ", "without", " nunca", " jamais", " sans ", " sin ",
-        " sem ", " nicht", " nie ", " kein", " не ", " без ", "不", "ない", "ません", "않", "없",
-    ]
-    .iter()
-    .any(|w| f.contains(w))
+    crate::audit::text::any_of!(f, [" never", " not ", "n't ", " no ", "without", " nunca", " jamais", " sans ", " sin ",
+        " sem ", " nicht", " nie ", " kein", " не ", " без ", "不", "ない", "ません", "않", "없"])
 }
 
 /// Words saying that what is sent holds something ("includes", "attaches", "enthält",
 /// "包含", "포함").
 fn says_it_holds(folded: &str) -> bool {
-    [
-        "includes", "include ", "included", "contains", "attaches", "attached", "appends",
+    crate::audit::text::any_of!(folded, ["includes", "include ", "included", "contains", "attaches", "attached", "appends",
         "appended", "embeds", "embedded", "incluye", "incluido", "adjunta", "contiene", "inclui",
         "incluído", "anexa", "contém", "inclut", "inclus", "joint", "contient", "enthält",
         "beigefügt", "angehängt", "включает", "включаются", "прикладыва", "содержит", "包含",
-        "附上", "附加", "含め", "含ま", "添付", "포함", "첨부",
-    ]
-    .iter()
-    .any(|w| folded.contains(w))
+        "附上", "附加", "含め", "含ま", "添付", "포함", "첨부"])
 }
 
 /// What a tool may remove of its own making ("temporary files are deleted afterwards",
@@ -650,9 +626,7 @@ fn own_scratch(folded: &str) -> bool {
     .any(|w| folded.contains(w))
         || KEPT_FOR.as_ref().is_some_and(|re| re.is_match(folded))
         || ((!folded.is_ascii()
-            || ["dur", "pendant", "por ", "aufbewahrt", "gespeichert", "vorgehalten"]
-                .iter()
-                .any(|w| folded.contains(w)))
+            || crate::audit::text::any_of!(folded, ["dur", "pendant", "por ", "aufbewahrt", "gespeichert", "vorgehalten"]))
             && KEPT_FOR_OTHER.as_ref().is_some_and(|re| re.is_match(folded)))
 }
 
@@ -682,13 +656,9 @@ static KEPT_FOR: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock
 /// What is removed is part of the answer's shape, not of the world ("secrets are returned
 /// with their values removed", "listed with the tokens stripped").
 fn shapes_the_answer(folded: &str) -> bool {
-    [
-        "returned with", "shown with", "listed with", "returned without", "shown without",
+    crate::audit::text::any_of!(folded, ["returned with", "shown with", "listed with", "returned without", "shown without",
         "devueltos con", "devueltos sin", "renvoyés avec", "renvoyés sans", "retornados com",
-        "retornados sem", "zurückgegeben mit", "zurückgegeben ohne", "возвращаются с", "возвращаются без",
-    ]
-    .iter()
-    .any(|w| folded.contains(w))
+        "retornados sem", "zurückgegeben mit", "zurückgegeben ohne", "возвращаются с", "возвращаются без"])
 }
 
 /// Words that name this tool as the place a task goes ("here", "this one", "本工具").
@@ -810,17 +780,13 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // the secret is what is looked for, not what is read for the model.
     // (Read only where it can change the outcome: where data goes into a parameter.)
     let reference_only = || {
-        [
-            "path to", "path of", "location of", "file name of", "filename of", "hard-coded",
+        crate::audit::text::any_of!(r.folded, ["path to", "path of", "location of", "file name of", "filename of", "hard-coded",
             "hardcoded", "file and line", "line number", "leaked", "exposed", "plaintext",
             "plain text", "committed by mistake", "filtrad", "expuest", "texto plano",
             "en claro", "vazad", "expost", "texto simples", "fuité", "fuites", "exposé",
             "en clair", "geleakt", "offengelegt", "im klartext", "klartext", "утечк",
             "утёкш", "утекш", "открытом виде", "泄露", "泄漏", "明文", "漏洩", "流出", "平文",
-            "유출", "노출된", "평문",
-        ]
-        .iter()
-        .any(|p| r.folded.contains(p))
+            "유출", "노출된", "평문"])
             && !r.has(Contents)
     };
     // Whether the reading is about this tool itself: asked up to five times, read once.
@@ -896,9 +862,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let own_option = !told
         && optional(r.folded)
         && (x.param_sink
-            || [" is true", " is false", " is set", " is enabled", " is disabled", "=true", "=false"]
-                .iter()
-                .any(|w| r.folded.contains(w)));
+            || crate::audit::text::any_of!(r.folded, [" is true", " is false", " is set", " is enabled", " is disabled", "=true", "=false"]));
     if !whole && other && pressed && acts && !guards_others && !own_option {
         let what = if targets.is_empty() {
             "orders the model how to use other tools".to_owned()
@@ -1090,13 +1054,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             || r.hits.iter().any(|h| {
                 h.concept == ArgSensitive
                     && r.folded.get(h.start..h.end).is_some_and(|w| {
-                        ![
-                            "query", "queries", "search", "consulta", "búsqueda", "busca", "requête",
+                        !crate::audit::text::any_of!(w, ["query", "queries", "search", "consulta", "búsqueda", "busca", "requête",
                             "recherche", "abfrage", "suche", "запрос", "поиск", "查询", "搜索", "検索",
-                            "クエリ", "검색", "쿼리",
-                        ]
-                        .iter()
-                        .any(|q| w.contains(q))
+                            "クエリ", "검색", "쿼리"])
                     })
             }))
         && !asks_user
@@ -1131,9 +1091,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             && r.hits.iter().any(|h| {
                 h.concept == ArgSensitive
                     && r.folded.get(h.start..h.end).is_some_and(|w| {
-                        !["query", "queries", "search", "consulta", "búsqueda", "requête", "abfrage", "запрос", "查询", "検索", "검색"]
-                            .iter()
-                            .any(|q| w.contains(q))
+                        !crate::audit::text::any_of!(w, ["query", "queries", "search", "consulta", "búsqueda", "requête", "abfrage", "запрос", "查询", "検索", "검색"])
                     })
             })
             && CONDITION.in_text(&format!(" {} ", r.folded))
@@ -1169,9 +1127,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             || x.in_param
             || x.names_self
             || about_itself()
-            || ["must be called", "must be invoked", "has to be called", "is to be called"]
-                .iter()
-                .any(|p| r.folded.contains(p)))
+            || crate::audit::text::any_of!(r.folded, ["must be called", "must be invoked", "has to be called", "is to be called"]))
         && carries
         && !asks_user
         && !guards_others;

@@ -84,17 +84,13 @@ fn sibling_description<'v>(item: &crate::audit::walk::Item<'v>, pointer: &str) -
 /// session", "Remoto usado pelos próximos git_push", "送信ツールでもこの値が使われます").
 fn used_by_another_tool(lex: &Lexicon, own: &HashSet<String>, desc: &str) -> bool {
     let folded = fold(desc);
-    let used = [
-        "used by", "also by", "also used", "shared with", "read by", "utilisé", "utilisée",
+    let used = crate::audit::text::any_of!(folded, ["used by", "also by", "also used", "shared with", "read by", "utilisé", "utilisée",
         "aussi par", "usado", "usada", "utilizado", "utilizada", "verwendet", "genutzt",
         "используется", "использует", "使われ", "使用され", "也用于", "共用", "사용됩니다",
-        "에서 사용", "가 사용", "이 사용", "함께 사용",
-    ]
-    .iter()
-    .any(|w| folded.contains(w))
+        "에서 사용", "가 사용", "이 사용", "함께 사용"])
         // Chinese passive "被……使用/调用/读取" ("used by …"), not every "被".
         || folded.split_once('被').is_some_and(|(_, after)| {
-            ["使用", "调用", "读取", "采用"].iter().any(|v| after.contains(v))
+            crate::audit::text::any_of!(after, ["使用", "调用", "读取", "采用"])
         });
     used && (reading::role_tool(&folded)
         || OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&folded))
@@ -242,13 +238,9 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             // (Any word of denial before the data: "none; never the SSH keys".)
             let denied = |at: usize| {
                 let before = format!(" {}", &folded[..at]);
-                [
-                    " not ", "never", " no ", "none", "without", "except", "nicht", "niemals", "kein",
+                crate::audit::text::any_of!(before, [" not ", "never", " no ", "none", "without", "except", "nicht", "niemals", "kein",
                     "jamais", "sans ", "nunca", "sin ", "sem ", " не ", "никогда", "без ", "不", "勿",
-                    "除", "ない", "除く", "않", "제외", "없",
-                ]
-                .iter()
-                .any(|w| before.contains(w))
+                    "除", "ない", "除く", "않", "제외", "없"])
             };
             let secrets: Vec<_> = lex
                 .find(&folded)

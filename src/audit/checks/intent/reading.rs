@@ -243,10 +243,9 @@ fn bare_subject(folded: &str, i: usize, word: &str) -> bool {
 pub(super) fn role_tool(folded: &str) -> bool {
     // Cheap test first: the pattern needs one of its nouns (folded text is lower case; a
     // long s, which `(?i)` matches as `s`, is let through to the pattern).
-    let noun = ["tool", "server", "connector", "integration"]
-        .iter()
-        .any(|w| folded.contains(w))
-        || folded.contains('\u{17F}');
+    static NOUNS: crate::audit::text::AnyOf =
+        crate::audit::text::AnyOf::new(&["tool", "server", "connector", "integration", "\u{17F}"]);
+    let noun = NOUNS.in_text(folded);
     // (Only the whole match is read: the same matches as `captures_iter`, found faster.)
     let english = noun && ROLE_TOOL.as_ref().is_some_and(|r| {
         r.find_iter(folded).any(|m| {
@@ -261,7 +260,7 @@ pub(super) fn role_tool(folded: &str) -> bool {
                 .any(|w| after.starts_with(w));
             let bare_the =
                 between.starts_with("the ") && between.split_whitespace().count() == 2 && !described;
-            !bare_the && !["this ", "same ", "current ", " own "].iter().any(|w| between.contains(w))
+            !bare_the && !crate::audit::text::any_of!(between, ["this ", "same ", "current ", " own "])
         })
     });
     // Another tool by one of the words for "tool" at `i`, not this one.
@@ -305,13 +304,16 @@ pub(super) fn literal_sink(raw: &str) -> bool {
             pair
         })
     };
-    let may = raw.contains(['@', '+'])
-        || ["://", "![", "0x", "0X", "site:", "acct_", ">.", "}.", "]."].iter().any(|w| raw.contains(w))
+    // (Each list in one automaton pass: asked of most clauses, some of them many times.)
+    static MARKS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "@", "+", "://", "![", "0x", "0X", "site:", "acct_", ">.", "}.", "].",
+    ]);
+    static HOST: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "host", "Host", "HOST", "domain", "Domain", "хост", "Хост", "домен", "ホスト", "主机", "域名", "호스트",
+    ]);
+    let may = MARKS.in_text(raw)
         || two_digits()
-        || (raw.contains('.')
-            && ["host", "Host", "HOST", "domain", "Domain", "хост", "Хост", "домен", "ホスト", "主机", "域名", "호스트"]
-                .iter()
-                .any(|w| raw.contains(w)));
+        || (raw.contains('.') && HOST.in_text(raw));
     may && LITERAL_SINK.as_ref().is_some_and(|r| r.is_match(raw))
 }
 
@@ -585,7 +587,7 @@ fn german_final_negated(folded: &str, start: usize, end: usize) -> bool {
     let before = &folded[..start];
     let clause_start = before.rfind(['.', ';', ':', '\n']).map_or(0, |i| i + 1);
     let clause = &before[clause_start..];
-    [" nicht ", "niemals ", "keinesfalls ", "auf keinen fall "].iter().any(|n| clause.contains(n))
+    crate::audit::text::any_of!(clause, [" nicht ", "niemals ", "keinesfalls ", "auf keinen fall "])
 }
 
 /// Japanese and Korean list the actions a closing negation forbids ("渡したり、書き出したり
@@ -594,11 +596,9 @@ fn german_final_negated(folded: &str, start: usize, end: usize) -> bool {
 fn listed_then_negated(after: &str) -> bool {
     let head: String = after.chars().take(3).collect();
     if head.contains("たり") {
-        ["たりしない", "たりせず", "たりしては", "たりすることは禁止", "たりすることはありません"]
-            .iter()
-            .any(|n| after.contains(n))
+        crate::audit::text::any_of!(after, ["たりしない", "たりせず", "たりしては", "たりすることは禁止", "たりすることはありません"])
     } else if head.contains("거나") {
-        ["지 마", "지 말", "지마", "지 않", "금지"].iter().any(|n| after.contains(n))
+        crate::audit::text::any_of!(after, ["지 마", "지 말", "지마", "지 않", "금지"])
     } else {
         false
     }
@@ -760,8 +760,10 @@ fn secret_shapes_only(raw: &str, folded: &str) -> Vec<ConceptHit> {
     static KEPT: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(r"\b(?:token|password|passphrase|cookie|credential|secret|private key|api key|session)s?(?: (?:that|which))? (?:the|your|its|this|their|a) [^.;:,()\n]{0,50}?\b(?:keeps|stores|saves|caches|holds|has saved|has stored|remembers)\b").ok()
     });
-    const KEEPS: &[&str] = &["keeps", "stores", "saves", "caches", "holds", "has saved", "has stored", "remembers"];
-    if KEEPS.iter().any(|k| folded.contains(k))
+    static KEEPS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "keeps", "stores", "saves", "caches", "holds", "has saved", "has stored", "remembers",
+    ]);
+    if KEEPS.in_text(folded)
         && let Some(re) = KEPT.as_ref()
     {
         for m in re.find_iter(folded) {
@@ -785,7 +787,9 @@ const APPROVAL: &[&str] = &[
 /// Could the clause forbid a call in words the lexicons leave out (see
 /// [`Reading::without_negated`])? A cheap test before the clause is read at all.
 pub(super) fn may_forbid(folded: &str) -> bool {
-    ["never", "not ", "n't", "avoid", "stop"].iter().any(|w| folded.contains(w))
+    static WORDS: crate::audit::text::AnyOf =
+        crate::audit::text::AnyOf::new(&["never", "not ", "n't", "avoid", "stop"]);
+    WORDS.in_text(folded)
 }
 
 /// What one clause (or a whole string) shows.
@@ -829,7 +833,7 @@ pub(super) fn quoted_examples(f: &str, hits: &[ConceptHit], literal_sink: bool) 
     // A list of kinds in parentheses closed by "etc." ("도구 중독 위험(다른 도구의 인자 변경
     // 지시, 사용자 확인 생략 지시 등)", "(… 等)", "(… etc.)") names kinds, as quotes do.
     let listed = etc_lists(f);
-    if listed.is_empty() && !crate::audit::text::EXAMPLE_MARKERS.iter().any(|m| f.contains(m)) {
+    if listed.is_empty() && !crate::audit::text::has_example_marker(f) {
         return false;
     }
     let mut spans = crate::audit::text::quoted_spans(f);
@@ -893,7 +897,7 @@ pub(crate) fn describes_text(folded: &str) -> bool {
         || (!folded.is_ascii() && CJK_SAID.iter().any(|w| folded.contains(w)))
         || (!folded.is_ascii()
             && CJK.iter().any(|w| folded.contains(w))
-            && ["要求模型", "让模型", "モデルに", "모델에게"].iter().any(|w| folded.contains(w)))
+            && crate::audit::text::any_of!(folded, ["要求模型", "让模型", "モデルに", "모델에게"]))
 }
 
 /// Does a clause open by pointing back at the one before ("its last lines are …", "copy that
@@ -1099,7 +1103,9 @@ impl Reading<'_> {
                 .ok()
         });
         // (Every phrase it reads holds one of these words.)
-        let may_avoid = ["never", "not", "don't", "avoid", "stop"].iter().any(|w| folded.contains(w));
+        static MAY_AVOID: crate::audit::text::AnyOf =
+            crate::audit::text::AnyOf::new(&["never", "not", "don't", "avoid", "stop"]);
+        let may_avoid = MAY_AVOID.in_text(folded);
         forbids |= may_avoid && AVOID.as_ref().is_some_and(|r| r.is_match(folded));
         self.forbids_call = forbids;
         self.forbids_move = forbids_move;
