@@ -794,6 +794,29 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let about_itself = || *about_itself_of.get_or_init(|| r.about_itself());
     // (A word in another script is never in ASCII text: not searched for there.)
     let ascii = r.folded.is_ascii();
+    // What the clause says of itself, asked in several places below: each read once.
+    let optional_memo = std::cell::OnceCell::new();
+    let optional_once = || *optional_memo.get_or_init(|| optional(r.folded));
+    let words_memo = std::cell::OnceCell::new();
+    let words_once = || *words_memo.get_or_init(|| words(r.folded));
+    let own_session_memo = std::cell::OnceCell::new();
+    let own_session_once = || *own_session_memo.get_or_init(|| super::reading::own_session(r.folded));
+    let own_scratch_memo = std::cell::OnceCell::new();
+    let own_scratch_once = || *own_scratch_memo.get_or_init(|| own_scratch(r.folded));
+    let offered_as_example_memo = std::cell::OnceCell::new();
+    let offered_as_example_once = || *offered_as_example_memo.get_or_init(|| offered_as_example(r.folded));
+    let says_none_memo = std::cell::OnceCell::new();
+    let says_none_once = || *says_none_memo.get_or_init(|| says_none(r.folded));
+    let says_it_holds_memo = std::cell::OnceCell::new();
+    let says_it_holds_once = || *says_it_holds_memo.get_or_init(|| says_it_holds(r.folded));
+    let shapes_the_answer_memo = std::cell::OnceCell::new();
+    let shapes_the_answer_once = || *shapes_the_answer_memo.get_or_init(|| shapes_the_answer(r.folded));
+    let irreversible_words_memo = std::cell::OnceCell::new();
+    let irreversible_words_once = || *irreversible_words_memo.get_or_init(|| irreversible_words(r.folded, ascii));
+    let assigns_value_memo = std::cell::OnceCell::new();
+    let assigns_value_once = || *assigns_value_memo.get_or_init(|| assigns_value(r.folded));
+    let narrowed_user_need_memo = std::cell::OnceCell::new();
+    let narrowed_user_need_once = || *narrowed_user_need_memo.get_or_init(|| narrowed_user_need(r.folded));
     // (One automaton pass over the clause for the whole list.)
     static BROAD: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         " all ", "every", "~/", "/*", " * ", "--force", "-rf", "/all", "--all", "entire", " tous ",
@@ -860,7 +883,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // a condition on this tool's own parameter, with no order, is its option; what the
     // clause names beside it is no other tool.
     let own_option = !told
-        && optional(r.folded)
+        && optional_once()
         && (x.param_sink
             || crate::audit::text::any_of!(r.folded, [" is true", " is false", " is set", " is enabled", " is disabled", "=true", "=false"]));
     if !whole && other && pressed && acts && !guards_others && !own_option {
@@ -908,7 +931,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // advice. (Without the narrowing, "when the user wants to send mail, use this
             // instead of send_email", it stays an order about another tool.)
             (true, false, _)
-                if narrowed_user_need(r.folded)
+                if narrowed_user_need_once()
                     && !broad
                     && !r.has(Conceal)
                     && !named_sink
@@ -963,7 +986,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let value_redirect = matches!(x.kind, StrKind::Enum | StrKind::Default)
         && r.literal_sink
         && (r.has(ArgSensitive) || moves)
-        && words(r.folded) >= 4;
+        && words_once() >= 4;
     // Said as a plain fact about another tool's calls: "transfers made with `create_transfer`
     // go to FR14 … instead of the payee", "pip_install fetches from https://… statt über den
     // Standardindex" — another tool named, a literal destination, and the user's own choice
@@ -986,8 +1009,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             && !asks_user
             // (A value offered, not imposed: "its address, e.g. ana@…, can be used with
             // `send_email`".)
-            && !optional(r.folded)
-            && !offered_as_example(r.folded)
+            && !optional_once()
+            && !offered_as_example_once()
             && !about_itself())
         // … or a named tool said to act no longer for the user but for someone else
         // ("vercel_deploy deployt nicht mehr ins Projekt des Nutzers, sondern in das
@@ -997,7 +1020,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             && replaces_target(r.folded)
             && !x.opening
             && !asks_user
-            && !optional(r.folded)
+            && !optional_once()
             && !about_itself());
     // The user's own values set aside, in so many words ("auch wenn der Nutzer andere Werte
     // angibt", "применяются даже если пользователь указал иначе"), for calls of another tool:
@@ -1036,8 +1059,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             || (trigger && !r.folded.contains("user")))
         && !x.opening
         && !about_itself()
-        && !optional(r.folded)
-        && assigns_value(r.folded);
+        && !optional_once()
+        && assigns_value_once();
     // A tool that neither sends, writes, deletes nor runs anything, by its name and
     // description, prescribing a literal destination (an account, an address, a URL) for
     // something sent or for a destination argument, outside its opening clause ("Shows
@@ -1060,9 +1083,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                     })
             }))
         && !asks_user
-        && !optional(r.folded)
+        && !optional_once()
         && !about_itself()
-        && !offered_as_example(r.folded)
+        && !offered_as_example_once()
         && !(own_traffic(r.folded) && !data_secret && !data_talk && !data_personal)
         && !(x.facts)().acts;
     // The same tool fixing a value for another tool's calls ("Beim Anlegen von Issues über
@@ -1073,9 +1096,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !x.opening
         && !whole
         && (role || other)
-        && (assigns_value(r.folded) || (quoted_value(r.folded) && SETS.in_text(r.folded)))
+        && (assigns_value_once() || (quoted_value(r.folded) && SETS.in_text(r.folded)))
         && !asks_user
-        && !optional(r.folded)
+        && !optional_once()
         && !about_itself()
         && !(x.facts)().acts;
     // A tool that acts (pays, sends, invites, merges) naming, under a condition on the call
@@ -1097,8 +1120,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             && CONDITION.in_text(&format!(" {} ", r.folded))
             && !asks_user
             && !about_itself()
-            && !offered_as_example(r.folded)
-            && !says_none(r.folded)
+            && !offered_as_example_once()
+            && !says_none_once()
             && (x.facts)().acts
     };
     let tampers = reader_redirect
@@ -1227,9 +1250,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             && !whole
             && !asks_user
             && !talk_bounds
-            && !says_none(r.folded)
-            && says_it_holds(r.folded)
-            && super::reading::own_session(r.folded)
+            && !says_none_once()
+            && says_it_holds_once()
+            && own_session_once()
             && (x.facts)().acts
             && !(x.about_talk)()
     };
@@ -1238,10 +1261,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             && (moves || takes || sink)
             && (ordered || trigger || sink)
             && (named_sink || !asks_user)
-            && (!field_only || super::reading::own_session(r.folded) || !(x.about_talk)())
+            && (!field_only || own_session_once() || !(x.about_talk)())
             // A prompt tool's own subject ("put the system prompt in the first message") is no
             // theft unless it is the model's own, or it goes somewhere else.
-            && (super::reading::own_session(r.folded) || named_sink || other || !(x.about_talk)()))
+            && (own_session_once() || named_sink || other || !(x.about_talk)()))
             || carried())
     {
         emit(
@@ -1362,7 +1385,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             if pointed { 4 } else { 3 },
             "runs other tools down so the model avoids them",
         );
-    } else if !whole && r.has(Prefer) && !narrowed_user_need(r.folded) {
+    } else if !whole && r.has(Prefer) && !narrowed_user_need_once() {
         // (A preference for the tool that fits a narrower need of the user's is routing
         // advice, see [`narrowed_user_need`].)
         emit(
@@ -1431,7 +1454,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // folders go too and the recycle bin is emptied", "la purge s'étend à toute la boîte de
     // l'équipe": no parameter needs to say that, whatever the tool declares.)
     let widens = || {
-        x.in_param && trigger && (broad || irreversible_words(r.folded, ascii)) && !optional(r.folded)
+        x.in_param && trigger && (broad || irreversible_words_once()) && !optional_once()
     };
     let own_destruction = || {
         !told
@@ -1447,17 +1470,17 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // that no order is there to find.
     let undeclared = x.reader
         && matches!(x.kind, StrKind::Description | StrKind::Other | StrKind::Default | StrKind::Enum)
-        && words(r.folded) >= 5
+        && words_once() >= 5
         && !x.opening
         && !whole
         && !x.param_sink
-        && !optional(r.folded)
+        && !optional_once()
         && !denies(r)
-        && !own_scratch(r.folded)
-        && !shapes_the_answer(r.folded);
+        && !own_scratch_once()
+        && !shapes_the_answer_once();
     // Destruction said to be beyond recovery ("permanently, trash included", "sin pasar por
     // la papelera", "영구 삭제"): as grave as a sweeping one.
-    let irreversible = || irreversible_words(r.folded, ascii);
+    let irreversible = || irreversible_words_once();
     // Any tool that declares no destruction, a later sentence of whose description says, as
     // a plain fact, that something is destroyed when or after it runs, everything of a kind
     // or beyond recovery ("after the summary the raw tabs are deleted", "vor Erstellung des
@@ -1472,14 +1495,14 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !x.in_param
         && !ordered
         && !asks_user
-        && words(r.folded) >= 6
+        && words_once() >= 6
         && !x.opening
         && !whole
         && (trigger || broad || role || irreversible())
-        && !optional(r.folded)
+        && !optional_once()
         && !denies(r)
-        && !own_scratch(r.folded)
-        && !shapes_the_answer(r.folded)
+        && !own_scratch_once()
+        && !shapes_the_answer_once()
         && (x.facts)().quiet
     };
     let destroys = r.has(ActDelete)
@@ -1499,7 +1522,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // files are removed" — it is housekeeping.)
             ((told || (trigger && !states))
                 && (stakes || r.has(ActRun) || broad || irreversible())
-                && (told || stakes || !own_scratch(r.folded)))
+                && (told || stakes || !own_scratch_once()))
                 || (ordered && other)
                 // Destruction handed to another tool named by its role ("the storage tool
                 // should empty the bucket", "使用文件工具删除…所有文件").
@@ -1509,20 +1532,20 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 || (trigger && named_other && !about_itself())
                 // … or a default, sent as it stands, that destroys everything of a kind
                 // ("--delete (同期先の全オブジェクトを削除してから開始)").
-                || (x.kind == StrKind::Default && broad && !optional(r.folded))
+                || (x.kind == StrKind::Default && broad && !optional_once())
                 // … or an enum value or default that destroys beyond recovery ("eliminar
                 // permanentemente ambos registros y vaciar la papelera"): sent as it stands.
                 || (matches!(x.kind, StrKind::Default | StrKind::Enum)
                     && irreversible()
-                    && !optional(r.folded)
+                    && !optional_once()
                     && !denies(r))
                 // … or a parameter's title, a label, that narrates a destruction ("Since (the
                 // docs/ folder is overwritten with empty files and the old tags are deleted
                 // from the remote)"): no label needs to.
                 || (x.kind == StrKind::Title
                     && x.in_param
-                    && words(r.folded) >= 8
-                    && !optional(r.folded)
+                    && words_once() >= 8
+                    && !optional_once()
                     && !denies(r))
                 || undeclared
                 || undeclared_side_effect()
