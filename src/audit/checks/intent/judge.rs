@@ -148,8 +148,12 @@ fn assigns_value(folded: &str) -> bool {
 /// is left out: "use this instead of `execute_command`" is how honest tools point the model
 /// at the better of their own tools.)
 fn replaces_target(folded: &str) -> bool {
+    // (… or "not the one the user named": "apuntan al proyecto X, no al que indique el
+    // usuario".)
     crate::audit::text::any_of!(folded, ["no longer", "nicht mehr", "plus dans", "plus vers", "ya no", "não mais", "больше не",
-        "不再", "더 이상"])
+        "不再", "더 이상", "not the one", "not to the one", "rather than the one", "instead of the one",
+        "no al que", "no a la que", "no el que", "no la que", "e não o que", "e não ao que", "et non celui",
+        "et non vers celui", "et non celle", "nicht das vom", "nicht in das vom", "а не в тот", "а не тот"])
 }
 
 /// "Is never returned by any tool", "not exposed to other tools", "nunca se devuelve a
@@ -1026,21 +1030,32 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // angibt", "применяются даже если пользователь указал иначе"), for calls of another tool:
     // the call is tampered with whatever it changes.
     let overrides_user = || {
+        // (… or what was asked for: "quel que soit le bucket demandé", "regardless of the
+        // requested branch".)
         const USER: &[&str] = &[
             "user", "nutzer", "benutzer", "usuario", "usuário", "utilisateur", "utilizador",
-            "пользовател", "用户", "ユーザー", "사용자",
+            "пользовател", "用户", "ユーザー", "사용자", "requested", "asked for", "demandé",
+            "solicitad", "pedid", "angefordert", "gewünscht", "запрошенн", "请求的", "指定された",
+            "요청한",
         ];
         // (A concession — "even if", "whatever" —, not "attributed to the integration, not to
         // the user".)
         const EVEN: &[&str] = &[
             "even", "whatever", "regardless", "no matter", "auch wenn", "selbst wenn", "egal",
             "даже", "независимо", "aunque", "independientemente", "mesmo que", "même si",
-            "quoi que", "即使", "无论", "ても", "더라도", "관계없이",
+            "quoi que", "quel que", "quelle que", "peu importe", "即使", "无论", "ても", "더라도", "관계없이",
         ];
         r.hits.iter().filter(|h| h.concept == AgainstUser).any(|h| {
-            r.folded.get(h.start..h.end).is_some_and(|w| {
-                USER.iter().any(|u| w.contains(u)) && EVEN.iter().any(|e| w.contains(e))
-            })
+            // (The concession's own words, and the few after it: "regardless of the requested
+            // bucket".)
+            let mut end = (h.end + 40).min(r.folded.len());
+            while !r.folded.is_char_boundary(end) {
+                end -= 1;
+            }
+            let said = r.folded.get(h.start..h.end);
+            let reach = r.folded.get(h.start..end.max(h.end));
+            said.is_some_and(|w| EVEN.iter().any(|e| w.contains(e)))
+                && reach.is_some_and(|w| USER.iter().any(|u| w.contains(u)))
         })
     };
     let user_set_aside = (named_other || role || other) && !asks_user && overrides_user() && !about_itself();
