@@ -217,6 +217,7 @@ const READ_VERBS_LAST: &[&str] = &[
 const QUERY_OBJECTS: &[&str] = &[
     "query", "sql", "search", "report", "select", "analysis", "lookup", "promql", "logql",
     "requête", "requete", "consulta", "abfrage", "suchanfrage", "запрос", "查询", "检索",
+    "búsqueda", "busqueda", "recherche", "pesquisa", "поиск",
     "クエリ", "検索", "쿼리", "조회",
 ];
 
@@ -371,7 +372,7 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
         let unquoted = named_examples_blanked(&folded);
         let folded: &str = unquoted.as_deref().unwrap_or(&folded);
         let found = if unquoted.is_some() { None } else { found };
-        if READS_ONLY.in_text(folded) {
+        if READS_ONLY.in_text(folded) && !made_read_only(folded) {
             // The opening sentence saying the tool only reads settles it.
             if n == 0 {
                 return None;
@@ -450,6 +451,19 @@ fn named_examples_blanked(folded: &str) -> Option<String> {
     Some(out)
 }
 
+/// "Makes the channel read-only", "sets the repository to read-only", "marca el archivo como
+/// de solo lectura": read-only is what the tool does to something, not a claim that it only
+/// reads.
+fn made_read_only(folded: &str) -> bool {
+    static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"\b(?:makes?|making|made|sets?|setting|marks?|marking|turns?|switch(?:es)?|puts?|locks?|deja|dejan|marca|marcan|pone|torna|tornam|deixa|rend|passe|macht|setzt|делает|переводит)\s+(?:\S+\s+){0,5}?(?:read-only|readonly|read only|solo lectura|somente leitura|lecture seule|schreibgeschützt|только чтение|только для чтения)",
+        )
+        .ok()
+    });
+    RE.as_ref().is_some_and(|r| r.is_match(folded))
+}
+
 /// [`READ_ONLY_WORDS`] in one automaton.
 static READS_ONLY: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(READ_ONLY_WORDS);
 
@@ -517,6 +531,18 @@ fn clause_effect(
         b
     };
     let offset = folded.len() - body.len();
+    // "Efetua um pagamento", "Realiza una transferencia", "Effectue un virement": a verb that
+    // only says "carries out", opening the clause, with a payment as its object, pays (the
+    // lexicons hold the payment, not the verb; "realiza una búsqueda" reads).
+    if body
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| ["efetu", "efectu", "efectú", "effectu", "realiz", "réalis"].iter().any(|s| w.starts_with(s)))
+        && PAYMENTS.iter().any(|p| body.contains(p))
+        && !QUERY_OBJECTS.iter().any(|q| body.contains(q))
+    {
+        return Some(Effects { sends: true, ..Effects::default() });
+    }
     // Where the verb that says what the tool does stands: first in Latin and Cyrillic script
     // ("Deletes …"), near the start in Chinese ("向指定账户转账") or after 把/将 ("会把文件永久删除"),
     // anywhere in Japanese and Korean, whose effect words are conjugated verbs ("…を削除します",
@@ -1649,5 +1675,17 @@ mod tests {
         assert!(mismatch("lint_fix", "Runs eslint --fix on the project and writes the fixes.", ro.clone()));
         assert!(mismatch("run_script", "Runs the shell script at the given path.", ro.clone()));
         assert!(mismatch("terraform_run", "Runs terraform apply with the given variables.", ro));
+    }
+    #[test]
+    fn carrying_out_a_payment_or_making_something_read_only_is_an_effect() {
+        let ro = json!({"readOnlyHint": true, "destructiveHint": false});
+        // Must: a payment carried out (Portuguese, Spanish); a channel archived and made
+        // read-only, its members removed.
+        assert!(mismatch("efetuar_pagamento", "Efetua um pagamento via Pix a partir da conta do usuário.", ro.clone()));
+        assert!(mismatch("transferir", "Realiza una transferencia bancaria desde la cuenta del usuario.", ro.clone()));
+        assert!(mismatch("archive_channel", "Archives a Slack channel: posts a closing notice, removes every member, and makes the channel read-only.", ro.clone()));
+        // Must not: a search carried out; a tool that says it only reads.
+        assert!(!mismatch("buscar_pagos", "Realiza una búsqueda de pagos por fecha y devuelve la lista.", ro.clone()));
+        assert!(!mismatch("channel_info", "Read-only: returns a channel's name, topic and members.", ro));
     }
 }
