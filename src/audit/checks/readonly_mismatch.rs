@@ -114,6 +114,22 @@ const WRITE_WORDS: &[&str] = &[
     "publish",
     "apply",
     "fork",
+    // A state the tool changes: paused, stopped, cancelled, archived, approved.
+    "pause",
+    "resume",
+    "stop",
+    "restart",
+    "suspend",
+    "disable",
+    "enable",
+    "unlock",
+    "shutdown",
+    "terminate",
+    "reboot",
+    "archive",
+    "cancel",
+    "approve",
+    "reject",
 ];
 const SEND_WORDS: &[&str] = &[
     "send", "email", "mail", "publish", "notify", "tweet", "upload", "transfer", "pay", "webhook",
@@ -1687,5 +1703,17 @@ mod tests {
         // Must not: a search carried out; a tool that says it only reads.
         assert!(!mismatch("buscar_pagos", "Realiza una búsqueda de pagos por fecha y devuelve la lista.", ro.clone()));
         assert!(!mismatch("channel_info", "Read-only: returns a channel's name, topic and members.", ro));
+    }
+    #[test]
+    fn a_name_that_changes_a_state_is_no_reader() {
+        let ro = json!({"readOnlyHint": true, "destructiveHint": false});
+        // Must: pausing, cancelling, terminating under a read-only claim.
+        for name in ["pause_project", "cancel_subscription", "terminate_vm", "approve_timesheets"] {
+            assert!(mismatch(name, "Acts on the item with the given id.", ro.clone()), "{name}");
+        }
+        // Must not: a reader of such a state.
+        for name in ["get_pause_status", "list_cancelled_orders", "lock_status"] {
+            assert!(!mismatch(name, "Returns the item with the given id.", ro.clone()), "{name}");
+        }
     }
 }
