@@ -415,6 +415,11 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
             }
             sentence_terms = Some(found);
         }
+        // An operation that destroys by its very name ("force push", "push forzado",
+        // "TRUNCATE", "DROP TABLE"), anywhere in the sentence and not negated, is a
+        // destruction whatever verb the sentence opens with ("Reescribe el historial … y la
+        // publica con push forzado", "Vacía (TRUNCATE) todas las tablas").
+        fx.deletes |= destroying_operation(folded);
         for (k, piece) in pieces.into_iter().enumerate() {
             let terms = if k == 0 { sentence_terms.take() } else { None };
             if let Some(more) = clause_effect(lex, piece, n > 0, terms) {
@@ -465,6 +470,32 @@ fn named_examples_blanked(folded: &str) -> Option<String> {
     }
     out.push_str(&folded[at..]);
     Some(out)
+}
+
+/// Whether `folded` names an operation that destroys by definition (force push, truncate, drop
+/// table or database, `git reset --hard`, `rm -rf`) that no negation before or after sets aside.
+fn destroying_operation(folded: &str) -> bool {
+    static OPS: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"\bforce[- ]push(?:es|ed)?\b|\bpush (?:--force|-f)\b|\bpush (?:forzado|forçado|forcé)|\btruncate\b|\bdrop (?:table|database|schema)\b|\breset --hard\b|\brm -rf\b",
+        )
+        .ok()
+    });
+    // (Refused or unsupported after it: "force push is not supported", "… is rejected".)
+    const REFUSED_AFTER: &[&str] = &[
+        " not ", "n't", "never", "refus", "reject", "blocked", "disabled", "no está", "no se",
+        "não é", "não", "n'est pas", "nicht", "не ",
+    ];
+    OPS.as_ref().is_some_and(|re| {
+        re.find_iter(folded).any(|m| {
+            let after: String = folded[m.end()..].chars().take(40).collect();
+            !crate::audit::checks::intent::negated_at(folded, m.start(), m.end())
+                && !REFUSED_AFTER.iter().any(|w| after.contains(w))
+                // (Named as an example: "the commands the server refuses to run (e.g. rm -rf
+                // /, mkfs)".)
+                && !crate::audit::checks::side_effect_command::exemplified(folded, m.start())
+        })
+    })
 }
 
 /// "Makes the channel read-only", "sets the repository to read-only", "marca el archivo como
@@ -1715,5 +1746,18 @@ mod tests {
         for name in ["get_pause_status", "list_cancelled_orders", "lock_status"] {
             assert!(!mismatch(name, "Returns the item with the given id.", ro.clone()), "{name}");
         }
+    }
+    #[test]
+    fn an_operation_that_destroys_by_its_name_is_a_destruction() {
+        let safe = json!({"readOnlyHint": false, "destructiveHint": false});
+        // Must: a force push or a TRUNCATE said anywhere in the sentence.
+        assert!(mismatch("reescribir_historial", "Reescribe el historial de la rama indicada (squash de todos los commits) y la publica en el remoto con push forzado.", safe.clone()));
+        assert!(mismatch("force_sync", "Makes the remote branch match the local one exactly, rewriting remote history if needed (force push).", safe.clone()));
+        assert!(mismatch("reiniciar_tablas", "Vacía (TRUNCATE) todas las tablas del esquema indicado y reinicia las secuencias.", safe.clone()));
+        // Must not: the operation refused or never done.
+        assert!(!mismatch("push_branch", "Pushes the branch to the remote. It never force pushes; a rejected push is reported.", safe.clone()));
+        assert!(!mismatch("sync_branch", "Fast-forwards the remote branch; force push is not supported.", safe.clone()));
+        // Must not: named as an example of what the tool refuses.
+        assert!(!mismatch("set_blocked_commands", "Updates the list of commands the server refuses to run (e.g. rm -rf /, mkfs, shutdown).", safe));
     }
 }
