@@ -229,6 +229,19 @@ const READ_VERBS_LAST: &[&str] = &[
     "shutoku", "hyouji", "hyoji", "chaxun", "huoqu", "liebiao", "chakan", "sousuo",
 ];
 
+/// Stems of verbs that only say "carries out" ("Efetua um pagamento", "Effectue un virement",
+/// "Makes a payment"); the first six are Romance verbs the lexicons leave out.
+const CARRY_OUT: &[&str] = &[
+    "efetu", "efectu", "efectú", "effectu", "realiz", "réalis", "make", "process", "durchführ",
+    "tätig", "провод", "соверш",
+];
+
+/// Whether `text` names a payment and `object` (the clause from its verb) is no query:
+/// carrying one out pays ("realiza una búsqueda de pagos" reads).
+fn pays(text: &str, object: &str) -> bool {
+    PAYMENTS.iter().any(|p| text.contains(p)) && !QUERY_OBJECTS.iter().any(|q| object.contains(q))
+}
+
 /// Objects of `execute`/`run` that are queries, not code (`execute_query`, `run_report`).
 const QUERY_OBJECTS: &[&str] = &[
     "query", "sql", "search", "report", "select", "analysis", "lookup", "promql", "logql",
@@ -584,9 +597,8 @@ fn clause_effect(
     if body
         .split_whitespace()
         .next()
-        .is_some_and(|w| ["efetu", "efectu", "efectú", "effectu", "realiz", "réalis"].iter().any(|s| w.starts_with(s)))
-        && PAYMENTS.iter().any(|p| body.contains(p))
-        && !QUERY_OBJECTS.iter().any(|q| body.contains(q))
+        .is_some_and(|w| CARRY_OUT[..6].iter().any(|s| w.starts_with(s)))
+        && pays(body, body)
     {
         return Some(Effects { sends: true, ..Effects::default() });
     }
@@ -740,15 +752,12 @@ fn clause_effect(
     let mut fx = Effects::default();
     // "Efetua um pagamento", "Effectue un virement", "Makes a payment": carrying out a
     // payment pays, whatever the verb (only with a payment: "realiza una búsqueda" reads).
-    let pays = || {
-        PAYMENTS.iter().any(|p| folded.contains(p)) && !QUERY_OBJECTS.iter().any(|q| body.contains(q))
-    };
+    let pays_here = || pays(folded, body);
     if same_word(Concept::ActDelete) {
         fx.deletes = true;
     } else if same_word(Concept::ActSend) && !same_word(Concept::ActRun) {
         fx.sends = true;
-    } else if stem(&["efetu", "efectu", "efectú", "effectu", "realiz", "réalis", "make", "process", "durchführ", "tätig", "провод", "соверш"])
-        && pays()
+    } else if stem(CARRY_OUT) && pays_here()
     {
         fx.sends = true;
         return Some(fx);
@@ -756,7 +765,7 @@ fn clause_effect(
         || stem(&["execut", "run", "выполняет", "запускает", "ejecuta", "executa", "exécute", "führt"])
     {
         // "Выполняет платёж", "振込を実行します", "执行转账": carrying out a payment pays.
-        if pays() {
+        if pays_here() {
             fx.sends = true;
             return Some(fx);
         }

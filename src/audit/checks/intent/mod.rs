@@ -794,7 +794,7 @@ fn confirmation_on_by_default(tool: &Value) -> Vec<(String, String)> {
             continue;
         };
         for (name, sub) in props {
-            let here = format!("{at}/properties/{}", name.replace('~', "~0").replace('/', "~1"));
+            let here = format!("{at}/properties/{}", crate::model::pointer::token(name));
             let words = crate::model::words::name_words(name);
             let confirms = words.iter().any(|w| CONFIRM.contains(&w.as_str()));
             let requires = words.iter().any(|w| REQUIRES.contains(&w.as_str()));
