@@ -483,3 +483,32 @@ fn the_release_archive_is_where_cargo_binstall_looks() {
         "{inside} not in:\n{list}"
     );
 }
+
+/// `.ci/run` in a checkout under the host's /tmp (which the sandbox hides from the servers the
+/// tests start) stops at once, before any step, with exit code 2 and a message saying why and
+/// where to clone instead. (A copy of the script in a scratch folder under /tmp stands for the
+/// checkout: the check runs before the script touches anything.)
+#[test]
+fn ci_run_refuses_a_checkout_under_tmp_up_front() {
+    let scratch = tempfile::Builder::new()
+        .prefix("mcpvet-ci-run-")
+        .tempdir_in("/tmp")
+        .unwrap();
+    std::fs::create_dir_all(scratch.path().join(".ci")).unwrap();
+    std::fs::copy(root().join(".ci/run"), scratch.path().join(".ci/run")).unwrap();
+    let out = Command::new("bash")
+        .arg(scratch.path().join(".ci/run"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("under /tmp") && err.contains("clone the repository elsewhere"),
+        "{err}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "no step ran: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
