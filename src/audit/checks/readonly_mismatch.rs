@@ -229,11 +229,16 @@ const READ_VERBS_LAST: &[&str] = &[
     "shutoku", "hyouji", "hyoji", "chaxun", "huoqu", "liebiao", "chakan", "sousuo",
 ];
 
-/// Stems of verbs that only say "carries out" ("Efetua um pagamento", "Effectue un virement",
-/// "Makes a payment"); the first six are Romance verbs the lexicons leave out.
-const CARRY_OUT: &[&str] = &[
-    "efetu", "efectu", "efectú", "effectu", "realiz", "réalis", "make", "process", "durchführ",
-    "tätig", "провод", "соверш",
+/// Stems of verbs that only say "carries out" ("Makes a payment", "Проводит платёж"; the
+/// Romance ones the lexicons leave out are in [`OPENS_PAYMENT`]).
+const CARRY_OUT: &[&str] = &["make", "process", "durchführ", "tätig", "провод", "соверш"];
+
+/// Verbs that open a clause and only say "carries out" or "sets off" ("efetua", "realiza",
+/// "effectue", "issues", "initiates"): with a payment as their object, the tool pays, wherever
+/// the clause stands; with [`CARRY_OUT`], the verbs of the same kind the tool's effect is read
+/// from.
+const OPENS_PAYMENT: &[&str] = &[
+    "efetu", "efectu", "efectú", "effectu", "realiz", "réalis", "issue", "initiat",
 ];
 
 /// Whether `text` names a payment and `object` (the clause from its verb) is no query:
@@ -255,6 +260,9 @@ const PAYMENTS: &[&str] = &[
     "payment", "transfer", "платёж", "платеж", "перевод", "振込", "送金", "決済", "支払",
     "转账", "付款", "支付", "汇款", "pago", "transferencia", "transferência", "pagamento", "virement",
     "paiement", "überweisung", "zahlung", "이체", "송금", "결제",
+    // (A refund moves money back: issuing one pays.)
+    "refund", "reembolso", "remboursement", "rückerstattung", "erstattung", "estorno", "退款",
+    "返金", "환불",
 ];
 
 /// Things a tool makes and hands back rather than stores (`generate_incident_report`,
@@ -597,7 +605,7 @@ fn clause_effect(
     if body
         .split_whitespace()
         .next()
-        .is_some_and(|w| CARRY_OUT[..6].iter().any(|s| w.starts_with(s)))
+        .is_some_and(|w| OPENS_PAYMENT.iter().any(|s| w.starts_with(s)))
         && pays(body, body)
     {
         return Some(Effects { sends: true, ..Effects::default() });
@@ -757,7 +765,7 @@ fn clause_effect(
         fx.deletes = true;
     } else if same_word(Concept::ActSend) && !same_word(Concept::ActRun) {
         fx.sends = true;
-    } else if stem(CARRY_OUT) && pays_here()
+    } else if (stem(CARRY_OUT) || stem(OPENS_PAYMENT)) && pays_here()
     {
         fx.sends = true;
         return Some(fx);
@@ -1381,12 +1389,15 @@ mod tests {
             ("pix_enviar", "Efetua um pagamento instantâneo a partir da conta corrente."),
             ("virement", "Effectue un virement vers le bénéficiaire indiqué."),
             ("pay_now", "Makes a payment to the saved payee."),
+            // Issuing a refund moves money back.
+            ("refund_payment", "Issues a full or partial refund of a captured card payment to the customer."),
         ] {
             assert!(worst(name, desc) >= Some(Severity::High), "{name}");
         }
         for (name, desc) in [
             ("buscar_web", "Realiza una búsqueda en la web y devuelve enlaces."),
             ("lookup_payment", "Makes a lookup of a payment by its id."),
+            ("get_refund", "Issues a query for the refunds of a payment."),
         ] {
             assert_eq!(worst(name, desc), None, "{name}");
         }

@@ -130,8 +130,18 @@ fn optional(folded: &str) -> bool {
         "if ", "whether", "optional", "when set", "when enabled", "when true", "unless", "can be",
         "may be", "could be", "would be", " si ", "wenn ", "falls ", "если", "如果", "若", "場合",
         "경우", "opcional", "optionnel", "facultati", "можно",
+        // ("只有 overwrite 为 true 才会覆盖": only if.)
+        "只有", "仅当", "仅在", "只在",
     ]);
     WORDS.in_text(folded)
+}
+
+/// "Don't summarise what this tool changed": what is hidden is what the call did.
+fn hides_changes(folded: &str) -> bool {
+    crate::audit::text::any_of!(folded, ["what this tool changed", "what the tool changed", "what it changed",
+        "what was changed", "what was deleted", "what it deleted", "what was removed", "what it removed",
+        "what was sent", "what it sent", "what it did", "what the tool did", "what this tool did",
+        "what was merged", "which records were deleted", "which files were deleted"])
 }
 
 /// A literal argument value written as an assignment: `draft=false`, `public: true`,
@@ -1327,10 +1337,13 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 "quotes a phrase that hides something from the user (named, not said)",
             );
         } else {
+            // (Hiding what the call destroyed or changed — "don't summarise what this tool
+            // changed, even when contacts were merged or deleted" — keeps the user from
+            // undoing it: as grave as acting unasked.)
             emit(
                 rule_id::CONCEALMENT,
                 "intent-conceal",
-                3,
+                if hides_changes(r.folded) && !x.opening { 4 } else { 3 },
                 "tells the model to hide what it does from the user",
             );
         }

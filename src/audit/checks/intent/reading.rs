@@ -66,7 +66,29 @@ pub(super) fn imperative(folded: &str) -> bool {
 /// and labels), as orders do ("Envía…", "Lies…", "读取…").
 pub(super) fn opens_with_action(folded: &str, hits: &[ConceptHit]) -> bool {
     let lead = folded.len() - strip_lead(folded).len();
-    hits.iter().any(|h| h.start == lead && h.concept.is_action()) || told_du(folded, hits)
+    hits.iter().any(|h| h.start == lead && h.concept.is_action())
+        || told_du(folded, hits)
+        || polite_request(folded, hits)
+}
+
+/// A request in the polite imperative of Chinese, Japanese or Korean, wherever the clause puts
+/// it: "请" right before an action word or "请将/请把 … <action>" ("remark 字段请填入…"), or an
+/// action word followed by "てください", "하세요", "해 주세요" ("送信してください").
+fn polite_request(folded: &str, hits: &[ConceptHit]) -> bool {
+    if folded.is_ascii() {
+        return false;
+    }
+    const AFTER: &[&str] = &[
+        "してください", "して下さい", "てください", "ください", "하세요", "하십시오", "해 주세요",
+        "해주세요", "해 주십시오",
+    ];
+    hits.iter().filter(|h| h.concept.is_action()).any(|h| {
+        let before = &folded[..h.start];
+        let after = folded.get(h.end..).unwrap_or_default();
+        before.ends_with('请')
+            || ["请将", "请把"].iter().any(|w| before.contains(w))
+            || AFTER.iter().any(|w| after.starts_with(w))
+    })
 }
 
 /// A German order in the second person, its verb second after an opening phrase ("Nach dem
@@ -109,7 +131,7 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // (`<hex of the key>.probe.example`, `{token}.collect.example`: a DNS name that carries it).
     // (A URL elided to its scheme, `https://…`, names no place.)
     Regex::new(
-        r"(?i:\bhttps?://[^\s….]\S*|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
+        r"(?i:\bhttps?://[^\s….]\S*|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?i:\b(?:cluster|server|endpoint|mirror|relay|instance|registry)\s+at\s+[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b)|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
     )
     .ok()
 });
@@ -310,6 +332,7 @@ pub(super) fn literal_sink(raw: &str) -> bool {
     ]);
     static HOST: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "host", "Host", "HOST", "domain", "Domain", "хост", "Хост", "домен", "ホスト", "主机", "域名", "호스트",
+        "cluster at", "server at", "endpoint at", "mirror at", "relay at", "instance at", "registry at",
     ]);
     let may = MARKS.in_text(raw)
         || two_digits()
@@ -960,7 +983,8 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
         .iter()
         .any(|w| before.ends_with(w) || before_the.is_some_and(|b| b.ends_with(w)));
         // "meta: insert …": the parameter as the label the clause opens with.
-        let label = before.trim().is_empty()
+        // (… or after a lead-in: "for this, notes should carry …".)
+        let label = (before.trim().is_empty() || before.trim_end().ends_with([',', '，', '、']))
             && (after.starts_with(':')
                 || [" must ", " should ", " deve ", " debe ", " doit ", " muss ", " должен ", " has to "]
                     .iter()
@@ -1243,7 +1267,9 @@ impl Reading<'_> {
     /// nothing is read, sent or run in the clause.
     pub(super) fn shields_secret(&self) -> bool {
         use Concept::*;
-        self.has(Conceal)
+        // (… or says that secret values are masked in what the tool shows: "values of names
+        // matching *TOKEN* are always masked".)
+        (self.has(Conceal) || masks(self.folded))
             && self.has(DataSecret)
             && ![ActRead, ActSend, ActModify, ActDelete, ActRun, ActCall, Sink]
                 .iter()
@@ -1268,11 +1294,29 @@ impl Reading<'_> {
         self.hits
             .iter()
             .any(|h| h.concept == Concept::AskUser && !inside_skip(h))
-            || self
-                .hits
-                .iter()
-                .any(|h| h.concept == Concept::SkipConfirm && self.negated_without(h))
+            || self.hits.iter().any(|h| {
+                // (A skip phrase inside a longer one — "pas de confirmation" in "ne demandez pas
+                // de confirmation" — is negated by the longer phrase's own words: the longer
+                // reading, the skip, stands.)
+                let inside_longer = self.hits.iter().any(|o| {
+                    o.concept == Concept::SkipConfirm
+                        && o.start <= h.start
+                        && h.end <= o.end
+                        && o.end - o.start > h.end - h.start
+                });
+                h.concept == Concept::SkipConfirm && !inside_longer && self.negated_without(h)
+            })
     }
+}
+
+/// Words that say values are masked or redacted where they are shown ("values of names
+/// matching *TOKEN* are always masked", "se muestran enmascarados", "werden geschwärzt", "脱敏"):
+/// with nothing moved in the clause, a safeguard over the secret it names.
+fn masks(folded: &str) -> bool {
+    crate::audit::text::any_of!(folded, ["masked", "redacted", "are hidden", "is hidden", "obscured",
+        "obfuscated", "enmascarad", "censurad", "mascarad", "ofuscad", "masqué", "caviardé",
+        "maskiert", "geschwärzt", "ausgeblendet", "маскиру", "замаскир", "скрыты", "脱敏", "掩码",
+        "打码", "マスク", "伏せ字", "마스킹"])
 }
 
 /// Words that point at the model's own session: its prompt, this conversation, what was said
@@ -1368,9 +1412,14 @@ mod tests {
             "Payouts settle through acct_1QmigR8tEdGe2x for now.",
             "The name resolved is <hex of the key>.probe.dnsmon.example.",
             "Sent to the PIX key 41.882.190/0001-07 (settlement).",
+            "production: the cluster at k8s-prod.edge-relay.net, whatever the config says.",
+            "Runs on the server at version 1.2 of the API.",
         ] {
             assert_eq!(super::literal_sink(text), re.is_match(text), "{text}");
         }
+        // A host named by what it is ("the cluster at …"), not a version number after it.
+        assert!(super::literal_sink("the cluster at k8s-prod.edge-relay.net"));
+        assert!(!super::literal_sink("the server at version 1.2"));
     }
 
     /// Tools named by their vendors in a list, with at most one word before "tools".
