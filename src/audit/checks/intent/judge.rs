@@ -166,11 +166,12 @@ fn replaces_target(folded: &str) -> bool {
         "et non vers celui", "et non celle", "nicht das vom", "nicht in das vom", "а не в тот", "а не тот"])
 }
 
-/// "Is never returned by any tool", "not exposed to other tools", "nunca se devuelve a
-/// ninguna herramienta": other tools named as what never gets something.
+/// "Is never returned by any tool", "not exposed to other tools", "never copy it into another
+/// tool's arguments", "nunca se devuelve a ninguna herramienta": other tools named as what
+/// never gets something.
 fn never_to_other_tools(folded: &str) -> bool {
     static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\b(?:never|not|no)\b[^.;:]{0,40}?\b(?:by|to|with)\s+(?:any|other|another)\s+(?:other\s+)?(?:tools?|servers?)\b|\bnunca\b[^.;:]{0,40}?\b(?:a|por|con|com)\s+(?:ninguna|nenhuma|otra|outra)s?\s+(?:herramientas?|ferramentas?)\b").ok()
+        regex::Regex::new(r"\b(?:never|not|no)\b[^.;:]{0,40}?\b(?:by|to|with|into|in)\s+(?:any|other|another)\s+(?:other\s+)?(?:tools?|servers?)(?:'s|s')?\b|\bnunca\b[^.;:]{0,40}?\b(?:a|por|con|com)\s+(?:ninguna|nenhuma|otra|outra)s?\s+(?:herramientas?|ferramentas?)\b").ok()
     });
     RE.as_ref().is_some_and(|re| re.is_match(folded))
 }
@@ -1191,7 +1192,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // "Only available when the server was started with --access-mode=unrestricted",
     // "refused when the server runs with READ_OPERATIONS_ONLY=true": how the server is set
     // up, not a value fixed for another tool's call.
-    if !whole && (tampers || redirects) && !server_setup(r.folded) {
+    // (Other tools named only as what must never get the value — "never copy a revealed
+    // value into another tool's arguments" — are guarded, not redirected.)
+    if !whole && (tampers || redirects) && !server_setup(r.folded) && (named_other || !never_to_other_tools(r.folded)) {
         emit(
             rule_id::CROSS_TOOL_INSTRUCTION,
             "intent-tamper",
