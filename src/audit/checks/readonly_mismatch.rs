@@ -451,7 +451,25 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
             }
         }
     }
+    // A query runner whose text says how writes are kept out ("the connection uses a read-only
+    // user", "write statements need --allow-writes", "Schreibende Anweisungen werden
+    // abgelehnt"): the SQL it runs may not write, so a write read from "runs a SQL query" alone
+    // is none.
+    if fx.writes && !fx.deletes && !fx.sends && !fx.executes && query_kept_read_only(&fold(desc)) {
+        fx.writes = false;
+    }
     (fx != Effects::default()).then_some(fx)
+}
+
+/// Whether a description of a query runner says its queries cannot write (a read-only role,
+/// user, connection or transaction; write statements refused or needing a start-up flag).
+fn query_kept_read_only(folded: &str) -> bool {
+    crate::audit::text::any_of!(folded, ["sql", "query", "abfrage", "consulta", "requête", "запрос", "查询", "クエリ", "쿼리"])
+        && crate::audit::text::any_of!(folded, ["read-only role", "read-only user", "read-only transaction",
+            "read-only connection", "read-only by default", "read-only mode", "read-only replica",
+            "write statements", "writes are rejected", "writes are refused", "nur-lese", "lesende",
+            "schreibende anweisungen", "solo lectura", "somente leitura", "lecture seule",
+            "только для чтения", "只读", "読み取り専用", "읽기 전용"])
 }
 
 /// `folded` with the inside of its quoted spans blanked, when it is a sentence about
@@ -1394,6 +1412,10 @@ mod tests {
         ] {
             assert!(worst(name, desc) >= Some(Severity::High), "{name}");
         }
+        // A query runner that says how writes are kept out reads; one that does not may write.
+        assert_eq!(worst("abfrage_ausfuehren", "Führt eine lesende SQL-Abfrage aus. Schreibende Anweisungen werden abgelehnt."), None);
+        assert_eq!(worst("run_query", "Runs a SQL query. The server's role is read-only by default; write statements need --allow-writes."), None);
+        assert!(worst("run_query", "Runs a SQL query.") >= Some(Severity::High));
         for (name, desc) in [
             ("buscar_web", "Realiza una búsqueda en la web y devuelve enlaces."),
             ("lookup_payment", "Makes a lookup of a payment by its id."),
