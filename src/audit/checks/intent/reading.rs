@@ -1102,6 +1102,7 @@ impl Reading<'_> {
             .filter(|h| h.concept == Trigger && !folded[h.start..h.end].is_ascii())
             .map(|h| (h.start, h.end))
             .collect();
+        let mut negated_ends: Vec<usize> = Vec::new();
         self.hits.retain(|h| {
             // A concealment or a skipped confirmation only quoted ("flags phrases like 'do not
             // tell the user'", "「사용자에게 알리지 마라」 같은 문구") is named, not asked.
@@ -1137,8 +1138,23 @@ impl Reading<'_> {
             let negated = negated_at(folded, h.start, h.end);
             forbids |= negated && h.concept == ActCall;
             forbids_move |= negated && matches!(h.concept, ActSend | ActModify);
+            if negated && matches!(h.concept, ActRead | ActSend) {
+                negated_ends.push(h.end);
+            }
             !negated
         });
+        // The secret a negated read or send takes as its object ("不会读取或输出凭据", "does not
+        // read or print credentials"): named as what is not touched, not as data at hand.
+        if !negated_ends.is_empty() {
+            self.hits.retain(|h| {
+                h.concept != DataSecret
+                    || !negated_ends.iter().any(|&e| {
+                        e <= h.start
+                            && h.start - e <= 16
+                            && !folded[e..h.start].contains(['.', ',', ';', ':', '。', '，', '；', '：'])
+                    })
+            });
+        }
         // "never use X", "do not call X", "avoid X": English says it with a verb the call
         // lexicon leaves out ("use" alone describes too much to count as a call).
         static AVOID: LazyLock<Option<Regex>> = LazyLock::new(|| {
