@@ -550,6 +550,7 @@ pub(crate) fn about_detection(lower: &str) -> bool {
     static WORDS: AnyOf = AnyOf::new(&[
         "detect",
         "flag",
+        "finding",
         "hits",
         "match",
         "pattern",

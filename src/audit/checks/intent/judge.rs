@@ -170,10 +170,16 @@ fn replaces_target(folded: &str) -> bool {
 /// tool's arguments", "nunca se devuelve a ninguna herramienta": other tools named as what
 /// never gets something.
 fn never_to_other_tools(folded: &str) -> bool {
+    never_to_other_tools_at(folded).is_some()
+}
+
+/// Where [`never_to_other_tools`] reads it (the byte range of the phrase), with Chinese "不会
+/// 出现在任何工具的返回结果中" (never appears in any tool's results).
+fn never_to_other_tools_at(folded: &str) -> Option<(usize, usize)> {
     static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\b(?:never|not|no)\b[^.;:]{0,40}?\b(?:by|to|with|into|in)\s+(?:any|other|another)\s+(?:other\s+)?(?:tools?|servers?)(?:'s|s')?\b|\bnunca\b[^.;:]{0,40}?\b(?:a|por|con|com)\s+(?:ninguna|nenhuma|otra|outra)s?\s+(?:herramientas?|ferramentas?)\b").ok()
+        regex::Regex::new(r"\b(?:never|not|no)\b[^.;:]{0,40}?\b(?:by|to|with|into|in)\s+(?:any|other|another)\s+(?:other\s+)?(?:tools?|servers?)(?:'s|s')?\b|\bnunca\b[^.;:]{0,40}?\b(?:a|por|con|com)\s+(?:ninguna|nenhuma|otra|outra)s?\s+(?:herramientas?|ferramentas?)\b|(?:不会|从不|绝不|永远不)[^。；，,;]{0,12}?任何工具(?:的返回结果|的输出|的结果)?").ok()
     });
-    RE.as_ref().is_some_and(|re| re.is_match(folded))
+    RE.as_ref()?.find(folded).map(|m| (m.start(), m.end()))
 }
 
 /// The clause says the server itself uses or reads the secret ("used by this server", "read
@@ -783,7 +789,14 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let other = named_other || ((r.has(OtherTools) || r.other_tools) && !others_denied);
     let asks_user = r.safeguard();
     let data_secret = r.has(DataSecret);
-    let data_talk = r.has(DataConversation);
+    // (Tool results named only as where a value never appears — "不会出现在任何工具的返回结果
+    // 中" — are no conversation at hand.)
+    let data_talk = r.has(DataConversation)
+        && never_to_other_tools_at(r.folded).is_none_or(|(a, b)| {
+            r.hits
+                .iter()
+                .any(|h| h.concept == DataConversation && (h.end <= a || h.start >= b))
+        });
     let data_personal = r.has(DataPersonal);
     let named_sink = r.has(Sink) || r.literal_sink;
     let sink = named_sink || x.param_sink || x.in_param;
