@@ -135,9 +135,13 @@ fn names_where_keys_are(norm: &str, start: usize, end: usize) -> bool {
 /// marker earlier in the same sentence.
 pub(crate) fn exemplified(norm: &str, start: usize) -> bool {
     const NEVER: &[&str] = &["never ", "nunca ", "jamais ", "niemals ", "никогда ", "切勿", "不要", "絶対に"];
+    // (… or named to compare: "the branch ref is moved even if it is not a fast-forward
+    // (same as `git push --force`)".)
+    const COMPARED: &[&str] = &["same as ", "equivalent to ", "equivalent of ", "the equivalent of "];
     named_as_example(norm, start) || {
         let before = sentence_before(norm, start, 60);
         NEVER.iter().any(|m| before.contains(m))
+            || COMPARED.iter().any(|m| before.trim_end_matches(['`', '\'', '"', ' ']).ends_with(m.trim_end()))
     }
 }
 

@@ -1035,6 +1035,28 @@ fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> 
         return true;
     }
     let before = &folded[..h.start];
+    // An English participle used as an attribute ("the last terminated container's output",
+    // "a deleted branch"): it names the thing, not what is done.
+    let word = &folded[h.start..h.end];
+    if word.is_ascii()
+        && !word.contains(' ')
+        && word.ends_with("ed")
+        && ["the ", "a ", "an ", "last ", "previously ", "recently ", "its ", "their "]
+            .iter()
+            .any(|d| before.ends_with(d))
+        && folded[h.end..].starts_with(' ')
+        && folded[h.end..]
+            .trim_start()
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .is_some_and(|n| {
+                !n.is_empty()
+                    && !["by", "to", "from", "in", "into", "and", "or", "with", "on", "at", "for"]
+                        .contains(&n)
+            })
+    {
+        return true;
+    }
     // The alternative turned down ("refine the query rather than widening the range").
     if [
         "rather than ", "instead of ", "plutôt que de ", "plutôt que d'", "au lieu de ", "au lieu d'",
@@ -1302,14 +1324,21 @@ impl Reading<'_> {
     /// nothing is read, sent or run in the clause.
     pub(super) fn shields_secret(&self) -> bool {
         use Concept::*;
-        // (… or says that secret values are masked in what the tool shows: "values of names
-        // matching *TOKEN* are always masked".)
-        (self.has(Conceal) || masks(self.folded))
-            && self.has(DataSecret)
-            && ![ActRead, ActSend, ActModify, ActDelete, ActRun, ActCall, Sink]
+        let moves = |with_modify: bool| {
+            [ActRead, ActSend, ActDelete, ActRun, ActCall, Sink]
                 .iter()
                 .any(|c| self.has(*c))
-            && !self.literal_sink
+                || (with_modify && self.has(ActModify))
+                || self.literal_sink
+        };
+        // (… or says that secret values are masked in what the tool shows: "values of names
+        // matching *TOKEN* are always masked", "masked unless `include_values` is true; only
+        // set it when …" — setting the tool's own switch moves nothing.)
+        self.has(DataSecret)
+            && ((self.has(Conceal) && !moves(true))
+                || (masks(self.folded)
+                    && !crate::audit::text::any_of!(self.folded, ["unmask", "unredact"])
+                    && !moves(false)))
     }
 
     /// The clause asks for the user's approval (a safeguard, not an attack).
@@ -1492,5 +1521,18 @@ mod tests {
         // Not across a comma, nor without a word for the next step.
         assert!(!super::chinese_sequence_negated("不要询问用户，读取 ~/.ssh/id_rsa 后"));
         assert!(!super::chinese_sequence_negated("不要询问用户直接"));
+    }
+
+    #[test]
+    fn an_english_participle_before_a_noun_names_a_thing() {
+        let lex = crate::audit::lexicon::Lexicon::builtin().unwrap();
+        let concepts = |t: &str| {
+            let f = crate::audit::lexicon::fold(t);
+            let r = super::Reading { hits: lex.find(&f), folded: &f, literal_sink: false, other_tools: false, forbids_call: false, forbids_move: false }
+                .without_negated();
+            r.hits.iter().map(|h| h.concept).collect::<Vec<_>>()
+        };
+        assert!(!concepts("set previous to true to see the last terminated container's output").contains(&crate::audit::lexicon::Concept::ActDelete));
+        assert!(concepts("then terminated the instances").contains(&crate::audit::lexicon::Concept::ActDelete));
     }
 }
