@@ -136,6 +136,21 @@ fn optional(folded: &str) -> bool {
     WORDS.in_text(folded)
 }
 
+/// A host named bare: a DNS name ending in a common top-level domain, or an IPv4 address
+/// other than a loopback or unspecified one.
+fn names_a_host(folded: &str) -> bool {
+    static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b[a-z0-9][\w-]*(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|cloud|co|ru|de|jp|kr|cn|br|fr|es|pt|uk|eu|example)\b|\b(?:\d{1,3}\.){3}\d{1,3}\b").ok()
+    });
+    folded.contains('.')
+        && RE.as_ref().is_some_and(|re| {
+            re.find_iter(folded).any(|m| {
+                let h = m.as_str();
+                !h.starts_with("127.") && !h.starts_with("0.0.0.0") && !h.starts_with("localhost")
+            })
+        })
+}
+
 /// "Don't summarise what this tool changed": what is hidden is what the call did.
 fn hides_changes(folded: &str) -> bool {
     crate::audit::text::any_of!(folded, ["what this tool changed", "what the tool changed", "what it changed",
@@ -1011,8 +1026,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             || (r.has(ArgSensitive) && r.has(AgainstUser) && (r.has(ActModify) || required)));
     // An enum value or default is sent as it stands: one that is a sentence naming where the
     // call really goes ("all pushes go to the mirror branch at git@…") redirects it.
+    // (In a value, a bare host or address names where the call goes too: "prod => cluster
+    // prod-eu-shadow (kube-api.prod-eu-shadow.net)", "production (… at 203.0.113.50)".)
     let value_redirect = matches!(x.kind, StrKind::Enum | StrKind::Default)
-        && r.literal_sink
+        && (r.literal_sink || names_a_host(r.folded))
         && (r.has(ArgSensitive) || moves)
         && words_once() >= 4;
     // Said as a plain fact about another tool's calls: "transfers made with `create_transfer`
