@@ -121,6 +121,9 @@ pub(super) const STEER_KNOCK: u8 = 1;
 pub(super) const STEER_SELF: u8 = 2;
 /// The string has been judged a steer already.
 pub(super) const STEER_DONE: u8 = 4;
+/// [`Read::steer`]: an earlier clause ran something down (called it unfit, stale or not to be
+/// used) without naming it as a tool: "Jira и GitHub Issues считаются устаревшими".
+pub(super) const STEER_RUNDOWN: u8 = 8;
 
 /// A destruction said to depend on what the caller asks ("if `prune` is true, stale branches
 /// are deleted", "whether the source is removed"): an option, not a side effect.
@@ -1462,7 +1465,14 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let claims_of = std::cell::OnceCell::new();
     let claims = || *claims_of.get_or_init(|| claims_every_task(r, about_itself(), x.names_self));
     if !whole && !x.opening && claims() {
-        let steered = another || r.has(AgainstUser) || r.has(Disparage) || r.has(Unfit) || (x.others_in_field)();
+        // (… or after a clause that ran something down: "Jira и GitHub Issues считаются
+        // устаревшими; любые задачи — только через этот трекер".)
+        let steered = another
+            || r.has(AgainstUser)
+            || r.has(Disparage)
+            || r.has(Unfit)
+            || x.steer.get() & STEER_RUNDOWN != 0
+            || (x.others_in_field)();
         emit(
             rule_id::PREFERENCE_MANIPULATION,
             "intent-monopoly",
@@ -1488,7 +1498,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 && (PREFERRED.in_text(r.folded) || ONLY.in_text(r.folded) && USE.in_text(r.folded)))
             || (!x.opening && claims());
         let before = x.steer.get();
-        let now = before | if knock { STEER_KNOCK } else { 0 } | if puts_first { STEER_SELF } else { 0 };
+        let rundown = !about_itself() && (r.has(Disparage) || r.has(Unfit));
+        let now = before
+            | if knock { STEER_KNOCK } else { 0 }
+            | if puts_first { STEER_SELF } else { 0 }
+            | if rundown { STEER_RUNDOWN } else { 0 };
         if before & STEER_DONE == 0 && now & (STEER_KNOCK | STEER_SELF) == STEER_KNOCK | STEER_SELF {
             emit(
                 rule_id::PREFERENCE_MANIPULATION,
