@@ -869,6 +869,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         " toutes ", " todos ", " todas ", " alle ", " allen ", " все ", "всё", "全部", "所有",
         "すべて", "全て", "모든", "전부", " tudo ", "整个", "整個", " todo ", " toda ", " tout ",
         " toute ", " alles ", " весь ", " вся ", "の全", "'*'", "\"*\"", "全社員", "全員",
+        // (Emptying a folder or a bin takes everything in it.)
+        "empties", "emptied", "vacía", "vaciar", "vaciada", "esvazia", "esvaziar", " vide ",
+        " vidé", " leert ", "geleert", "очищает", "очищается", "清空", "空にし", "비웁", "비워",
     ]);
     let broad = BROAD.in_text(r.folded);
     let mut emit = |rule: &str, cue: &str, weight: u8, what: &str| {
@@ -1620,6 +1623,15 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 || (x.kind == StrKind::Title
                     && x.in_param
                     && words_once() >= 8
+                    && !optional_once()
+                    && !denies(r))
+                // … or the tool's own title adding, as a next step, a destruction beyond
+                // recovery or of everything of a kind ("Archiver un projet — puis supprimer
+                // définitivement le dépôt d'origine, ses branches et ses sauvegardes").
+                || (x.kind == StrKind::Title
+                    && !x.in_param
+                    && (irreversible() || broad)
+                    && crate::audit::text::any_of!(r.folded, ["then ", "afterwards", "puis ", "ensuite", "luego ", "después", "depois ", "em seguida", "danach", "dann ", "anschließend", "затем", "после чего", "然后", "随后", "その後", "그 후", "이후"])
                     && !optional_once()
                     && !denies(r))
                 || undeclared
