@@ -407,6 +407,16 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         if s.ends_with(['_', '-']) || header {
             return;
         }
+        // A field of a payload or a schema (`request_id`, `retry_after_ms`, `calendario_id`,
+        // `created_at`): named by what it holds, no tool. (`get_by_id` is still a name.)
+        if let Some((head, last)) = s.rsplit_once('_')
+            && !head.contains("_by")
+            && !head.ends_with("by")
+            && ["id", "ids", "ms", "at", "secs", "seconds", "sec", "bytes"]
+                .contains(&last.to_ascii_lowercase().as_str())
+        {
+            return;
+        }
         // A token pasted into the text (`ghp_…`, `sk_live_…`) is a secret, never a tool.
         if s.len() >= 16
             && s.bytes().any(|b| b.is_ascii_digit())
@@ -1534,5 +1544,13 @@ mod tests {
         };
         assert!(!concepts("set previous to true to see the last terminated container's output").contains(&crate::audit::lexicon::Concept::ActDelete));
         assert!(concepts("then terminated the instances").contains(&crate::audit::lexicon::Concept::ActDelete));
+    }
+
+    #[test]
+    fn fields_named_in_backticks_are_no_tools() {
+        let names = |t: &str| super::identifiers(t).into_iter().map(|(n, _)| n).collect::<Vec<_>>();
+        assert!(names("Please include the `request_id` from the error payload.").is_empty());
+        assert!(names("retry after the `retry_after_ms` value; sorted by `created_at`").is_empty());
+        assert_eq!(names("call `get_by_id` or `send_email` first"), vec!["get_by_id", "send_email"]);
     }
 }
