@@ -133,10 +133,22 @@ fn optional(folded: &str) -> bool {
         "if ", "whether", "optional", "when set", "when enabled", "when true", "unless", "can be",
         "may be", "could be", "would be", " si ", "wenn ", "falls ", "если", "如果", "若", "場合",
         "경우", "opcional", "optionnel", "facultati", "можно",
-        // ("只有 overwrite 为 true 才会覆盖": only if.)
-        "只有", "仅当", "仅在", "只在",
+        // ("只有 overwrite 为 true 才会覆盖": only if; "可重新运行": may re-run.)
+        "只有", "仅当", "仅在", "只在", "可重新", "可以",
     ]);
     WORDS.in_text(folded)
+}
+
+/// A retention rule: something removed a fixed time after it was deleted, closed or created,
+/// or when the session ends (a delay, not an age filter: "files older than 30 days are removed"
+/// picks what to destroy) ("deprovisioned users are permanently removed after 30 days",
+/// "browsing history is deleted when the session ends", "30 日後に完全に消去"), which is how the
+/// service keeps data, not a step of the call.
+fn retention(folded: &str) -> bool {
+    static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\bafter\s+\d+\s+(?:days?|weeks?|months?|years?)\b|\d+\s*(?:日|天|일|か月|ヶ月|개월)\s*(?:後|后|후|이후|が経過)|\bnach\s+\d+\s+(?:tagen|wochen|monaten)\b|\b(?:após|depois de)\s+\d+\s+(?:dias|semanas|meses)\b|\b(?:tras|después de|pasados)\s+\d+\s+(?:días|semanas|meses)\b|\b(?:au bout de|après)\s+\d+\s+(?:jours|semaines|mois)\b|\bчерез\s+\d+\s+(?:дн|недел|месяц)|when the session ends|at the end of the session|session ends|fin de (?:la )?session|sitzungsende|fim da sessão|fin de la sesión|会话结束|セッション終了").ok()
+    });
+    RE.as_ref().is_some_and(|re| re.is_match(folded))
 }
 
 /// A host named bare: a DNS name ending in a common top-level domain, or an IPv4 address
@@ -202,8 +214,10 @@ fn never_to_other_tools_at(folded: &str) -> Option<(usize, usize)> {
 
 /// The clause says the server itself uses or reads the secret ("used by this server", "read
 /// by the server", "from the server's environment", "vom Server gelesen").
-fn server_reads_its_own(folded: &str) -> bool {
+pub(super) fn server_reads_its_own(folded: &str) -> bool {
     crate::audit::text::any_of!(folded, ["used by this server", "used by the server", "read by the server", "the server reads",
+        "by the server using", "refreshed by the server", "the server stores", "stored by the mcp client",
+        "stored by the client", "held by the server", "in the os keychain", "from the os keychain",
         "server's environment", "server environment", "this server's own", "por el servidor",
         "del servidor", "pelo servidor", "do servidor", "par le serveur", "du serveur",
         "vom server", "des servers", "сервером", "сервера читает"])
@@ -1548,6 +1562,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // … sont supprimés"): a destruction its name does not declare, said as a plain fact so
     // that no order is there to find.
     let undeclared = x.reader
+        && !retention(r.folded)
         && matches!(x.kind, StrKind::Description | StrKind::Other | StrKind::Default | StrKind::Enum)
         && words_once() >= 5
         && !x.opening
@@ -1570,6 +1585,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // user's own steps.)
     let undeclared_side_effect = || {
         !x.reader
+        && !retention(r.folded)
         && x.kind == StrKind::Description
         && !x.in_param
         && !ordered
@@ -1599,7 +1615,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // the tool is used: "permanently deletes an issue — for erasure requests when…".)
             // (Stated, not told, about its own scratch files — "after the export, all temporary
             // files are removed" — it is housekeeping.)
-            ((told || (trigger && !states))
+            ((told || (trigger && !states && !retention(r.folded)))
                 && (stakes || r.has(ActRun) || broad || irreversible())
                 && (told || stakes || !own_scratch_once()))
                 || (ordered && other)

@@ -282,7 +282,9 @@ pub(super) fn role_tool(folded: &str) -> bool {
                 .any(|w| after.starts_with(w));
             let bare_the =
                 between.starts_with("the ") && between.split_whitespace().count() == 2 && !described;
-            !bare_the && !crate::audit::text::any_of!(between, ["this ", "same ", "current ", " own "])
+            // ("These tools", "these servers": this server's own, as a whole.)
+            !bare_the
+                && !crate::audit::text::any_of!(between, ["this ", "same ", "current ", " own ", "these "])
         })
     });
     // Another tool by one of the words for "tool" at `i`, not this one.
@@ -1383,11 +1385,15 @@ impl Reading<'_> {
     }
 }
 
-/// Words that say values are masked or redacted where they are shown ("values of names
-/// matching *TOKEN* are always masked", "se muestran enmascarados", "werden geschwärzt", "脱敏"):
+/// Words that say values are masked or redacted where they are shown, or kept out of what the
+/// tool reads ("values of names matching *TOKEN* are always masked", "credential folders are
+/// excluded by default", "werden geschwärzt", "脱敏"):
 /// with nothing moved in the clause, a safeguard over the secret it names.
 fn masks(folded: &str) -> bool {
     crate::audit::text::any_of!(folded, ["masked", "redacted", "are hidden", "is hidden", "obscured",
+        "are excluded", "is excluded", "excluded by default", "always excluded", "never included",
+        "never backed up", "ausgeschlossen", "excluidas", "excluidos", "excluídas", "excluídos",
+        "sont exclus", "исключены", "除外され", "排除", "제외됩니다",
         "obfuscated", "enmascarad", "censurad", "mascarad", "ofuscad", "masqué", "caviardé",
         "maskiert", "geschwärzt", "ausgeblendet", "маскиру", "замаскир", "скрыты", "脱敏", "掩码",
         "打码", "マスク", "伏せ字", "마스킹"])
