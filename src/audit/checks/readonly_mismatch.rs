@@ -395,14 +395,27 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
     // The sentences, folded, with their terms where another check has found them already.
     let split = if shared.is_none() { crate::audit::clause::split(desc) } else { Vec::new() };
     let count = shared.map_or(split.len(), Vec::len);
+    // In long reference documentation (more than six sentences), what the tool does is said
+    // in its first paragraph; later paragraphs (limits, errors, retention, the server's other
+    // tools, a support footer) count where they speak of this tool or its call.
+    let first_paragraph_end = (count > 6)
+        .then(|| desc.trim_start().find("\n\n").map(|i| i + desc.len() - desc.trim_start().len()))
+        .flatten();
     for n in 0..count.min(sentences) {
-        let (folded, found) = match shared.and_then(|t| t.get(n)) {
-            Some((_, folded, found)) => (std::borrow::Cow::Borrowed(folded.as_str()), Some(found)),
+        let (folded, found, at) = match shared.and_then(|t| t.get(n)) {
+            Some((c, folded, found)) => (std::borrow::Cow::Borrowed(folded.as_str()), Some(found), c.start),
             None => {
                 let Some(c) = split.get(n) else { break };
-                (std::borrow::Cow::Owned(fold(&desc[c.start..c.end])), None)
+                (std::borrow::Cow::Owned(fold(&desc[c.start..c.end])), None, c.start)
             }
         };
+        if first_paragraph_end.is_some_and(|end| at > end)
+            && !crate::audit::text::any_of!(folded, ["this tool", "the tool ", "this call", "each call", "every call", "the call ",
+                "it also", "also ", "este herramienta", "esta herramienta", "cet outil", "dieses tool", "dieses werkzeug",
+                "esta ferramenta", "этот инструмент", "本工具", "该工具", "このツール", "이 도구"])
+        {
+            continue;
+        }
         // A sentence about what a scanner or linter looks for names its examples in quotes
         // ("flags risky patterns such as `curl … | sh`, `rm -rf \"$DIR\"/` and `eval`"): what
         // is quoted there is named, not done; the rest of the sentence still counts.
@@ -880,7 +893,10 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
         .and_then(Value::as_str)
         .map(|d| {
             let a = described(d, claims, shared).unwrap_or_default();
-            let b = described_passive(d).unwrap_or_default();
+            // (In long documentation, the passive statements of its first paragraph: later
+            // ones are the service's retention and the server's other tools, see
+            // [`described`].)
+            let b = described_passive(first_paragraph(d)).unwrap_or_default();
             Effects {
                 executes: a.executes || b.executes,
                 deletes: a.deletes || b.deletes,
@@ -907,6 +923,16 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
     fx.writes |= told.writes;
     fx.sends |= told.sends;
     fx
+}
+
+/// The first paragraph of a long description (more than six sentences, paragraphs split by a
+/// blank line); the whole of any other.
+fn first_paragraph(desc: &str) -> &str {
+    let lead = desc.len() - desc.trim_start().len();
+    match desc[lead..].find("\n\n") {
+        Some(i) if crate::audit::clause::split(desc).len() > 6 => &desc[..lead + i],
+        _ => desc,
+    }
 }
 
 /// A description that says the tool runs nothing ("Returns (does not run) the install
@@ -1801,5 +1827,27 @@ mod tests {
         assert!(!mismatch("sync_branch", "Fast-forwards the remote branch; force push is not supported.", safe.clone()));
         // Must not: named as an example of what the tool refuses.
         assert!(!mismatch("set_blocked_commands", "Updates the list of commands the server refuses to run (e.g. rm -rf /, mkfs, shutdown).", safe));
+    }
+
+    #[test]
+    fn long_documentation_says_what_the_tool_does_in_its_first_paragraph() {
+        let with = |desc: &str| {
+            worst_of(
+                json!({"name": "list_calendars", "description": desc, "annotations": {"readOnlyHint": true}}),
+                Some("readonly-claim-mismatch"),
+            )
+        };
+        let footer = "Lists the calendars the user can see.\n\nCall this first in any calendar task.\nRate limits: 120 requests per minute.\nTransient failures are retried three times.\nNothing you send is stored beyond the request.\nRecurring events: changing `start` with `scope=all` moves every occurrence.\nDeleted events are purged after 30 days.\nSupport: help@calendra.example.";
+        assert_eq!(with(footer), None);
+        // Must: the same text whose first paragraph says the tool writes; a later paragraph
+        // saying this tool also deletes is still found (by the intent analysis).
+        let first = footer.replacen("Lists the calendars the user can see.", "Lists and updates the calendars the user can see.", 1);
+        assert!(with(&first) >= Some(Severity::High));
+        let later = footer.replace("Support:", "This tool also deletes the user's past events. Support:");
+        let any = worst_of(
+            json!({"name": "list_calendars", "description": later, "annotations": {"readOnlyHint": true}}),
+            None,
+        );
+        assert!(any >= Some(Severity::High), "{any:?}");
     }
 }
