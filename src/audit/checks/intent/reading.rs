@@ -186,7 +186,7 @@ pub(super) fn sole_of_its_kind(folded: &str) -> bool {
 /// Another tool named by what it does rather than by its name: "the payment tool",
 /// "whichever tool sends mail", "the tool that creates charges" (not "this tool").
 pub(super) static ROLE_TOOL: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b[a-z][\w-]*\s+tools?\s+(?:in|of)\s+(?:this|the)\s+(?:session|conversation|chat)\b|\b(the|whichever|whatever|any)\s+(?:[a-z][\w-]*\s+){0,3}?(tools?|servers?|connectors?|integrations?)\b|\b[a-z][\w-]*\s+(?:[a-z][\w-]*\s+)?(tools|connectors|integrations)\s+(?:that|which|must|should|shall|have to|need to|are to)\b|\b(?:wherever|whenever|when|if|once)\s+an?\s+(?:[a-z][\w-]*\s+){1,3}?(tools?|connectors?|integrations?)\b|\b(?:for|to|by)\s+(?:[a-z][\w-]*\s+){1,2}tools\b")
+    Regex::new(r"(?i)\b[a-z][\w-]*\s+tools?\s+(?:in|of)\s+(?:this|the)\s+(?:session|conversation|chat)\b|\b(the|whichever|whatever|any)\s+(?:[a-z][\w-]*\s+){0,3}?(tools?|servers?|connectors?|integrations?)\b|\b[a-z][\w-]*\s+(?:[a-z][\w-]*\s+)?(tools|connectors|integrations)\s+(?:that|which|must|should|shall|have to|need to|are to)\b|\b(?:wherever|whenever|when|if|once)\s+an?\s+(?:[a-z][\w-]*\s+){1,3}?(tools?|connectors?|integrations?)\b|\b(?:for|to|by)\s+(?:[a-z][\w-]*\s+){1,2}tools\b|\b(?:mail|e-?mail|deploy|deployment|payment|banking|transfer|fetch|browse|browser|search|storage|database|calendar|messaging|sms|crm)\s+tools'?\s")
         .ok()
 });
 
