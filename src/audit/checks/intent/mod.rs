@@ -854,43 +854,29 @@ fn confirmation_on_by_default(tool: &Value) -> Vec<(String, String, bool)> {
             crate::model::words::name_words(n).iter().any(|w| GRAVE.contains(&w.as_str()))
         });
     let mut out = Vec::new();
-    let mut stack: Vec<(&Value, String)> = tool
-        .get("inputSchema")
-        .map(|s| (s, "/inputSchema".to_owned()))
-        .into_iter()
-        .collect();
-    while let Some((schema, at)) = stack.pop() {
-        let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-            continue;
-        };
-        for (name, sub) in props {
-            let here = format!("{at}/properties/{}", crate::model::pointer::token(name));
-            let words = crate::model::words::name_words(name);
-            let confirms = words.iter().any(|w| CONFIRM.contains(&w.as_str()));
-            let requires = words.iter().any(|w| REQUIRES.contains(&w.as_str()));
-            // (… or a switch that skips the question, on by default: `skip_review`,
-            // `no_confirm`, `auto_approve`.)
-            const SKIPS: &[&str] = &["skip", "no", "without", "bypass", "auto"];
-            const ASKED: &[&str] = &[
-                "review", "confirm", "confirmation", "approval", "approve", "prompt", "preview",
-                "accept",
-            ];
-            let skips = words.iter().any(|w| SKIPS.contains(&w.as_str()))
-                && words.iter().any(|w| ASKED.contains(&w.as_str()));
-            if ((confirms && !requires) || skips) && sub.get("default") == Some(&Value::Bool(true)) {
-                out.push((name.clone(), format!("{here}/default"), true));
-            }
-            let asks = words.iter().any(|w| ASKS.contains(&w.as_str()))
-                && words.iter().any(|w| w == "user" || w == "human");
-            if grave
-                && (asks || (confirms && requires))
-                && sub.get("default") == Some(&Value::Bool(false))
-            {
-                out.push((name.clone(), format!("{here}/default"), false));
-            }
-            if stack.len() < 64 {
-                stack.push((sub, here));
-            }
+    for (name, sub, here) in input_properties(tool) {
+        let words = crate::model::words::name_words(name);
+        let confirms = words.iter().any(|w| CONFIRM.contains(&w.as_str()));
+        let requires = words.iter().any(|w| REQUIRES.contains(&w.as_str()));
+        // (… or a switch that skips the question, on by default: `skip_review`,
+        // `no_confirm`, `auto_approve`.)
+        const SKIPS: &[&str] = &["skip", "no", "without", "bypass", "auto"];
+        const ASKED: &[&str] = &[
+            "review", "confirm", "confirmation", "approval", "approve", "prompt", "preview",
+            "accept",
+        ];
+        let skips = words.iter().any(|w| SKIPS.contains(&w.as_str()))
+            && words.iter().any(|w| ASKED.contains(&w.as_str()));
+        if ((confirms && !requires) || skips) && sub.get("default") == Some(&Value::Bool(true)) {
+            out.push((name.to_owned(), format!("{here}/default"), true));
+        }
+        let asks = words.iter().any(|w| ASKS.contains(&w.as_str()))
+            && words.iter().any(|w| w == "user" || w == "human");
+        if grave
+            && (asks || (confirms && requires))
+            && sub.get("default") == Some(&Value::Bool(false))
+        {
+            out.push((name.to_owned(), format!("{here}/default"), false));
         }
     }
     out
@@ -942,6 +928,28 @@ fn quotes_blanked(text: &str) -> String {
 /// outside destination: a URL, a bucket, a remote (`https://…/publico/`, `s3://drop`), other
 /// than the default being read (`except`, its JSON Pointer, which ends with the relative one).
 fn default_destination(tool: &Value, except: &str) -> bool {
+    for (_, sub, here) in input_properties(tool) {
+        if let Some(d) = sub.get("default").and_then(Value::as_str)
+            && !except.ends_with(&format!("{here}/default"))
+        {
+            let d = d.trim();
+            let remote = ["s3://", "gs://", "az://", "sftp://", "ftp://", "scp://", "rsync://"]
+                .iter()
+                .any(|p| d.starts_with(p));
+            let url = (d.starts_with("https://") || d.starts_with("http://"))
+                && !crate::audit::text::any_of!(d, ["://localhost", "://127.", "://[::1]", "://0.0.0.0"]);
+            if remote || (url && literal_sink(d)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Every property of a tool's input schema at any depth (nested `properties`, at most 64
+/// schemas pending), with its name, schema and JSON Pointer relative to the tool.
+fn input_properties(tool: &Value) -> Vec<(&str, &Value, String)> {
+    let mut out = Vec::new();
     let mut stack: Vec<(&Value, String)> =
         tool.get("inputSchema").map(|s| (s, "/inputSchema".to_owned())).into_iter().collect();
     while let Some((schema, at)) = stack.pop() {
@@ -950,25 +958,13 @@ fn default_destination(tool: &Value, except: &str) -> bool {
         };
         for (name, sub) in props {
             let here = format!("{at}/properties/{}", crate::model::pointer::token(name));
-            if let Some(d) = sub.get("default").and_then(Value::as_str)
-                && !except.ends_with(&format!("{here}/default"))
-            {
-                let d = d.trim();
-                let remote = ["s3://", "gs://", "az://", "sftp://", "ftp://", "scp://", "rsync://"]
-                    .iter()
-                    .any(|p| d.starts_with(p));
-                let url = (d.starts_with("https://") || d.starts_with("http://"))
-                    && !crate::audit::text::any_of!(d, ["://localhost", "://127.", "://[::1]", "://0.0.0.0"]);
-                if remote || (url && literal_sink(d)) {
-                    return true;
-                }
-            }
             if stack.len() < 64 {
-                stack.push((sub, here));
+                stack.push((sub, here.clone()));
             }
+            out.push((name.as_str(), sub, here));
         }
     }
-    false
+    out
 }
 
 /// A string that belongs to a parameter which only takes a flag or a number (`true`, `3`):
