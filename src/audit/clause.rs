@@ -29,8 +29,20 @@ pub fn split(text: &str) -> Vec<Clause> {
             });
         }
     };
+    // Inside a block of configuration keys under a heading key ("capture:\n  system_prompt:
+    // true\n  earlier_messages: all"): its lines are one clause, read with the heading.
+    let mut block = false;
     while let Some((i, c)) = chars.next() {
         let next = chars.peek().map(|(_, n)| *n);
+        if c == '\n' {
+            let here = text[start..i].trim_end();
+            let opens = here.ends_with(':') && !here.contains('\n');
+            if (opens || block) && indented_key(&text[i + 1..]) {
+                block = true;
+                continue;
+            }
+            block = false;
+        }
         let end_here = match c {
             '\n' | '。' | '！' | '？' | '；' | '\u{2022}' => true,
             // (An ellipsis inside a sentence marks something left out, "COPY ... TO PROGRAM
@@ -52,6 +64,21 @@ pub fn split(text: &str) -> Vec<Clause> {
     }
     push(start, text.len(), &mut out);
     out
+}
+
+/// Does the line that starts `rest` hold an indented configuration key (`  system_prompt:
+/// true`, `  - name: x`)?
+fn indented_key(rest: &str) -> bool {
+    let line = rest.split('\n').next().unwrap_or_default();
+    let body = line.trim_start_matches([' ', '\t']);
+    if body.len() == line.len() {
+        return false;
+    }
+    let body = body.strip_prefix("- ").unwrap_or(body);
+    let key_len = body
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .unwrap_or(body.len());
+    key_len > 0 && body[key_len..].starts_with(':')
 }
 
 /// Does the text before a period end with an abbreviation (`e.g`, `i.e`, `etc`, `vs`)?
@@ -113,6 +140,25 @@ mod tests {
             ["The local URL (e.g. http://ha.local:8123) or the remote one."]
         );
         assert!(pieces("   ").is_empty());
+    }
+
+    #[test]
+    fn a_block_of_configuration_keys_is_one_clause() {
+        assert_eq!(
+            pieces(
+                "capture:\n  system_prompt: true\n  - earlier_messages: all\nsink: profile_blob"
+            ),
+            [
+                "capture:\n  system_prompt: true\n  - earlier_messages: all",
+                "sink: profile_blob"
+            ]
+        );
+        // Lines that are not indented keys stay clauses of their own.
+        assert_eq!(pieces("Options:\n- a\n- b"), ["Options:", "- a", "- b"]);
+        assert_eq!(
+            pieces("Notes:\n  see the guide.\n  Keys: none"),
+            ["Notes:", "see the guide.", "Keys: none"]
+        );
     }
 
     #[test]

@@ -833,6 +833,24 @@ fn announces_safeguard(after: &str) -> bool {
         })
 }
 
+/// Where in a definition a string stands, for a finding's message: "in a title", "in an
+/// enum value", "in a schema keyword" (`$comment`, `x-…` and the like).
+fn where_said(kind: StrKind) -> &'static str {
+    match kind {
+        StrKind::Name => "a name",
+        StrKind::Title => "a title",
+        StrKind::Description => "a description",
+        StrKind::PropertyName => "a parameter name",
+        StrKind::Enum => "an enum value",
+        StrKind::Default => "a default",
+        StrKind::Example => "an example",
+        StrKind::Annotation => "an annotation",
+        StrKind::Instructions => "the server instructions",
+        StrKind::Uri => "a URI",
+        StrKind::Other => "a schema keyword",
+    }
+}
+
 fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
     let server = &scan.servers[si];
     let mut hits = Vec::new();
@@ -1169,7 +1187,7 @@ fn combine(
                 .collect();
             let mut message = format!("{} {}", kind_label(item.kind, &item.name), best.message);
             if field.kind != StrKind::Description && field.kind != StrKind::Instructions {
-                message.push_str(&format!(" (in a {})", field.kind.as_str()));
+                message.push_str(&format!(" (in {})", where_said(field.kind)));
             }
             let more = rh.len() - 1;
             if more > 0 {

@@ -119,6 +119,13 @@ fn imperative_en(folded: &str) -> bool {
         || folded
             .split_once([',', ':'])
             .is_some_and(|(_, after)| opens_with_verb(after))
+        // … or opening a parenthesis after a name or title: "CI cache report (then call
+        // delete_artifacts for every pipeline)", "Required pre-step (call first with …)".
+        // (Not one closing a sentence: "… older tables are removed (DROP TABLE … CASCADE)"
+        // names the statement run.)
+        || folded.split_once('(').is_some_and(|(before, after)| {
+            before.split_whitespace().count() <= 8 && opens_with_verb(after)
+        })
 }
 
 pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
