@@ -139,6 +139,15 @@ fn optional(folded: &str) -> bool {
     WORDS.in_text(folded)
 }
 
+/// A possibility said of a named tool: "can be restored with `restore_secret`", "may be
+/// undone using undo_merge", "lässt sich mit `x` wiederherstellen" — where a capability lives.
+fn can_be_done_with(folded: &str) -> Option<(usize, usize)> {
+    static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b(?:can|could|may)\s+(?:later\s+|still\s+|also\s+)?be\s+\w+ed\s+(?:later\s+)?(?:with|using|via|through|by calling)\b|\blässt\s+sich\s+mit\b|\bpuede\s+\w+se\s+con\b|\bpeut\s+être\s+\w+\s+avec\b|\bpode\s+ser\s+\w+\s+com\b").ok()
+    });
+    RE.as_ref().and_then(|re| re.find(folded)).map(|m| (m.start(), m.end()))
+}
+
 /// A retention rule: something removed a fixed time after it was deleted, closed or created,
 /// or when the session ends (a delay, not an age filter: "files older than 30 days are removed"
 /// picks what to destroy) ("deprovisioned users are permanently removed after 30 days",
@@ -1006,6 +1015,25 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                     && !broad
                     && !r.has(Conceal)
                     && !named_sink
+                    && !r.literal_sink =>
+            {
+                2
+            }
+            // "It can be restored with restore_secret", "may be re-run with retry_job": a
+            // statement of where a capability lives, no order, nothing carried or hidden.
+            // (A secret restored or rotated there is no secret moved.)
+            // (A verb inside the phrase — "restored", "rolled back" — moves nothing.)
+            (true, _, _)
+                if !told
+                    && !skip
+                    && !imperative(r.folded)
+                    && can_be_done_with(r.folded).is_some_and(|(a, b)| {
+                        !r.hits.iter().any(|h| {
+                            matches!(h.concept, ActSend | ActModify) && (h.end <= a || h.start >= b)
+                        })
+                    })
+                    && !broad
+                    && !r.has(Conceal)
                     && !r.literal_sink =>
             {
                 2

@@ -657,7 +657,7 @@ fn german_final_negated(folded: &str, start: usize, end: usize) -> bool {
 fn listed_then_negated(after: &str) -> bool {
     let head: String = after.chars().take(3).collect();
     if head.contains("たり") {
-        crate::audit::text::any_of!(after, ["たりしない", "たりせず", "たりしては", "たりすることは禁止", "たりすることはありません"])
+        crate::audit::text::any_of!(after, ["たりしない", "たりせず", "たりしては", "たりすることは禁止", "たりすることはありません", "たりはしません", "たりはしない", "たりしません"])
     } else if head.contains("거나") {
         crate::audit::text::any_of!(after, ["지 마", "지 말", "지마", "지 않", "금지"])
     } else {
@@ -1076,6 +1076,18 @@ fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> 
     {
         return true;
     }
+    // A destruction that has happened ("secrets that were committed and later removed",
+    // "the branch was deleted", "has been purged"): a past event described, not a step of the
+    // call.
+    if h.concept == Concept::ActDelete
+        && word.is_ascii()
+        && word.ends_with("ed")
+        && ["were ", "was ", "had been ", "has been ", "have been ", "were later ", "was later ", "and later "]
+            .iter()
+            .any(|d| before.ends_with(d))
+    {
+        return true;
+    }
     // The alternative turned down ("refine the query rather than widening the range").
     if [
         "rather than ", "instead of ", "plutôt que de ", "plutôt que d'", "au lieu de ", "au lieu d'",
@@ -1149,6 +1161,15 @@ impl Reading<'_> {
             // tell the user'", "「사용자에게 알리지 마라」 같은 문구") is named, not asked.
             if matches!(h.concept, Conceal | SkipConfirm)
                 && crate::audit::text::quoted_mention(folded, h.start, h.end)
+            {
+                return false;
+            }
+            // A template of an environment file (`.env.example`, `.env.sample`) holds no secret.
+            if h.concept == DataSecret
+                && folded[h.start..h.end].ends_with(".env")
+                && [".example", ".sample", ".template", ".dist", ".defaults"]
+                    .iter()
+                    .any(|t| folded[h.end..].starts_with(t))
             {
                 return false;
             }
