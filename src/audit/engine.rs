@@ -833,6 +833,32 @@ fn announces_safeguard(after: &str) -> bool {
         })
 }
 
+/// The sentence of `text` that holds `start..end`: from the stop before it to the stop after
+/// it (a period, `;`, `!`, `?` before a space, or a new line).
+fn sentence_at(text: &str, start: usize, end: usize) -> &str {
+    let from = text[..start]
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| {
+            c == '\n'
+                || (matches!(c, '.' | ';' | '!' | '?')
+                    && text[i + 1..].starts_with(char::is_whitespace))
+        })
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let to = text[end..]
+        .char_indices()
+        .find(|&(i, c)| {
+            c == '\n'
+                || (matches!(c, '.' | ';' | '!' | '?')
+                    && text[end + i + 1..]
+                        .chars()
+                        .next()
+                        .is_none_or(char::is_whitespace))
+        })
+        .map_or(text.len(), |(i, _)| end + i);
+    &text[from..to]
+}
+
 /// Where in a definition a string stands, for a finding's message: "in a title", "in an
 /// enum value", "in a schema keyword" (`$comment`, `x-…` and the like).
 fn where_said(kind: StrKind) -> &'static str {
@@ -869,6 +895,17 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
             // money. Always show the user the full command … and wait for a yes") warns; it
             // calls for no attention of the model's against the user.
             if pat.cue == "attention" && announces_safeguard(&prep.norm[m.end..]) {
+                continue;
+            }
+            // A key store named as where the server keeps its own credentials ("the token is
+            // refreshed by the server using the refresh token stored in the OS keychain"): how
+            // the server works, nothing read for the model, no evidence. (An order to read it
+            // is the intent analysis' to weigh.)
+            if pat.rule == rule_id::SENSITIVE_FILE_REFERENCE
+                && crate::audit::checks::intent::server_keeps_its_own(&crate::audit::lexicon::fold(
+                    sentence_at(&prep.norm, m.start, m.end),
+                ))
+            {
                 continue;
             }
             let mut weight = pat.weight;

@@ -136,26 +136,49 @@ fn optional(folded: &str) -> bool {
         // ("只有 overwrite 为 true 才会覆盖": only if; "可重新运行": may re-run.)
         "只有", "仅当", "仅在", "只在", "可重新", "可以",
     ]);
-    WORDS.in_text(folded)
+    // (… or an option set in so many words: "borrar con `alcance=todos` elimina también …",
+    // "deleting with `scope=all` removes …".)
+    static SET_OPTION: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b(?:with|con|com|avec|mit|при)\s+`[\w.-]+=[\w.-]+`").ok()
+    });
+    WORDS.in_text(folded) || (folded.contains('`') && SET_OPTION.as_ref().is_some_and(|re| re.is_match(folded)))
 }
 
 /// A possibility said of a named tool: "can be restored with `restore_secret`", "may be
 /// undone using undo_merge", "lässt sich mit `x` wiederherstellen" — where a capability lives.
 fn can_be_done_with(folded: &str) -> Option<(usize, usize)> {
     static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\b(?:can|could|may)\s+(?:later\s+|still\s+|also\s+)?be\s+\w+ed\s+(?:later\s+)?(?:with|using|via|through|by calling)\b|\blässt\s+sich\s+mit\b|\bpuede\s+\w+se\s+con\b|\bpeut\s+être\s+\w+\s+avec\b|\bpode\s+ser\s+\w+\s+com\b").ok()
+        regex::Regex::new(r"\b(?:can|could|may)\s+(?:later\s+|still\s+|also\s+)?be\s+[\w-]+ed\s+(?:later\s+)?(?:with|using|via|through|by calling)\b|\blässt\s+sich\s+mit\b|\bpuede\s+\w+se\s+con\b|\bpeut\s+être\s+\w+\s+avec\b|\bpode\s+ser\s+\w+\s+com\b").ok()
     });
     RE.as_ref().and_then(|re| re.find(folded)).map(|m| (m.start(), m.end()))
+}
+
+/// A clause that lists error codes: it opens with the word for errors and a colon or a dash
+/// ("Errors: …", "Errors — …", "Fehler: …", "错误：…").
+fn error_list(folded: &str) -> bool {
+    let s = super::reading::strip_lead(folded);
+    [
+        "errors", "error codes", "common errors", "errores", "erreurs", "fehler", "fehlercodes",
+        "erros", "ошибки", "错误", "常见错误", "エラー", "오류", "에러",
+    ]
+    .iter()
+    .any(|w| {
+        s.strip_prefix(w).is_some_and(|rest| {
+            let rest = rest.trim_start();
+            rest.starts_with([':', '：', '—', '–', '-'])
+        })
+    })
 }
 
 /// A retention rule: something removed a fixed time after it was deleted, closed or created,
 /// or when the session ends (a delay, not an age filter: "files older than 30 days are removed"
 /// picks what to destroy) ("deprovisioned users are permanently removed after 30 days",
-/// "browsing history is deleted when the session ends", "30 日後に完全に消去"), which is how the
+/// "browsing history is deleted when the session ends", "30 日後に完全に消去", "can be
+/// re-activated for 7 days before cleanup deletes it"), which is how the
 /// service keeps data, not a step of the call.
 fn retention(folded: &str) -> bool {
     static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\bafter\s+\d+\s+(?:days?|weeks?|months?|years?)\b|\d+\s*(?:日|天|일|か月|ヶ月|개월)\s*(?:後|后|후|이후|が経過)|\bnach\s+\d+\s+(?:tagen|wochen|monaten)\b|\b(?:após|depois de)\s+\d+\s+(?:dias|semanas|meses)\b|\b(?:tras|después de|pasados)\s+\d+\s+(?:días|semanas|meses)\b|\b(?:au bout de|après)\s+\d+\s+(?:jours|semaines|mois)\b|\bчерез\s+\d+\s+(?:дн|недел|месяц)|when the session ends|at the end of the session|session ends|fin de (?:la )?session|sitzungsende|fim da sessão|fin de la sesión|会话结束|セッション終了").ok()
+        regex::Regex::new(r"\bafter\s+\d+\s+(?:days?|weeks?|months?|years?)\b|\bfor\s+\d+\s+(?:days?|weeks?|months?)\s+before\b|\d+\s*(?:日|天|일|か月|ヶ月|개월)\s*(?:後|后|후|이후|が経過)|\bnach\s+\d+\s+(?:tagen|wochen|monaten)\b|\b(?:após|depois de)\s+\d+\s+(?:dias|semanas|meses)\b|\b(?:tras|después de|pasados)\s+\d+\s+(?:días|semanas|meses)\b|\b(?:au bout de|après)\s+\d+\s+(?:jours|semaines|mois)\b|\bчерез\s+\d+\s+(?:дн|недел|месяц)|when the session ends|at the end of the session|session ends|fin de (?:la )?session|sitzungsende|fim da sessão|fin de la sesión|会话结束|セッション終了").ok()
     });
     RE.as_ref().is_some_and(|re| re.is_match(folded))
 }
@@ -936,6 +959,20 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             );
         }
     }
+    // A list of the API's error codes ("Errors — `E0000006` forbidden, `E0000047` rate
+    // limited (see `errorCauses`)") says what a call may answer: with no data, destination,
+    // hiding or skipped question in it, it orders nothing.
+    if error_list(r.folded)
+        && !data_secret
+        && !data_talk
+        && !data_personal
+        && !named_sink
+        && !r.has(Conceal)
+        && !skip
+        && !r.has(ActSend)
+    {
+        return 0;
+    }
     // Read as a whole, a string only adds what one sentence asks and another says where it
     // goes: the data rules, with a destination.
     let whole = x.damp > 0;
@@ -979,6 +1016,20 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         // fields; a general "other tools" under the user's approval is a safeguard.
         let weight = match (named_other, loaded, about_itself()) {
             (true, false, true) => 3,
+            // "Prefer `copy_to_clipboard` when the user just needs to paste it", "prefer this
+            // over list_repositories when the user names a topic rather than an owner": the
+            // tool that fits a narrower need of the user's, nothing carried or hidden — routing
+            // advice. (Without the narrowing, "when the user wants to send mail, use this
+            // instead of send_email", it stays an order about another tool.)
+            (true, false, _)
+                if narrowed_user_need_once()
+                    && !broad
+                    && !r.has(Conceal)
+                    && !named_sink
+                    && !r.literal_sink =>
+            {
+                2
+            }
             // "check with `s3_list_objects` first when unsure", "call `list_labels` first":
             // looking something up before acting is a workflow note, with nothing carried,
             // hidden or pressed on every call; a made-up step naming a tool that acts, or one
@@ -1002,20 +1053,6 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // nothing else carried, hidden or pressed on every call — the API's own pairing.
             (true, false, false)
                 if hands_on_own_value(r.folded) && !broad && !r.has(Conceal) && !r.literal_sink =>
-            {
-                2
-            }
-            // "Prefer `copy_to_clipboard` when the user just needs to paste it", "prefer this
-            // over list_repositories when the user names a topic rather than an owner": the
-            // tool that fits a narrower need of the user's, nothing carried or hidden — routing
-            // advice. (Without the narrowing, "when the user wants to send mail, use this
-            // instead of send_email", it stays an order about another tool.)
-            (true, false, _)
-                if narrowed_user_need_once()
-                    && !broad
-                    && !r.has(Conceal)
-                    && !named_sink
-                    && !r.literal_sink =>
             {
                 2
             }
@@ -1659,7 +1696,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 || (role && (broad || trigger || req))
                 // … or to another tool named in so many words, as a step after this one
                 // ("조회 후 github_delete_repository로 … 삭제").
-                || (trigger && named_other && !about_itself())
+                || (trigger && named_other && !about_itself() && !retention(r.folded))
                 // … or a default, sent as it stands, that destroys everything of a kind
                 // ("--delete (同期先の全オブジェクトを削除してから開始)").
                 || (x.kind == StrKind::Default && broad && !optional_once())

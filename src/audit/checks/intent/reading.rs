@@ -1060,9 +1060,11 @@ fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> 
     if word.is_ascii()
         && !word.contains(' ')
         && word.ends_with("ed")
-        && ["the ", "a ", "an ", "last ", "previously ", "recently ", "its ", "their "]
+        && (["the ", "a ", "an ", "last ", "previously ", "recently ", "its ", "their "]
             .iter()
             .any(|d| before.ends_with(d))
+            // (… or opening the clause: "- Destroyed versions return `VERSION_DESTROYED`".)
+            || strip_lead(before).is_empty())
         && folded[h.end..].starts_with(' ')
         && folded[h.end..]
             .trim_start()
