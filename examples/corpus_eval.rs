@@ -1,7 +1,7 @@
 //! Measure the definition audit on a labelled corpus (`../shared/corpus/`, see its README).
 //!
 //! ```text
-//! cargo run --release --example corpus_eval -- ../shared/corpus [--fail-on high] [--show] [--check]
+//! cargo run --release --example corpus_eval -- ../shared/corpus [--fail-on high] [--show] [--check] [--no-learned]
 //! ```
 //!
 //! Every `*.jsonl` file whose records carry `label` and `tool` is measured twice:
@@ -139,6 +139,7 @@ fn main() {
     let mut dir = PathBuf::from("../shared/corpus");
     let mut gate = Severity::High;
     let mut show = false;
+    let mut no_learned = false;
     let mut check = false;
     let mut check_mode = "in-scan";
     let mut it = args.iter();
@@ -151,6 +152,8 @@ fn main() {
                     .unwrap_or(Severity::High)
             }
             "--show" => show = true,
+            // Measure the rules alone: the learned scorer's findings are left out.
+            "--no-learned" => no_learned = true,
             "--check" => check = true,
             "--check-per-server" => {
                 check = true;
@@ -210,6 +213,14 @@ fn main() {
                     .collect()
             };
             let elapsed = t0.elapsed();
+            let findings: Vec<Finding> = if no_learned {
+                findings
+                    .into_iter()
+                    .filter(|f| f.rule != "learned-intent-score")
+                    .collect()
+            } else {
+                findings
+            };
             let w = worst(&findings);
             let mut file_tally = Tally::default();
             let label = recs.first().map_or("", |r| r.label.as_str());

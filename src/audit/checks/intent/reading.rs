@@ -1158,6 +1158,7 @@ impl Reading<'_> {
             .map(|h| (h.start, h.end))
             .collect();
         let mut negated_ends: Vec<usize> = Vec::new();
+        let hides_or_skips = self.hits.iter().any(|h| matches!(h.concept, Conceal | SkipConfirm));
         self.hits.retain(|h| {
             // A concealment or a skipped confirmation only quoted ("flags phrases like 'do not
             // tell the user'", "「사용자에게 알리지 마라」 같은 문구") is named, not asked.
@@ -1174,6 +1175,23 @@ impl Reading<'_> {
                     .any(|t| folded[h.end..].starts_with(t))
             {
                 return false;
+            }
+            // The model named as what something is kept from, or as never doing something
+            // ("never asks the model for a root token", "is not exposed to the model", "the
+            // model never handles them", "the assistant cannot grant itself policies"): a
+            // restraint described, no order to it.
+            // (Not where the same clause skips a question or hides something: "the assistant
+            // does not ask again and does not list those actions" is the bypass itself.)
+            if h.concept == Addressee && folded.is_ascii() && !hides_or_skips {
+                let before = &folded[..h.start];
+                let after = &folded[h.end..];
+                if ["asks ", " to ", "from "].iter().any(|w| before.ends_with(w))
+                    || [" never ", " cannot ", " can't ", " does not ", " doesn't ", " will not ", " won't ", " is not ", " is never "]
+                        .iter()
+                        .any(|w| after.starts_with(w))
+                {
+                    return false;
+                }
             }
             // "Home Assistant", the home-automation server, is a product, not the model:
             // "reaches Home Assistant: the local URL …" addresses no one.
