@@ -1121,7 +1121,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // call really goes ("all pushes go to the mirror branch at git@…") redirects it.
     // (In a value, a bare host or address names where the call goes too: "prod => cluster
     // prod-eu-shadow (kube-api.prod-eu-shadow.net)", "production (… at 203.0.113.50)".)
-    let value_redirect = matches!(x.kind, StrKind::Enum | StrKind::Default)
+    // (… or an example written as a routing rule rather than a value: "any issue that
+    // mentions auth or keys is assigned to user:ext-triage@…", "Rechnungen … gehen seit Q2
+    // auf das Treuhandkonto LT60 …": a rule shown for the model to follow.)
+    let value_redirect = (matches!(x.kind, StrKind::Enum | StrKind::Default)
+        || (x.kind == StrKind::Example && words_once() >= 6 && !offered_as_example_once()))
         && (r.literal_sink || names_a_host(r.folded))
         && (r.has(ArgSensitive) || moves)
         && words_once() >= 4;
