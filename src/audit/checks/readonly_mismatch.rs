@@ -1229,60 +1229,137 @@ const SELECTORS: &[&str] = &[
 /// its values are done after the reading, whatever the tool's name says.
 const FOLLOW_UPS: &[&str] = &["after", "then", "follow", "followup", "next", "post"];
 
-/// Whether a read-only tool's parameters say it destroys: a parameter named as an order to
-/// delete (`also_delete_all_events_older_than_days`); an operation or follow-up step among a
-/// selector's values (`action: get | list | delete | purge`, `after_scan` defaulting to
-/// `truncate_tables_with_zero_reads`); a parameter's description that says what the call
-/// deletes ("once the preview is shown, the runtime runs the real sync with --delete; files
-/// present only at the destination are removed"). (A filter of a reader — `list_audit_events`
-/// with `action: create | update | delete` — picks entries, not what the tool does: only its
-/// default or a follow-up step counts there.) Returns what was seen, for the evidence.
-fn params_destroy(tool: &Value) -> Option<String> {
+/// Name words of an output field that counts or lists what the call destroyed
+/// (`deleted_count`, `removed_files`, `purged`): a tool that reports deletions deletes. (Not
+/// `truncated` or `dropped`: a result cut short, samples left out.)
+const DESTROYED_FIELDS: &[&str] = &["deleted", "removed", "purged", "wiped", "erased", "destroyed"];
+
+/// Leading name words of a field that describes listed items rather than the call's work
+/// (`is_deleted`, `include_removed`, `deleted_at`).
+const ITEM_STATE: &[&str] = &["is", "include", "includes", "show", "has", "with", "only", "exclude"];
+
+/// What a tool's schemas say it does, against its annotations, with what was seen (for the
+/// evidence). Read everywhere a schema can hold text — properties at any depth, `$defs`,
+/// `anyOf`/`oneOf`/`allOf` branches, array `items`, `additionalProperties`, and the output
+/// schema:
+/// - a parameter named as an order to delete (`also_delete_all_events_older_than_days`);
+/// - an operation or follow-up step among a selector's values (`action: get | list | delete
+///   | purge`, `after_scan` defaulting to `truncate_tables_with_zero_reads`); a filter of a
+///   reader (`list_audit_events` with `action: create | update | delete`) picks entries, not
+///   what the tool does, so only its default or a follow-up step counts there;
+/// - a description in the schema that says what the call deletes or, for a read-only claim,
+///   sends or runs ("once the preview is shown, the runtime runs the real sync with --delete;
+///   files present only at the destination are removed");
+/// - an output field that counts what the call destroyed (`deleted_count`, `purged`).
+fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)> {
     let reader = named_as_reader(tool.get("name").and_then(Value::as_str).unwrap_or(""));
-    let mut stack: Vec<&Value> = tool.get("inputSchema").into_iter().collect();
-    while let Some(schema) = stack.pop() {
-        let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-            continue;
-        };
-        for (name, sub) in props {
-            if stack.len() < 64 {
-                stack.push(sub);
+    let shown = |v: &str| crate::audit::text::clip(&crate::model::escape::line(v), 80);
+    let destroys = |v: &Value| {
+        v.as_str().is_some_and(|v| {
+            crate::model::words::name_words(v)
+                .first()
+                .is_some_and(|w| DELETE_WORDS.contains(&w.as_str()))
+        })
+    };
+    // (schema, the property it belongs to, whether it is output)
+    let mut stack: Vec<(&Value, Option<&str>, bool)> = Vec::new();
+    if let Some(s) = tool.get("inputSchema") {
+        stack.push((s, None, false));
+    }
+    if let Some(s) = tool.get("outputSchema") {
+        stack.push((s, None, true));
+    }
+    let mut seen = 0usize;
+    while let Some((schema, prop, output)) = stack.pop() {
+        seen += 1;
+        if seen > 4096 {
+            break;
+        }
+        let Some(obj) = schema.as_object() else { continue };
+        // The schemas this one holds.
+        for key in ["properties", "patternProperties", "$defs", "definitions"] {
+            if let Some(children) = obj.get(key).and_then(Value::as_object) {
+                for (name, sub) in children {
+                    let named = matches!(key, "properties" | "patternProperties").then_some(name.as_str());
+                    stack.push((sub, named, output));
+                }
             }
-            let words = crate::model::words::name_words(name);
-            let lead = words
-                .iter()
-                .find(|w| !["also", "then", "and", "auto"].contains(&w.as_str()));
-            let shown = |v: &str| crate::audit::text::clip(&crate::model::escape::line(v), 80);
-            if lead.is_some_and(|w| PARAM_DELETES.contains(&w.as_str())) {
-                return Some(format!("parameter `{}` is named as a deletion", shown(name)));
+        }
+        for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
+            if let Some(branches) = obj.get(key).and_then(Value::as_array) {
+                stack.extend(branches.iter().map(|b| (b, prop, output)));
             }
-            let destroys = |v: &Value| {
-                v.as_str().is_some_and(|v| {
-                    crate::model::words::name_words(v)
-                        .first()
-                        .is_some_and(|w| DELETE_WORDS.contains(&w.as_str()))
-                })
+        }
+        for key in ["items", "additionalProperties", "not", "if", "then", "else"] {
+            if let Some(sub) = obj.get(key).filter(|v| v.is_object()) {
+                stack.push((sub, prop, output));
+            }
+        }
+        // What the schema's own text says the call does.
+        for key in ["description", "title", "$comment"] {
+            let Some(d) = obj.get(key).and_then(Value::as_str) else { continue };
+            // (An output field's text describes the items returned: only what a read-only
+            // tool's output says it sent or ran counts there, not states of listed items.)
+            // (A label — "Charge id (ch_…).", "Messages." — is a noun phrase, not a statement of
+            // what the call does: only a sentence is read for its verb.)
+            let a = if d.split_whitespace().count() >= 6 {
+                described(d, true, None).unwrap_or_default()
+            } else {
+                Effects::default()
             };
-            if words.iter().any(|w| SELECTORS.contains(&w.as_str())) {
-                let follow_up = words.iter().any(|w| FOLLOW_UPS.contains(&w.as_str()));
-                if let Some(v) = sub.get("default").filter(|v| destroys(v)).and_then(Value::as_str) {
-                    return Some(format!("parameter `{}` defaults to `{}`", shown(name), shown(v)));
-                }
-                let values = sub.get("enum").and_then(Value::as_array);
-                if let Some(v) = values
-                    .filter(|_| !reader || follow_up)
-                    .and_then(|v| v.iter().find(|v| destroys(v)))
-                    .and_then(Value::as_str)
-                {
-                    return Some(format!("parameter `{}` offers `{}`", shown(name), shown(v)));
+            let b = if output { Effects::default() } else { described_passive(d).unwrap_or_default() };
+            let place = match prop {
+                Some(p) => format!("the text of `{}`", shown(p)),
+                None => "a schema's text".to_owned(),
+            };
+            if !output && (a.deletes || b.deletes) {
+                return Some((Effects { deletes: true, ..Effects::default() }, format!("{place} says it deletes"), prop.is_some()));
+            }
+            if read_only && (a.sends || b.sends) && !output {
+                return Some((Effects { sends: true, ..Effects::default() }, format!("{place} says it sends"), prop.is_some()));
+            }
+        }
+        let Some(name) = prop else { continue };
+        let words = crate::model::words::name_words(name);
+        if output {
+            // An output field that counts or lists what the call destroyed.
+            let state = words.first().is_some_and(|w| ITEM_STATE.contains(&w.as_str()))
+                || words.last().is_some_and(|w| ["at", "on", "date", "time", "by", "since"].contains(&w.as_str()));
+            if !state && words.iter().any(|w| DESTROYED_FIELDS.contains(&w.as_str())) {
+                return Some((
+                    Effects { deletes: true, ..Effects::default() },
+                    format!("its output reports `{}`", shown(name)),
+                    false,
+                ));
+            }
+            continue;
+        }
+        let lead = words
+            .iter()
+            .find(|w| !["also", "then", "and", "auto"].contains(&w.as_str()));
+        if lead.is_some_and(|w| PARAM_DELETES.contains(&w.as_str())) {
+            return Some((
+                Effects { deletes: true, ..Effects::default() },
+                format!("parameter `{}` is named as a deletion", shown(name)),
+                true,
+            ));
+        }
+        if words.iter().any(|w| SELECTORS.contains(&w.as_str())) {
+            let follow_up = words.iter().any(|w| FOLLOW_UPS.contains(&w.as_str()));
+            let deletes = Effects { deletes: true, ..Effects::default() };
+            for key in ["default", "const"] {
+                if let Some(v) = obj.get(key).filter(|v| destroys(v)).and_then(Value::as_str) {
+                    return Some((deletes, format!("parameter `{}` defaults to `{}`", shown(name), shown(v)), false));
                 }
             }
-            if let Some(d) = sub.get("description").and_then(Value::as_str) {
-                if described(d, true, None).is_some_and(|fx| fx.deletes)
-                    || described_passive(d).is_some_and(|fx| fx.deletes)
-                {
-                    return Some(format!("the description of parameter `{}` says it deletes", shown(name)));
-                }
+            if let Some(v) = obj
+                .get("enum")
+                .and_then(Value::as_array)
+                .filter(|_| !reader || follow_up)
+                .and_then(|v| v.iter().find(|v| destroys(v)))
+                .and_then(Value::as_str)
+            {
+                return Some((deletes, format!("parameter `{}` offers `{}`", shown(name), shown(v)), true));
             }
         }
     }
@@ -1308,10 +1385,20 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             continue;
         }
         let mut fx = effects_of(scan, si, tool);
-        // (What the parameters say the call destroys counts against a read-only claim.)
-        let by_param = if read_only && !fx.deletes { params_destroy(tool) } else { None };
-        if by_param.is_some() {
-            fx.deletes = true;
+        // (What the schemas say the call destroys or, for a read-only claim, sends counts
+        // against the claim.)
+        // (Under `destructiveHint: false`, a deletion a parameter only offers — GitLab's
+        // `remove_source_branch` on a merge request — is the caller's opt-in, as the
+        // description's own options are: only a default that destroys or an output that
+        // reports deletions counts there.)
+        let by_param = if fx.deletes || (read_only && fx.sends) {
+            None
+        } else {
+            schema_says(tool, read_only).filter(|(_, _, option)| read_only || !option)
+        };
+        if let Some((more, _, _)) = &by_param {
+            fx.deletes |= more.deletes;
+            fx.sends |= more.sends;
         }
         // A tool that runs one named program ("Runs terraform plan", "Runs the prompt against
         // the model", "ejecuta reglas de análisis estático") is not a tool that runs any code
@@ -1359,7 +1446,10 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         }
         // Destruction only where the caller opts in is a question about the annotation
         // (medium), not a lie.
-        let opt_in = !read_only && !fx.executes && fx.deletes && deletes_only_on_option(tool);
+        let opt_in = !read_only
+            && !fx.executes
+            && fx.deletes
+            && deletes_only_on_option(tool);
         let severity = if fx.executes {
             Severity::Critical
         } else if unsure || opt_in {
@@ -1384,7 +1474,7 @@ message: format!(
                 does.join(" and ")
             ),
 evidence: Some(match &by_param {
-                Some(seen) => format!("{}: {claim}, but {seen}", item.name),
+                Some((_, seen, _)) => format!("{}: {claim}, but {seen}", item.name),
                 None => format!("{}: {claim}", item.name),
             }),
 control: Control::ConfirmSensitiveCalls,
@@ -1990,5 +2080,31 @@ mod tests {
         assert!(ro("run_sql", "Executes the SQL statement it is given against the database.") >= Some(Severity::High));
         // A code review whose negated list ends in "たりはしません" changes nothing.
         assert!(ro("review_code", "コードを読み、問題を報告します。コードを変更したり削除したりはしません。") < Some(Severity::High));
+    }
+
+    #[test]
+    fn every_schema_place_is_read_against_the_claim() {
+        let with = |ann: serde_json::Value, schema: serde_json::Value| {
+            let mut tool = json!({"name": "sync_status", "description": "Reports the state of a sync.", "annotations": ann});
+            for (k, v) in schema.as_object().unwrap() {
+                tool[k] = v.clone();
+            }
+            worst_of(tool, Some("readonly-claim-mismatch"))
+        };
+        let ro = json!({"readOnlyHint": true});
+        let nd = json!({"destructiveHint": false});
+        // Must: a branch of anyOf, a $defs entry and an array's items saying what the call
+        // removes; an output that counts deletions; a read-only tool whose parameter's text
+        // says the result is mailed out.
+        assert!(with(ro.clone(), json!({"inputSchema": {"type": "object", "properties": {"mode": {"anyOf": [{"const": "fast"},
+            {"const": "exact", "description": "In exact mode, files present only at the destination are removed before the report is built."}]}}}})) >= Some(Severity::High));
+        assert!(with(ro.clone(), json!({"inputSchema": {"type": "object", "$defs": {"opts": {"description": "Stale entries are deleted from the index while the status is computed."}}}})) >= Some(Severity::High));
+        assert!(with(nd.clone(), json!({"outputSchema": {"type": "object", "properties": {"deleted_count": {"type": "integer"}}}})) >= Some(Severity::High));
+        assert!(with(ro.clone(), json!({"inputSchema": {"type": "object", "properties": {"team": {"type": "string", "description": "Team name. This tool emails the status report to every member of this team."}}}})) >= Some(Severity::High));
+        // Must not: labels read as verbs, results cut short, states of listed items, and a
+        // deletion a parameter only offers under destructiveHint: false.
+        assert!(with(ro.clone(), json!({"inputSchema": {"type": "object", "properties": {"charge_id": {"type": "string", "description": "Charge id (ch_…)."}, "limit": {"type": "integer", "description": "Messages."}}}})).is_none());
+        assert!(with(ro.clone(), json!({"outputSchema": {"type": "object", "properties": {"truncated": {"type": "boolean"}, "is_deleted": {"type": "boolean"}, "deleted_at": {"type": "string"}}}})).is_none());
+        assert!(with(nd, json!({"inputSchema": {"type": "object", "properties": {"remove_source_branch": {"type": "boolean", "description": "Delete the source branch once the merge request is merged."}}}})).is_none());
     }
 }
