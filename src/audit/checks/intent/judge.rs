@@ -1420,7 +1420,16 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // A prompt tool's own subject ("put the system prompt in the first message") is no
             // theft unless it is the model's own, or it goes somewhere else.
             && (own_session_once() || named_sink || other || !(x.about_talk)()))
-            || carried())
+            || carried()
+            // A title that says the call carries the session ("Meeting Notes Sync (body
+            // includes the full session transcript and system instructions)"): a name is no
+            // place for the model's conversation, order or not.
+            || (matches!(x.kind, StrKind::Title | StrKind::Annotation)
+                && (moves || takes)
+                && own_session_once()
+                && !talk_bounds
+                && !asks_user
+                && !says_none_once()))
     {
         emit(
             rule_id::EXFILTRATION_CHANNEL,
