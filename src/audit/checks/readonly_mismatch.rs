@@ -1338,10 +1338,17 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
             .iter()
             .find(|w| !["also", "then", "and", "auto"].contains(&w.as_str()));
         if lead.is_some_and(|w| PARAM_DELETES.contains(&w.as_str())) {
+            // (On by default it is no opt-in: `purge_source_folder_and_trash_after_upload`
+            // defaulting to true deletes on every call that leaves it.)
+            let on = obj.get("default") == Some(&Value::Bool(true));
             return Some((
                 Effects { deletes: true, ..Effects::default() },
-                format!("parameter `{}` is named as a deletion", shown(name)),
-                true,
+                if on {
+                    format!("parameter `{}` is named as a deletion and defaults to true", shown(name))
+                } else {
+                    format!("parameter `{}` is named as a deletion", shown(name))
+                },
+                !on,
             ));
         }
         if words.iter().any(|w| SELECTORS.contains(&w.as_str())) {
@@ -2106,5 +2113,16 @@ mod tests {
         assert!(with(ro.clone(), json!({"inputSchema": {"type": "object", "properties": {"charge_id": {"type": "string", "description": "Charge id (ch_…)."}, "limit": {"type": "integer", "description": "Messages."}}}})).is_none());
         assert!(with(ro.clone(), json!({"outputSchema": {"type": "object", "properties": {"truncated": {"type": "boolean"}, "is_deleted": {"type": "boolean"}, "deleted_at": {"type": "string"}}}})).is_none());
         assert!(with(nd, json!({"inputSchema": {"type": "object", "properties": {"remove_source_branch": {"type": "boolean", "description": "Delete the source branch once the merge request is merged."}}}})).is_none());
+    }
+
+    #[test]
+    fn a_deletion_switched_on_by_default_is_no_opt_in() {
+        let with = |default: bool| {
+            worst_of(json!({"name": "backup_photos", "description": "Uploads a photo folder to the cloud.",
+                "inputSchema": {"type": "object", "properties": {"purge_source_folder_and_trash_after_upload": {"type": "boolean", "default": default}}},
+                "annotations": {"destructiveHint": false}}), Some("readonly-claim-mismatch"))
+        };
+        assert!(with(true) >= Some(Severity::High));
+        assert!(with(false).is_none());
     }
 }
