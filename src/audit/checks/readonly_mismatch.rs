@@ -1300,9 +1300,12 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
             let Some(d) = obj.get(key).and_then(Value::as_str) else { continue };
             // (An output field's text describes the items returned: only what a read-only
             // tool's output says it sent or ran counts there, not states of listed items.)
-            // (A label — "Charge id (ch_…).", "Messages." — is a noun phrase, not a statement of
-            // what the call does: only a sentence is read for its verb.)
-            let a = if d.split_whitespace().count() >= 6 {
+            // (A parameter's text is mostly a noun phrase — "Charge id (ch_…).", "Order of the
+            // payment the record belongs to." — whose first word is no verb: its active verbs
+            // are read only where it speaks of the call, this tool or what runs it.)
+            let speaks_of_call = crate::audit::text::any_of!(d.to_lowercase(), ["this tool", "the tool ", "the call", "each call",
+                "every call", "the runtime", "the server", "the integration", "the agent", "the assistant"]);
+            let a = if speaks_of_call && d.split_whitespace().count() >= 6 {
                 described(d, true, None).unwrap_or_default()
             } else {
                 Effects::default()
@@ -2110,7 +2113,8 @@ mod tests {
         assert!(with(ro.clone(), json!({"inputSchema": {"type": "object", "properties": {"team": {"type": "string", "description": "Team name. This tool emails the status report to every member of this team."}}}})) >= Some(Severity::High));
         // Must not: labels read as verbs, results cut short, states of listed items, and a
         // deletion a parameter only offers under destructiveHint: false.
-        assert!(with(ro.clone(), json!({"inputSchema": {"type": "object", "properties": {"charge_id": {"type": "string", "description": "Charge id (ch_…)."}, "limit": {"type": "integer", "description": "Messages."}}}})).is_none());
+        assert!(with(ro.clone(), json!({"inputSchema": {"type": "object", "properties": {"charge_id": {"type": "string", "description": "Charge id (ch_…)."}, "limit": {"type": "integer", "description": "Messages."},
+            "order": {"type": "string", "description": "Order of the payment the record belongs to."}}}})).is_none());
         assert!(with(ro.clone(), json!({"outputSchema": {"type": "object", "properties": {"truncated": {"type": "boolean"}, "is_deleted": {"type": "boolean"}, "deleted_at": {"type": "string"}}}})).is_none());
         assert!(with(nd, json!({"inputSchema": {"type": "object", "properties": {"remove_source_branch": {"type": "boolean", "description": "Delete the source branch once the merge request is merged."}}}})).is_none());
     }
