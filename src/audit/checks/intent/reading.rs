@@ -1167,6 +1167,27 @@ impl Reading<'_> {
             {
                 return false;
             }
+            // An action word inside the quoted label of a setting the user ticks in an app
+            // ("must tick \"include sensitive folders\" in the app"): the name of an option,
+            // not an action.
+            if matches!(h.concept, ActSend | ActRead | ActDelete | ActModify)
+                && folded.contains(['"', '“', '«', '\''])
+                && crate::audit::text::quoted_spans(folded).iter().any(|&(a, b)| {
+                    a <= h.start
+                        && h.end <= b
+                        && folded[..a]
+                            .trim_end_matches(['"', '“', '«', '\'', ' '])
+                            .split_whitespace()
+                            .next_back()
+                            .is_some_and(|w| {
+                                ["tick", "untick", "check", "uncheck", "select", "enable", "disable", "toggle", "click", "option",
+                                    "setting", "button", "checkbox", "switch"]
+                                    .contains(&w)
+                            })
+                })
+            {
+                return false;
+            }
             // A template of an environment file (`.env.example`, `.env.sample`) holds no secret.
             if h.concept == DataSecret
                 && folded[h.start..h.end].ends_with(".env")
