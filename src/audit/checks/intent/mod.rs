@@ -92,9 +92,12 @@ fn follow_up_destroys(
     value: &str,
 ) -> bool {
     const FOLLOW: &[&str] = &[
-        "after", "post", "then", "next", "follow", "followup", "pos", "depois", "apres", "despues",
-        "danach", "nach", "posle", "poslе",
+        "after", "then", "next", "follow", "followup", "pos", "depois", "apres", "despues",
+        "danach", "posle",
     ];
+    // ("post" is a follow-up only beside a step: `post_action`, `post_scale_step`; alone it is
+    // mostly a blog post.)
+    const STEP: &[&str] = &["action", "step", "hook", "run", "task", "op", "operation", "process"];
     let Some((schema_at, name)) = super::property_of(item, pointer) else {
         return false;
     };
@@ -102,7 +105,10 @@ fn follow_up_destroys(
         return false;
     };
     let desc = schema.get("description").and_then(Value::as_str).map(fold).unwrap_or_default();
-    let follow_up = crate::model::words::name_words(name).iter().any(|w| FOLLOW.contains(&w.as_str()))
+    let name_words = crate::model::words::name_words(name);
+    let has = |list: &[&str]| name_words.iter().any(|w| list.contains(&w.as_str()));
+    let follow_up = has(FOLLOW)
+        || (has(&["post"]) && has(STEP))
         || crate::audit::text::any_of!(desc, ["follow-up", "follow up", "post-", "after the call", "afterwards",
             "ação posterior", "acción posterior", "action suivante", "action ultérieure", "folgeaktion",
             "последующ", "后续", "後続", "후속"]);
@@ -3864,6 +3870,8 @@ mod tests {
         assert!(with(json!({"after_export": {"type": "string", "enum": ["keep", "delete_local_copy"], "default": "keep"}})) < Some(Severity::High));
         assert!(with(json!({"next_step": {"type": "string", "default": "notify_followers"}})) < Some(Severity::High));
         assert!(with(json!({"cleanup": {"type": "string", "default": "delete_temp_files"}})) < Some(Severity::High));
+        // ("post" alone is a blog post: its status may be trashed by the user's choice.)
+        assert!(with(json!({"post_status": {"type": "string", "enum": ["draft", "trash"], "default": "trash"}})) < Some(Severity::High));
     }
 
     #[test]
