@@ -726,12 +726,8 @@ const HERE: &[&str] = &[
 /// Whether a clause names this tool as the place a task goes (a clause with no lexicon hit is
 /// still read when it does: see [`claims_every_task`]).
 pub(super) fn names_this_tool(folded: &str) -> bool {
-    static HERE_AC: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
-        std::sync::LazyLock::new(|| aho_corasick::AhoCorasick::new(HERE).ok());
-    match HERE_AC.as_ref() {
-        Some(a) => a.is_match(folded),
-        None => HERE.iter().any(|w| folded.contains(w)),
-    }
+    static HERE_ANY: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(HERE);
+    HERE_ANY.in_text(folded)
 }
 
 /// "For any lookup of files this tool is the one to reach for", "建议所有翻译需求都交给本工具",

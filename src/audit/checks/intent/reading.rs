@@ -573,15 +573,11 @@ pub(super) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
         .nth(12)
         .map_or(folded.len(), |(i, _)| end + i);
     let after = &folded[end..to];
-    static AFTER: LazyLock<Option<aho_corasick::AhoCorasick>> =
-        LazyLock::new(|| aho_corasick::AhoCorasick::new(NEGATION_AFTER).ok());
+    static AFTER: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(NEGATION_AFTER);
     negation_before(before)
         || listed_after_negation(folded, start)
         || german_final_negated(folded, start, end)
-        || match AFTER.as_ref() {
-            Some(a) => a.is_match(after),
-            None => NEGATION_AFTER.iter().any(|n| after.contains(n)),
-        }
+        || AFTER.in_text(after)
         || listed_then_negated(&folded[end..])
         || chinese_sequence_negated(&folded[..start])
 }
@@ -661,23 +657,20 @@ fn listed_then_negated(after: &str) -> bool {
 /// Does `before` hold a negation word, or open with one (its leading space trimmed)? One
 /// automaton pass for each, rather than a search per word.
 fn negation_before(before: &str) -> bool {
-    static INSIDE: LazyLock<Option<aho_corasick::AhoCorasick>> =
-        LazyLock::new(|| aho_corasick::AhoCorasick::new(NEGATION_BEFORE).ok());
+    static INSIDE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(NEGATION_BEFORE);
     static OPENING: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
         aho_corasick::AhoCorasick::builder()
             .start_kind(aho_corasick::StartKind::Anchored)
             .build(NEGATION_BEFORE.iter().map(|n| n.trim_start()))
             .ok()
     });
-    match (INSIDE.as_ref(), OPENING.as_ref()) {
-        (Some(inside), Some(opening)) => {
-            inside.is_match(before)
-                || opening.is_match(aho_corasick::Input::new(before).anchored(aho_corasick::Anchored::Yes))
+    INSIDE.in_text(before)
+        || match OPENING.as_ref() {
+            Some(opening) => {
+                opening.is_match(aho_corasick::Input::new(before).anchored(aho_corasick::Anchored::Yes))
+            }
+            None => NEGATION_BEFORE.iter().any(|n| before.starts_with(n.trim_start())),
         }
-        _ => NEGATION_BEFORE
-            .iter()
-            .any(|n| before.contains(n) || before.starts_with(n.trim_start())),
-    }
 }
 
 /// Credential words that name a kind of secret, not where one is kept: asking for "the
@@ -791,14 +784,10 @@ fn secret_shapes_only(raw: &str, folded: &str) -> Vec<ConceptHit> {
         }
     }
     // The file shapes all need one of these extensions.
-    static EXTENSIONS: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
-        aho_corasick::AhoCorasick::new([
-            ".pem", ".key", ".p12", ".pfx", ".jks", ".kdbx", ".ppk", ".gpg", ".asc", ".ovpn",
-            ".json",
-        ])
-        .ok()
-    });
-    let extension = || EXTENSIONS.as_ref().is_none_or(|a| a.is_match(raw));
+    static EXTENSIONS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        ".pem", ".key", ".p12", ".pfx", ".jks", ".kdbx", ".ppk", ".gpg", ".asc", ".ovpn", ".json",
+    ]);
+    let extension = || EXTENSIONS.in_text(raw);
     if let Some(re) = FILE.as_ref().filter(|_| raw.contains('.') && extension()) {
         for m in re.find_iter(raw) {
             // A path or a file name (`~/certs/server.key`, `*.pem`), not a word ending in
@@ -1209,15 +1198,12 @@ impl Reading<'_> {
     pub(super) fn about_itself(&self) -> bool {
         // One automaton pass rather than a substring search per phrase (the learned scorer
         // asks this of every clause).
-        static ABOUT: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
-            aho_corasick::AhoCorasick::new([
-                "this tool", "call this", "this function", "this server", "本工具", "此工具",
-                "该工具", "このツール", "本ツール", "이 도구", "이 툴", "этот инструмент",
-                "esta herramienta", "esta ferramenta", "cet outil", "dieses tool", "dieses werkzeug",
-            ])
-            .ok()
-        });
-        ABOUT.as_ref().is_some_and(|a| a.is_match(self.folded))
+        static ABOUT: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+            "this tool", "call this", "this function", "this server", "本工具", "此工具",
+            "该工具", "このツール", "本ツール", "이 도구", "이 툴", "этот инструмент",
+            "esta herramienta", "esta ferramenta", "cet outil", "dieses tool", "dieses werkzeug",
+        ]);
+        ABOUT.in_text(self.folded)
     }
 
     /// A secret store or key file named in the clause (a path, a file, a wallet, a password
