@@ -1508,7 +1508,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         // (This tool, "only" or "always", and a word for using it: "für Routen wird stets
         // dieses Werkzeug verwendet", "use only this one".)
         let puts_first = r.has(Prefer)
-            || (HERE.iter().any(|w| r.folded.contains(w))
+            || (names_this_tool(r.folded)
                 && (PREFERRED.in_text(r.folded) || ONLY.in_text(r.folded) && USE.in_text(r.folded)))
             || (!x.opening && claims());
         let before = x.steer.get();
