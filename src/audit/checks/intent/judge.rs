@@ -937,7 +937,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // only as where data must not go, with nothing moved in the clause.
     // So is "never returned by any tool", "not exposed to other tools": other tools named only
     // as what never gets the data.
-    let guards_others = (r.forbids_move && !moves && !named_other) || never_to_other_tools(r.folded);
+    // (Read only where it can change the outcome: its expression is dear.)
+    let guards_others = || (r.forbids_move && !moves && !named_other) || never_to_other_tools(r.folded);
     let mut other_weight = 0;
     // "Refuses `kube-system` unless `force` is set", "skipped unless includeHidden is true":
     // a condition on this tool's own parameter, with no order, is its option; what the
@@ -946,7 +947,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && optional_once()
         && (x.param_sink
             || crate::audit::text::any_of!(r.folded, [" is true", " is false", " is set", " is enabled", " is disabled", "=true", "=false"]));
-    if !whole && other && pressed && acts && !guards_others && !own_option {
+    if !whole && other && pressed && acts && !guards_others() && !own_option {
         let what = if targets.is_empty() {
             "orders the model how to use other tools".to_owned()
         } else {
@@ -1226,7 +1227,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             || crate::audit::text::any_of!(r.folded, ["must be called", "must be invoked", "has to be called", "is to be called"]))
         && carries
         && !asks_user
-        && !guards_others;
+        && !guards_others();
     // (An order about another tool that already weighs 4 says it all.)
     if gates && other_weight < 4 {
         emit(

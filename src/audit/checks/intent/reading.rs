@@ -301,8 +301,14 @@ pub(super) fn role_tool(folded: &str) -> bool {
     static WORDS: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
         aho_corasick::AhoCorasick::new(TOOL_WORDS.iter().map(|(w, _)| w)).ok()
     });
+    // (Most clauses hold none of the words: one pass of the phrase automaton says so before
+    // the overlapping search.)
+    static ANY_WORD: LazyLock<Option<crate::audit::text::PhraseDfa>> = LazyLock::new(|| {
+        crate::audit::text::PhraseDfa::new(&TOOL_WORDS.iter().map(|(w, _)| *w).collect::<Vec<_>>())
+    });
     english
-        || match WORDS.as_ref() {
+        || (ANY_WORD.as_ref().is_none_or(|d| d.in_text(folded))
+            && match WORDS.as_ref() {
             Some(ac) => ac.find_overlapping_iter(folded).any(|m| {
                 TOOL_WORDS
                     .get(m.pattern().as_usize())
@@ -311,7 +317,7 @@ pub(super) fn role_tool(folded: &str) -> bool {
             None => TOOL_WORDS.iter().any(|(word, this)| {
                 folded.match_indices(word).any(|(i, _)| names_other(i, word, this))
             }),
-        }
+        })
 }
 
 /// A literal destination in the clause: a URL, an e-mail address, a phone number, an IBAN, a
@@ -977,8 +983,13 @@ pub(super) fn points_back(folded: &str) -> bool {
 /// Does `folded` name parameter `p` as a place to put something: quoted (`` `note` ``,
 /// 'note'), or as "the note parameter/field/argument", "as note", "into note", "in note"?
 pub(super) fn names_param(folded: &str, p: &str) -> bool {
-    // (Most parameters are not named in a given clause: one quick search says so.)
-    if memchr::memmem::find(folded.as_bytes(), p.as_bytes()).is_none() {
+    // (Most parameters are not named in a given clause: one quick search says so. Names are
+    // short and clauses too: a search for the first byte, each place compared, costs less
+    // than setting up a substring searcher for every name and clause.)
+    let (f, n) = (folded.as_bytes(), p.as_bytes());
+    if let Some(&first) = n.first()
+        && !memchr::memchr_iter(first, f).any(|i| f[i..].starts_with(n))
+    {
         return false;
     }
     folded.match_indices(p).any(|(i, _)| {
