@@ -17,7 +17,6 @@ const MAX_CLAUSE: usize = 600;
 pub fn split(text: &str) -> Vec<Clause> {
     let mut out = Vec::new();
     let mut start = 0usize;
-    let mut chars = text.char_indices().peekable();
     let push = |s: usize, e: usize, out: &mut Vec<Clause>| {
         let piece = &text[s..e];
         let lead = piece.len() - piece.trim_start().len();
@@ -32,13 +31,32 @@ pub fn split(text: &str) -> Vec<Clause> {
     // Inside a block of configuration keys under a heading key ("capture:\n  system_prompt:
     // true\n  earlier_messages: all"): its lines are one clause, read with the heading.
     let mut block = false;
-    while let Some((i, c)) = chars.next() {
-        let next = chars.peek().map(|(_, n)| *n);
+    let bytes = text.as_bytes();
+    let mut i = 0usize;
+    while i < bytes.len() {
+        // Only these bytes can start a character that ends a clause: the ASCII marks, and the
+        // lead bytes of the CJK marks and of the bullet (every other character is skipped a
+        // byte at a time; no continuation byte is among them). A space ends one only in a
+        // long run.
+        let candidate = match bytes[i] {
+            b'\n' | b'.' | b'!' | b'?' | b';' | 0xE2 | 0xE3 | 0xEF => true,
+            b' ' => i - start >= MAX_CLAUSE,
+            _ => false,
+        };
+        if !candidate {
+            i += 1;
+            continue;
+        }
+        let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
+            break;
+        };
+        let next = text.get(i + c.len_utf8()..).and_then(|t| t.chars().next());
         if c == '\n' {
             let here = text[start..i].trim_end();
             let opens = here.ends_with(':') && !here.contains('\n');
             if (opens || block) && indented_key(&text[i + 1..]) {
                 block = true;
+                i += 1;
                 continue;
             }
             block = false;
@@ -61,6 +79,7 @@ pub fn split(text: &str) -> Vec<Clause> {
             push(start, e, &mut out);
             start = e;
         }
+        i += c.len_utf8();
     }
     push(start, text.len(), &mut out);
     out
@@ -99,6 +118,68 @@ fn abbreviation(before: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `split` as it was written before it skipped bytes: every character read in turn (with
+    /// the configuration-key blocks the stop added beside it).
+    fn split_by_chars(text: &str) -> Vec<Clause> {
+        let mut out = Vec::new();
+        let mut start = 0usize;
+        let mut chars = text.char_indices().peekable();
+        let push = |s: usize, e: usize, out: &mut Vec<Clause>| {
+            let piece = &text[s..e];
+            let lead = piece.len() - piece.trim_start().len();
+            let trail = piece.len() - piece.trim_end().len();
+            if s + lead < e - trail {
+                out.push(Clause {
+                    start: s + lead,
+                    end: e - trail,
+                });
+            }
+        };
+        let mut block = false;
+        while let Some((i, c)) = chars.next() {
+            let next = chars.peek().map(|(_, n)| *n);
+            if c == '\n' {
+                let here = text[start..i].trim_end();
+                let opens = here.ends_with(':') && !here.contains('\n');
+                if (opens || block) && indented_key(&text[i + 1..]) {
+                    block = true;
+                    continue;
+                }
+                block = false;
+            }
+            let end_here = match c {
+                '\n' | '。' | '！' | '？' | '；' | '\u{2022}' => true,
+                '.' => {
+                    next.is_none_or(char::is_whitespace)
+                        && !abbreviation(&text[start..i])
+                        && !(text[..i].ends_with("..") && next.is_some_and(|n| n != '\n'))
+                }
+                '!' | '?' | ';' => next.is_none_or(char::is_whitespace),
+                ' ' => i - start >= MAX_CLAUSE,
+                _ => false,
+            };
+            if end_here {
+                let e = i + c.len_utf8();
+                push(start, e, &mut out);
+                start = e;
+            }
+        }
+        push(start, text.len(), &mut out);
+        out
+    }
+
+    proptest::proptest! {
+        /// Skipping the bytes that cannot end a clause cuts where reading every character did.
+        #[test]
+        fn byte_skipping_cuts_where_chars_did(
+            text in "[a .!?;:_\n\u{3000}。！？；•‥…—“é中e.g]{0,80}",
+            long in 0usize..3,
+        ) {
+            let text = format!("{}{text}", "word ".repeat(long * 70));
+            proptest::prop_assert_eq!(split(&text), split_by_chars(&text));
+        }
+    }
 
     #[test]
     fn an_ellipsis_inside_a_sentence_does_not_end_it() {

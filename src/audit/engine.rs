@@ -1079,10 +1079,11 @@ fn own_switch(item: &crate::audit::walk::Item, pointer: &str, matched: &str) -> 
 }
 
 fn name_phrase_hits(scan: &Scan, fi: usize, field: &Field, hits: &mut Vec<Hit>) {
-    let words = crate::model::words::name_words(field.text);
-    if words.len() < 3 {
+    // (Most names have fewer than three words: counted before any is copied.)
+    if crate::model::words::name_word_count(field.text) < 3 {
         return;
     }
+    let words = crate::model::words::name_words(field.text);
     let phrase = Prepared::new(&words.join(" "));
     for m in scan.rules.scan(&phrase, StrKind::Description) {
         let pat = &scan.rules.patterns()[m.pattern];

@@ -714,6 +714,13 @@ fn is_word(c: char) -> bool {
 pub fn fold(text: &str) -> String {
     if text.is_ascii() {
         // Nothing to normalise, nothing to disguise: lower case and whitespace only.
+        // (Most text has only single spaces between words: lowered in one go.)
+        let b = text.as_bytes();
+        let single_spaces = !b.iter().any(|&c| c.is_ascii_whitespace() && c != b' ')
+            && memchr::memmem::find(b, b"  ").is_none();
+        if single_spaces {
+            return text.to_ascii_lowercase();
+        }
         let mut out = String::with_capacity(text.len());
         let mut last_space = false;
         for b in text.bytes() {

@@ -413,6 +413,10 @@ pub fn clip(s: &str, max: usize) -> String {
 /// phrase if the automaton cannot be built).
 pub(crate) struct AnyOf {
     list: &'static [&'static str],
+    /// For [`AnyOf::in_text`]: the lists are asked of short clauses about a hundred times a
+    /// tool, where a general matcher's set-up for each search costs as much as the scan.
+    dfa: std::sync::OnceLock<Option<PhraseDfa>>,
+    /// For [`AnyOf::first_in`] (where a match stands; asked rarely).
     matcher: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>>,
 }
 
@@ -420,17 +424,15 @@ impl AnyOf {
     pub(crate) const fn new(list: &'static [&'static str]) -> AnyOf {
         AnyOf {
             list,
+            dfa: std::sync::OnceLock::new(),
             matcher: std::sync::OnceLock::new(),
         }
     }
 
     /// Does `text` contain any phrase of the list?
     pub(crate) fn in_text(&self, text: &str) -> bool {
-        match self
-            .matcher
-            .get_or_init(|| aho_corasick::AhoCorasick::new(self.list).ok())
-        {
-            Some(ac) => ac.is_match(text),
+        match self.dfa.get_or_init(|| PhraseDfa::new(self.list)) {
+            Some(dfa) => dfa.in_text(text),
             None => self.list.iter().any(|p| text.contains(p)),
         }
     }
@@ -448,6 +450,127 @@ impl AnyOf {
                 .filter_map(|p| text.find(p).map(|i| (i, i + p.len())))
                 .min(),
         }
+    }
+}
+
+/// A byte-level Aho-Corasick automaton in full DFA form that answers only whether any phrase
+/// occurs: one table look-up a byte, and every state that completes a phrase folded into one
+/// verdict (the scan stops there). Bytes no phrase holds share one class, so a table row has
+/// as many entries as the list has distinct bytes, plus one.
+pub(crate) struct PhraseDfa {
+    /// The class of each byte (0: in no phrase).
+    classes: [u8; 256],
+    /// Transitions, `state + class` → next state; states are row offsets (premultiplied by
+    /// the row length), and [`PhraseDfa::FOUND`] is the verdict.
+    trans: Vec<u32>,
+    /// The list holds the empty phrase: every text contains it.
+    always: bool,
+}
+
+impl PhraseDfa {
+    /// The state entered when a phrase is complete.
+    const FOUND: u32 = u32::MAX;
+    /// The largest automaton built (rows × classes); a longer list is searched another way.
+    const MAX_CELLS: usize = 1 << 22;
+
+    /// The automaton of `phrases`, or `None` if it would be too large.
+    pub(crate) fn new(phrases: &[&str]) -> Option<PhraseDfa> {
+        let mut classes = [0u8; 256];
+        let mut stride = 1usize;
+        for p in phrases {
+            for &b in p.as_bytes() {
+                if classes[usize::from(b)] == 0 {
+                    classes[usize::from(b)] = u8::try_from(stride).ok()?;
+                    stride += 1;
+                }
+            }
+        }
+        const NONE: u32 = u32::MAX - 1;
+        // The trie: row `n` of `trans` is node `n`'s transitions (NONE where it has none).
+        let mut trans: Vec<u32> = vec![NONE; stride];
+        let mut ends: Vec<bool> = vec![false];
+        let mut always = false;
+        for p in phrases {
+            if p.is_empty() {
+                always = true;
+            }
+            let mut node = 0usize;
+            for &b in p.as_bytes() {
+                let cell = node * stride + usize::from(classes[usize::from(b)]);
+                node = match trans[cell] {
+                    NONE => {
+                        let next = ends.len();
+                        if (next + 1) * stride > Self::MAX_CELLS {
+                            return None;
+                        }
+                        trans[cell] = u32::try_from(next).ok()?;
+                        trans.resize((next + 1) * stride, NONE);
+                        ends.push(false);
+                        next
+                    }
+                    n => n as usize,
+                };
+            }
+            ends[node] = true;
+        }
+        // Failure links in breadth-first order, each missing transition filled from the
+        // node's failure (complete already: it is shallower), and a node whose failure ends a
+        // phrase ends one too (the phrase is a suffix of what was read).
+        let mut fail = vec![0usize; ends.len()];
+        let mut queue = std::collections::VecDeque::new();
+        for t in trans.iter_mut().take(stride) {
+            match *t {
+                NONE => *t = 0,
+                n => queue.push_back(n as usize),
+            }
+        }
+        while let Some(node) = queue.pop_front() {
+            ends[node] = ends[node] || ends[fail[node]];
+            for c in 0..stride {
+                let cell = node * stride + c;
+                let via_fail = trans[fail[node] * stride + c];
+                match trans[cell] {
+                    NONE => trans[cell] = via_fail,
+                    n => {
+                        fail[n as usize] = via_fail as usize;
+                        queue.push_back(n as usize);
+                    }
+                }
+            }
+        }
+        // Premultiplied states; a transition into a node that ends a phrase is the verdict.
+        for t in trans.iter_mut() {
+            let n = *t as usize;
+            *t = if ends[n] {
+                Self::FOUND
+            } else {
+                u32::try_from(n * stride).ok()?
+            };
+        }
+        Some(PhraseDfa {
+            classes,
+            trans,
+            always,
+        })
+    }
+
+    /// Does `text` contain any of the phrases?
+    pub(crate) fn in_text(&self, text: &str) -> bool {
+        if self.always {
+            return true;
+        }
+        let mut state = 0u32;
+        for &b in text.as_bytes() {
+            let cell = state as usize + usize::from(self.classes[usize::from(b)]);
+            state = match self.trans.get(cell) {
+                Some(&next) => next,
+                None => return false,
+            };
+            if state == Self::FOUND {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -896,6 +1019,41 @@ mod tests {
         chars
             .windows(8)
             .any(|w| out.contains(&w.iter().collect::<String>()))
+    }
+
+    proptest::proptest! {
+        /// The phrase automaton answers exactly what a search phrase by phrase answers, over
+        /// phrases that share prefixes and suffixes, in one or several scripts.
+        #[test]
+        fn phrase_dfa_is_any_contains(
+            phrases in proptest::collection::vec("[ab é中]{0,5}", 0..8),
+            texts in proptest::collection::vec("[abc é中]{0,24}", 1..8),
+        ) {
+            let list: Vec<&str> = phrases.iter().map(String::as_str).collect();
+            let dfa = PhraseDfa::new(&list).expect("a small automaton");
+            for t in &texts {
+                proptest::prop_assert_eq!(dfa.in_text(t), list.iter().any(|p| t.contains(p)), "{:?} in {:?}", list, t);
+            }
+        }
+    }
+
+    #[test]
+    fn phrase_dfa_finds_suffixes_and_overlaps() {
+        let dfa = PhraseDfa::new(&["she", "he", "hers", "his", "不再"]).expect("small");
+        for (t, want) in [
+            ("ushers", true),
+            ("ahis", true),
+            ("hx", false),
+            ("h", false),
+            ("", false),
+            ("sh e", false),
+            ("从不再", true),
+            ("不 再", false),
+        ] {
+            assert_eq!(dfa.in_text(t), want, "{t:?}");
+        }
+        assert!(PhraseDfa::new(&["x", ""]).expect("small").in_text(""));
+        assert!(!PhraseDfa::new(&[]).expect("small").in_text("anything"));
     }
 
     proptest::proptest! {

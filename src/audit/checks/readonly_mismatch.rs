@@ -327,16 +327,13 @@ fn described_passive(desc: &str) -> Option<Effects> {
     });
     // Every statement the expression reads ends in one of these words: most descriptions
     // have none and are not searched. (A long s, which `(?i)` matches as `s`, is let through.)
-    static PARTICIPLES: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
-        aho_corasick::AhoCorasick::new([
-            "deleted", "removed", "erased", "wiped", "purged", "destroyed", "overwritten",
-            "dropped", "transferred", "charged", "paid", "force-pushed", "applied in place",
-        ])
-        .ok()
-    });
+    static PARTICIPLES: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "deleted", "removed", "erased", "wiped", "purged", "destroyed", "overwritten", "dropped",
+        "transferred", "charged", "paid", "force-pushed", "applied in place",
+    ]);
     let re = RE.as_ref()?;
     let lower = desc.to_lowercase();
-    if !lower.contains('\u{17F}') && PARTICIPLES.as_ref().is_some_and(|a| !a.is_match(&lower)) {
+    if !lower.contains('\u{17F}') && !PARTICIPLES.in_text(&lower) {
         return None;
     }
     let mut fx = Effects::default();

@@ -758,12 +758,8 @@ const HERE: &[&str] = &[
 /// Whether a clause names this tool as the place a task goes (a clause with no lexicon hit is
 /// still read when it does: see [`claims_every_task`]).
 pub(super) fn names_this_tool(folded: &str) -> bool {
-    static HERE_AC: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
-        std::sync::LazyLock::new(|| aho_corasick::AhoCorasick::new(HERE).ok());
-    match HERE_AC.as_ref() {
-        Some(a) => a.is_match(folded),
-        None => HERE.iter().any(|w| folded.contains(w)),
-    }
+    static HERE_ANY: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(HERE);
+    HERE_ANY.in_text(folded)
 }
 
 /// "For any lookup of files this tool is the one to reach for", "建议所有翻译需求都交给本工具",
@@ -987,7 +983,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // only as where data must not go, with nothing moved in the clause.
     // So is "never returned by any tool", "not exposed to other tools": other tools named only
     // as what never gets the data.
-    let guards_others = (r.forbids_move && !moves && !named_other) || never_to_other_tools(r.folded);
+    // (Read only where it can change the outcome: its expression is dear.)
+    let guards_others = || (r.forbids_move && !moves && !named_other) || never_to_other_tools(r.folded);
     let mut other_weight = 0;
     // "Refuses `kube-system` unless `force` is set", "skipped unless includeHidden is true":
     // a condition on this tool's own parameter, with no order, is its option; what the
@@ -996,7 +993,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && optional_once()
         && (x.param_sink
             || crate::audit::text::any_of!(r.folded, [" is true", " is false", " is set", " is enabled", " is disabled", "=true", "=false"]));
-    if !whole && other && pressed && acts && !guards_others && !own_option {
+    if !whole && other && pressed && acts && !guards_others() && !own_option {
         let what = if targets.is_empty() {
             "orders the model how to use other tools".to_owned()
         } else {
@@ -1306,7 +1303,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             || crate::audit::text::any_of!(r.folded, ["must be called", "must be invoked", "has to be called", "is to be called"]))
         && carries
         && !asks_user
-        && !guards_others;
+        && !guards_others();
     // (An order about another tool that already weighs 4 says it all.)
     if gates && other_weight < 4 {
         emit(
@@ -1597,7 +1594,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         // (This tool, "only" or "always", and a word for using it: "für Routen wird stets
         // dieses Werkzeug verwendet", "use only this one".)
         let puts_first = r.has(Prefer)
-            || (HERE.iter().any(|w| r.folded.contains(w))
+            || (names_this_tool(r.folded)
                 && (PREFERRED.in_text(r.folded) || ONLY.in_text(r.folded) && USE.in_text(r.folded)))
             || (!x.opening && claims());
         let before = x.steer.get();

@@ -249,10 +249,11 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         let text: &str = match field.kind {
             StrKind::Uri => continue,
             StrKind::Name | StrKind::PropertyName => {
-                let words = crate::model::words::name_words(field.text);
-                if words.len() < 3 {
+                // (Most names have fewer than three words: counted before any is copied.)
+                if crate::model::words::name_word_count(field.text) < 3 {
                     continue;
                 }
+                let words = crate::model::words::name_words(field.text);
                 phrase = format!("{} ({})", words.join(" "), field.text);
                 &phrase
             }

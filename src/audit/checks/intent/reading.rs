@@ -308,8 +308,14 @@ pub(super) fn role_tool(folded: &str) -> bool {
     static WORDS: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
         aho_corasick::AhoCorasick::new(TOOL_WORDS.iter().map(|(w, _)| w)).ok()
     });
+    // (Most clauses hold none of the words: one pass of the phrase automaton says so before
+    // the overlapping search.)
+    static ANY_WORD: LazyLock<Option<crate::audit::text::PhraseDfa>> = LazyLock::new(|| {
+        crate::audit::text::PhraseDfa::new(&TOOL_WORDS.iter().map(|(w, _)| *w).collect::<Vec<_>>())
+    });
     english
-        || match WORDS.as_ref() {
+        || (ANY_WORD.as_ref().is_none_or(|d| d.in_text(folded))
+            && match WORDS.as_ref() {
             Some(ac) => ac.find_overlapping_iter(folded).any(|m| {
                 TOOL_WORDS
                     .get(m.pattern().as_usize())
@@ -318,7 +324,7 @@ pub(super) fn role_tool(folded: &str) -> bool {
             None => TOOL_WORDS.iter().any(|(word, this)| {
                 folded.match_indices(word).any(|(i, _)| names_other(i, word, this))
             }),
-        }
+        })
 }
 
 /// A literal destination in the clause: a URL, an e-mail address, a phone number, an IBAN, a
@@ -580,15 +586,11 @@ pub(super) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
         .nth(12)
         .map_or(folded.len(), |(i, _)| end + i);
     let after = &folded[end..to];
-    static AFTER: LazyLock<Option<aho_corasick::AhoCorasick>> =
-        LazyLock::new(|| aho_corasick::AhoCorasick::new(NEGATION_AFTER).ok());
+    static AFTER: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(NEGATION_AFTER);
     negation_before(before)
         || listed_after_negation(folded, start)
         || german_final_negated(folded, start, end)
-        || match AFTER.as_ref() {
-            Some(a) => a.is_match(after),
-            None => NEGATION_AFTER.iter().any(|n| after.contains(n)),
-        }
+        || AFTER.in_text(after)
         || listed_then_negated(&folded[end..])
         || chinese_sequence_negated(&folded[..start])
 }
@@ -668,23 +670,20 @@ fn listed_then_negated(after: &str) -> bool {
 /// Does `before` hold a negation word, or open with one (its leading space trimmed)? One
 /// automaton pass for each, rather than a search per word.
 fn negation_before(before: &str) -> bool {
-    static INSIDE: LazyLock<Option<aho_corasick::AhoCorasick>> =
-        LazyLock::new(|| aho_corasick::AhoCorasick::new(NEGATION_BEFORE).ok());
+    static INSIDE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(NEGATION_BEFORE);
     static OPENING: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
         aho_corasick::AhoCorasick::builder()
             .start_kind(aho_corasick::StartKind::Anchored)
             .build(NEGATION_BEFORE.iter().map(|n| n.trim_start()))
             .ok()
     });
-    match (INSIDE.as_ref(), OPENING.as_ref()) {
-        (Some(inside), Some(opening)) => {
-            inside.is_match(before)
-                || opening.is_match(aho_corasick::Input::new(before).anchored(aho_corasick::Anchored::Yes))
+    INSIDE.in_text(before)
+        || match OPENING.as_ref() {
+            Some(opening) => {
+                opening.is_match(aho_corasick::Input::new(before).anchored(aho_corasick::Anchored::Yes))
+            }
+            None => NEGATION_BEFORE.iter().any(|n| before.starts_with(n.trim_start())),
         }
-        _ => NEGATION_BEFORE
-            .iter()
-            .any(|n| before.contains(n) || before.starts_with(n.trim_start())),
-    }
 }
 
 /// Credential words that name a kind of secret, not where one is kept: asking for "the
@@ -798,14 +797,10 @@ fn secret_shapes_only(raw: &str, folded: &str) -> Vec<ConceptHit> {
         }
     }
     // The file shapes all need one of these extensions.
-    static EXTENSIONS: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
-        aho_corasick::AhoCorasick::new([
-            ".pem", ".key", ".p12", ".pfx", ".jks", ".kdbx", ".ppk", ".gpg", ".asc", ".ovpn",
-            ".json",
-        ])
-        .ok()
-    });
-    let extension = || EXTENSIONS.as_ref().is_none_or(|a| a.is_match(raw));
+    static EXTENSIONS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        ".pem", ".key", ".p12", ".pfx", ".jks", ".kdbx", ".ppk", ".gpg", ".asc", ".ovpn", ".json",
+    ]);
+    let extension = || EXTENSIONS.in_text(raw);
     if let Some(re) = FILE.as_ref().filter(|_| raw.contains('.') && extension()) {
         for m in re.find_iter(raw) {
             // A path or a file name (`~/certs/server.key`, `*.pem`), not a word ending in
@@ -995,8 +990,13 @@ pub(super) fn points_back(folded: &str) -> bool {
 /// Does `folded` name parameter `p` as a place to put something: quoted (`` `note` ``,
 /// 'note'), or as "the note parameter/field/argument", "as note", "into note", "in note"?
 pub(super) fn names_param(folded: &str, p: &str) -> bool {
-    // (Most parameters are not named in a given clause: one quick search says so.)
-    if memchr::memmem::find(folded.as_bytes(), p.as_bytes()).is_none() {
+    // (Most parameters are not named in a given clause: one quick search says so. Names are
+    // short and clauses too: a search for the first byte, each place compared, costs less
+    // than setting up a substring searcher for every name and clause.)
+    let (f, n) = (folded.as_bytes(), p.as_bytes());
+    if let Some(&first) = n.first()
+        && !memchr::memchr_iter(first, f).any(|i| f[i..].starts_with(n))
+    {
         return false;
     }
     folded.match_indices(p).any(|(i, _)| {
@@ -1278,15 +1278,12 @@ impl Reading<'_> {
     pub(super) fn about_itself(&self) -> bool {
         // One automaton pass rather than a substring search per phrase (the learned scorer
         // asks this of every clause).
-        static ABOUT: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
-            aho_corasick::AhoCorasick::new([
-                "this tool", "call this", "this function", "this server", "本工具", "此工具",
-                "该工具", "このツール", "本ツール", "이 도구", "이 툴", "этот инструмент",
-                "esta herramienta", "esta ferramenta", "cet outil", "dieses tool", "dieses werkzeug",
-            ])
-            .ok()
-        });
-        ABOUT.as_ref().is_some_and(|a| a.is_match(self.folded))
+        static ABOUT: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+            "this tool", "call this", "this function", "this server", "本工具", "此工具",
+            "该工具", "このツール", "本ツール", "이 도구", "이 툴", "этот инструмент",
+            "esta herramienta", "esta ferramenta", "cet outil", "dieses tool", "dieses werkzeug",
+        ]);
+        ABOUT.in_text(self.folded)
     }
 
     /// A secret store or key file named in the clause (a path, a file, a wallet, a password
