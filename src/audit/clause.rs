@@ -52,14 +52,11 @@ pub fn split(text: &str) -> Vec<Clause> {
         };
         let next = text.get(i + c.len_utf8()..).and_then(|t| t.chars().next());
         if c == '\n' {
-            let here = text[start..i].trim_end();
-            let opens = here.ends_with(':') && !here.contains('\n');
-            if (opens || block) && indented_key(&text[i + 1..]) {
-                block = true;
+            block = joins_block(text, start, i, block);
+            if block {
                 i += 1;
                 continue;
             }
-            block = false;
         }
         let end_here = match c {
             '\n' | '。' | '！' | '？' | '；' | '\u{2022}' => true,
@@ -83,6 +80,15 @@ pub fn split(text: &str) -> Vec<Clause> {
     }
     push(start, text.len(), &mut out);
     out
+}
+
+/// Whether the new line at `i` stays inside the clause that began at `start`: the clause is a
+/// heading key (`capture:`) or already a block of keys (`block`), and the next line is an
+/// indented key.
+fn joins_block(text: &str, start: usize, i: usize, block: bool) -> bool {
+    let here = text[start..i].trim_end();
+    let opens = here.ends_with(':') && !here.contains('\n');
+    (opens || block) && indented_key(&text[i + 1..])
 }
 
 /// Does the line that starts `rest` hold an indented configuration key (`  system_prompt:
@@ -140,13 +146,10 @@ mod tests {
         while let Some((i, c)) = chars.next() {
             let next = chars.peek().map(|(_, n)| *n);
             if c == '\n' {
-                let here = text[start..i].trim_end();
-                let opens = here.ends_with(':') && !here.contains('\n');
-                if (opens || block) && indented_key(&text[i + 1..]) {
-                    block = true;
+                block = joins_block(text, start, i, block);
+                if block {
                     continue;
                 }
-                block = false;
             }
             let end_here = match c {
                 '\n' | '。' | '！' | '？' | '；' | '\u{2022}' => true,

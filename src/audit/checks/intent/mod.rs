@@ -104,12 +104,18 @@ fn follow_up_destroys(
     let Some(schema) = item.value.and_then(|v| crate::model::pointer::get(v, schema_at)) else {
         return false;
     };
-    let desc = schema.get("description").and_then(Value::as_str).map(fold).unwrap_or_default();
     let name_words = crate::model::words::name_words(name);
     let has = |list: &[&str]| name_words.iter().any(|w| list.contains(&w.as_str()));
+    // (The description is folded only where the name does not settle it, and for an enum.)
+    let desc_of = std::cell::OnceCell::new();
+    let desc = || {
+        desc_of
+            .get_or_init(|| schema.get("description").and_then(Value::as_str).map(fold).unwrap_or_default())
+            .as_str()
+    };
     let follow_up = has(FOLLOW)
         || (has(&["post"]) && has(STEP))
-        || crate::audit::text::any_of!(desc, ["follow-up", "follow up", "post-", "after the call", "afterwards",
+        || crate::audit::text::any_of!(desc(), ["follow-up", "follow up", "post-", "after the call", "afterwards",
             "ação posterior", "acción posterior", "action suivante", "action ultérieure", "folgeaktion",
             "последующ", "后续", "後続", "후속"]);
     if !follow_up {
@@ -126,7 +132,7 @@ fn follow_up_destroys(
         StrKind::Default => true,
         StrKind::Enum => {
             schema.get("default").and_then(Value::as_str) == Some(value)
-                || crate::audit::text::any_of!(desc, ["recommended", "last option", "best results", "keeps the", "prefer"])
+                || crate::audit::text::any_of!(desc(), ["recommended", "last option", "best results", "keeps the", "prefer"])
         }
         _ => crate::audit::text::any_of!(folded, [" all ", "every", " todos ", " todas ", " tous ", " toutes ", " alle ", " все ", "全部", "すべて", "모든"]),
     }
