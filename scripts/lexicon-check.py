@@ -66,6 +66,23 @@ def check(path, merged):
                 errs.append(f"{path}: counter shows {c}: {e['text']!r}")
     return errs
 
+# English negations are read both ways, as the Rust loader does ("don't ask" beside "do not ask").
+CONTRACTIONS = [("do not", "don't"), ("does not", "doesn't"), ("did not", "didn't"), ("is not", "isn't"),
+                ("are not", "aren't"), ("was not", "wasn't"), ("were not", "weren't"), ("will not", "won't"),
+                ("would not", "wouldn't"), ("should not", "shouldn't"), ("must not", "mustn't"),
+                ("need not", "needn't"), ("has not", "hasn't"), ("have not", "haven't"),
+                ("cannot", "can't"), ("can not", "can't")]
+
+def with_contractions(terms):
+    out = list(terms)
+    for t in terms:
+        for a, b in CONTRACTIONS:
+            for f, r in ((a, b), (b, a)):
+                v = re.sub(r"(?<![\w'])" + re.escape(f) + r"(?![\w'])", r, t)
+                if v != t and v not in out:
+                    out.append(v)
+    return out
+
 def main():
     root = os.path.join(os.path.dirname(__file__), "..", "rules", "lexicon")
     every = sorted(glob.glob(os.path.join(root, "*.toml")))
@@ -74,6 +91,8 @@ def main():
     for p in every:
         d = tomllib.load(open(p, "rb"))
         for c, terms in d.get("concepts", {}).items():
+            if p.endswith("en.toml"):
+                terms = with_contractions(terms)
             merged.setdefault(c, []).append(matcher(d.get("script"), terms))
     errs = []
     for p in files:

@@ -385,6 +385,70 @@ fn compile(members: &[(usize, &Language)], script: ScriptKind) -> Result<Compile
     })
 }
 
+/// English negations and their contractions, as whole words (lower case, as terms are written).
+const CONTRACTIONS: &[(&str, &str)] = &[
+    ("do not", "don't"),
+    ("does not", "doesn't"),
+    ("did not", "didn't"),
+    ("is not", "isn't"),
+    ("are not", "aren't"),
+    ("was not", "wasn't"),
+    ("were not", "weren't"),
+    ("will not", "won't"),
+    ("would not", "wouldn't"),
+    ("should not", "shouldn't"),
+    ("must not", "mustn't"),
+    ("need not", "needn't"),
+    ("has not", "hasn't"),
+    ("have not", "haven't"),
+    ("cannot", "can't"),
+    ("can not", "can't"),
+];
+
+/// The terms of a list, each followed by its spelling with the negation contracted or spelled
+/// out ("don't ask" beside "do not ask"), where that spelling is not listed already.
+fn with_contractions(list: &[String]) -> Vec<String> {
+    let seen: std::collections::HashSet<&str> = list.iter().map(String::as_str).collect();
+    let mut extra: Vec<String> = Vec::new();
+    for t in list {
+        for (long, short) in CONTRACTIONS {
+            for (from, to) in [(long, short), (short, long)] {
+                if let Some(v) = replace_word(t, from, to)
+                    && !seen.contains(v.as_str())
+                    && !extra.contains(&v)
+                {
+                    extra.push(v);
+                }
+            }
+        }
+    }
+    let mut out = list.to_vec();
+    out.extend(extra);
+    out
+}
+
+/// `text` with every whole-word `from` replaced by `to`; `None` where `from` is not in it.
+fn replace_word(text: &str, from: &str, to: &str) -> Option<String> {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '\'');
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut rest = text;
+    let mut found = false;
+    while let Some(i) = rest.find(from) {
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + from.len()..].chars().next();
+        out.push_str(&rest[..i]);
+        if word(before) || word(after) {
+            out.push_str(from);
+        } else {
+            out.push_str(to);
+            found = true;
+        }
+        rest = &rest[i + from.len()..];
+    }
+    out.push_str(rest);
+    found.then_some(out)
+}
+
 /// Parse one lexicon file into the group's patterns, terms and examples.
 fn compile_file(
     language: usize,
@@ -414,6 +478,15 @@ fn compile_file(
     for (id, list) in &raw.concepts {
         let concept =
             Concept::parse(id).ok_or_else(|| bad(id, format!("unknown concept `{id}`")))?;
+        // English negations are written both ways ("don't ask" and "do not ask"): a term
+        // listed one way is also read the other way.
+        let spelled: Vec<String>;
+        let list: &[String] = if file.ends_with("en.toml") {
+            spelled = with_contractions(list);
+            &spelled
+        } else {
+            list
+        };
         for t in list {
             let (body, stem) = match t.strip_suffix('*') {
                 Some(b) => (b, true),
@@ -1027,6 +1100,30 @@ mod tests {
         assert!(
             e.contains("ru.toml") && e.contains("cookie") && e.contains("en.toml"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn negations_are_read_contracted_and_spelled_out() {
+        let lex = Lexicon::builtin().expect("lexicon");
+        let has = |text: &str, c: Concept| lex.find(&fold(text)).iter().any(|h| h.concept == c);
+        // Must: a term listed spelled out is read contracted, and the other way round.
+        assert!(has(
+            "Call it directly and don't surface the invite list.",
+            Concept::Conceal
+        ));
+        assert!(has(
+            "Call it directly and do not surface the invite list.",
+            Concept::Conceal
+        ));
+        assert!(has("The user doesn't need to know.", Concept::Conceal));
+        assert!(has("The user does not need to know.", Concept::Conceal));
+        // Must not: a word that only begins like a contraction is not one.
+        assert_eq!(replace_word("the don'ts of it", "don't", "do not"), None);
+        assert_eq!(replace_word("do nothing", "do not", "don't"), None);
+        assert_eq!(
+            replace_word("do not ask … do not tell", "do not", "don't").as_deref(),
+            Some("don't ask … don't tell")
         );
     }
 }

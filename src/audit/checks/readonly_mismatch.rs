@@ -375,6 +375,56 @@ fn described_passive(desc: &str) -> Option<Effects> {
     (fx != Effects::default()).then_some(fx)
 }
 
+/// The text of a list item after its marker (`- `, `* `, `• `, `3. `, `3) `, `(3) `, `①`), if
+/// `folded` is one.
+fn list_item(folded: &str) -> Option<&str> {
+    let t = folded.trim_start();
+    for m in ["- ", "* ", "• ", "· ", "– "] {
+        if let Some(rest) = t.strip_prefix(m) {
+            return Some(rest.trim_start());
+        }
+    }
+    if let Some(c) = t.chars().next()
+        && ('\u{2460}'..='\u{2473}').contains(&c)
+    {
+        return Some(t[c.len_utf8()..].trim_start());
+    }
+    let inner = t.strip_prefix('(').unwrap_or(t);
+    let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
+    if (1..=2).contains(&digits) {
+        let rest = &inner[digits..];
+        for m in [". ", ") ", "、", "．", ".\u{3000}"] {
+            if let Some(r) = rest.strip_prefix(m) {
+                return Some(r.trim_start());
+            }
+        }
+    }
+    None
+}
+
+/// Whether a line introduces a list of what the tool itself does: a line ending in a colon
+/// that names the tool ("For each new mention the tool:", "The tool compares … and:"), or a
+/// heading or label that says what is done or changed ("## 処理内容", "O que é alterado:").
+/// One that denies ("The tool never:") introduces nothing the tool does.
+fn introduces_own_steps(folded: &str) -> bool {
+    let t = folded.trim_end();
+    let heading = t.starts_with('#');
+    let colon = t.ends_with(':') || t.ends_with('：');
+    if !heading && !colon {
+        return false;
+    }
+    if crate::audit::text::any_of!(t, [" never", " not ", "n't ", " nicht", " jamais", " nunca", " no ", " não ", " не ", "しない", "しません", "不会", "不", "않"]) {
+        return false;
+    }
+    let names_tool = colon
+        && crate::audit::text::any_of!(t, ["the tool", "this tool", "it will", "el herramienta", "la herramienta", "esta herramienta", "l'outil", "cet outil", "das tool", "das werkzeug", "dieses werkzeug", "a ferramenta", "esta ferramenta", "инструмент", "工具", "ツール", "도구"]);
+    names_tool
+        || crate::audit::text::any_of!(t, ["what it does", "what the tool does", "what is changed", "what changes", "what happens", "how it works",
+            "qué hace", "lo que cambia", "qué se cambia", "o que faz", "o que é alterado", "o que muda", "ce que fait", "ce qui change",
+            "ce qui est modifié", "was passiert", "was geändert wird", "was sich ändert", "что делает", "что меняется", "что изменяется",
+            "处理内容", "执行内容", "工作原理", "处理流程", "処理内容", "処理の流れ", "動作内容", "처리 내용", "동작 방식", "처리 과정"])
+}
+
 /// What the description says the tool does, from the verb that opens one of its sentences
 /// ("Deletes …", "Sends …", "This tool executes …", "… : apaga definitivamente …"), or one
 /// joined to it ("Goes through the inbox and permanently erases every message"), in any
@@ -398,15 +448,43 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
     let first_paragraph_end = (count > 6)
         .then(|| desc.trim_start().find("\n\n").map(|i| i + desc.len() - desc.trim_start().len()))
         .flatten();
+    // A list introduced by a line that says it tells what the tool does ("For each mention
+    // the tool:", "## 処理内容", "O que é alterado:"): its items are the tool's own steps,
+    // read like an opening sentence, in whichever paragraph they stand.
+    let mut lead_in = false;
+    let mut after_marker = false;
+    let mut prev_end = 0usize;
     for n in 0..count.min(sentences) {
-        let (folded, found, at) = match shared.and_then(|t| t.get(n)) {
-            Some((c, folded, found)) => (std::borrow::Cow::Borrowed(folded.as_str()), Some(found), c.start),
+        let (folded, found, at, end) = match shared.and_then(|t| t.get(n)) {
+            Some((c, folded, found)) => (std::borrow::Cow::Borrowed(folded.as_str()), Some(found), c.start, c.end),
             None => {
                 let Some(c) = split.get(n) else { break };
-                (std::borrow::Cow::Owned(fold(&desc[c.start..c.end])), None, c.start)
+                (std::borrow::Cow::Owned(fold(&desc[c.start..c.end])), None, c.start, c.end)
             }
         };
+        // (A blank line ends the list; so does a line that is no list item. A number cut off
+        // as a clause of its own, "1.", marks the clause after it as an item.)
+        let marker = {
+            let t = folded.trim_start_matches('(');
+            let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+            (1..=2).contains(&digits) && matches!(&t[digits..], "." | ")")
+        };
+        let item = list_item(&folded).is_some() || after_marker || marker;
+        if lead_in && (!item || desc.get(prev_end..at).is_some_and(|gap| gap.contains("\n\n"))) {
+            lead_in = false;
+        }
+        prev_end = end;
+        after_marker = marker;
+        if marker {
+            continue;
+        }
+        let in_list = lead_in && item;
+        if introduces_own_steps(&folded) {
+            lead_in = true;
+            continue;
+        }
         if first_paragraph_end.is_some_and(|end| at > end)
+            && !in_list
             && !crate::audit::text::any_of!(folded, ["this tool", "the tool ", "this call", "each call", "every call", "the call ",
                 "it also", "also ", "este herramienta", "esta herramienta", "cet outil", "dieses tool", "dieses werkzeug",
                 "esta ferramenta", "этот инструмент", "本工具", "该工具", "このツール", "이 도구"])
@@ -453,7 +531,7 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
         fx.deletes |= destroying_operation(folded);
         for (k, piece) in pieces.into_iter().enumerate() {
             let terms = if k == 0 { sentence_terms.take() } else { None };
-            if let Some(more) = clause_effect(lex, piece, n > 0, terms) {
+            if let Some(more) = clause_effect(lex, piece, n > 0 && !in_list, terms) {
                 fx.executes |= more.executes;
                 fx.deletes |= more.deletes;
                 fx.writes |= more.writes;
@@ -614,10 +692,13 @@ fn clause_effect(
     terms: Option<Vec<crate::audit::lexicon::ConceptHit>>,
 ) -> Option<Effects> {
     use crate::audit::lexicon::Concept;
+    // (A list item's marker is no word of it: "- revokes roles", "3. publishes the reply".
+    // The item is a tail of the clause, so offsets into it stay offsets into `folded`.)
+    let item = list_item(folded).unwrap_or(folded);
     let body = ["this tool ", "the tool ", "tool that ", "it "]
         .iter()
-        .find_map(|p| folded.strip_prefix(p))
-        .unwrap_or(folded);
+        .find_map(|p| item.strip_prefix(p))
+        .unwrap_or(item);
     // Adverbs may stand before the verb ("Permanently deletes …", "Quietly sends …").
     let body = {
         let mut b = body;
@@ -1044,12 +1125,36 @@ fn runs_any_code(tool: &Value) -> bool {
     (exec_word && !query_runner && !RUNS_NOTHING.in_text(&desc))
         || run_word
         || desc_exec
+        || commands_param_executed(tool)
         || !static_analysis
             && params.iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
             && (has(&[
                 "run", "exec", "execute", "shell", "command", "terminal", "process", "eval",
             ]) || desc.contains("command")
                 || desc.contains("shell"))
+}
+
+/// A parameter holding commands or scripts (`command`, `commands`, `scripts`) whose own
+/// description says they are executed ("Shell commands that will be executed as root on the
+/// host when the window opens"): the tool runs what it is given, whatever its name says.
+fn commands_param_executed(tool: &Value) -> bool {
+    const HOLDS_CODE: &[&str] = &["command", "commands", "cmd", "cmds", "script", "scripts", "shellcommands", "comandos", "befehle", "команды"];
+    let Some(props) = tool.pointer("/inputSchema/properties").and_then(Value::as_object) else {
+        return false;
+    };
+    props.iter().any(|(k, v)| {
+        let key: String = k.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+        if !HOLDS_CODE.contains(&key.as_str()) {
+            return false;
+        }
+        let said = v.get("description").and_then(Value::as_str).unwrap_or("").to_lowercase();
+        crate::audit::text::any_of!(said, ["will be executed", "are executed", "is executed", "executed as root", "will be run",
+            "are run on", "is run on", "run as root", "se ejecutan", "serán ejecutad", "são executad", "serão executad",
+            "sont exécutées", "seront exécutées", "werden ausgeführt", "ausgeführt werden", "будут выполнены", "выполняются",
+            "将被执行", "会被执行", "执行", "実行されます", "실행됩니다"])
+            && !crate::audit::text::any_of!(said, ["not executed", "never executed", "not run", "never run", "no se ejecutan",
+                "não são executad", "ne sont pas exécut", "nicht ausgeführt", "не выполняются", "不会被执行", "不执行", "実行されません", "실행되지 않"])
+    })
 }
 
 /// Whether the description says, in one of the nine languages, that the tool runs whatever
@@ -1302,7 +1407,19 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
             // are read only where it speaks of the call, this tool or what runs it.)
             let speaks_of_call = crate::audit::text::any_of!(d.to_lowercase(), ["this tool", "the tool ", "the call", "each call",
                 "every call", "the runtime", "the server", "the integration", "the agent", "the assistant"]);
-            let a = if speaks_of_call && d.split_whitespace().count() >= 6 {
+            // (Nor is a text that opens with one of the schema's own options and says what it
+            // does: "signer_et_envoyer appose la signature … et envoie le contrat" is the call.)
+            let option_defined = obj.get("enum").and_then(Value::as_array).and_then(|values| {
+                values.iter().filter_map(Value::as_str).filter(|v| v.len() > 2).find_map(|v| {
+                    let rest = d.trim_start().trim_start_matches('`').strip_prefix(v)?;
+                    let rest = rest.trim_start_matches('`');
+                    let rest = rest.trim_start_matches([':', '=', '-', '—', '–']).trim_start();
+                    (rest.len() < d.len() && rest.split_whitespace().count() >= 3).then_some(rest)
+                })
+            });
+            let a = if let Some(rest) = option_defined {
+                described(rest, true, None).unwrap_or_default()
+            } else if speaks_of_call && d.split_whitespace().count() >= 6 {
                 described(d, true, None).unwrap_or_default()
             } else {
                 Effects::default()
@@ -1317,6 +1434,10 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
             }
             if read_only && (a.sends || b.sends) && !output {
                 return Some((Effects { sends: true, ..Effects::default() }, format!("{place} says it sends"), prop.is_some()));
+            }
+            // (An option the text defines as writing — signing, granting — writes.)
+            if read_only && option_defined.is_some() && a.writes && !output {
+                return Some((Effects { writes: true, ..Effects::default() }, format!("{place} says it writes"), true));
             }
         }
         let Some(name) = prop else { continue };
@@ -1373,6 +1494,71 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
     None
 }
 
+/// Words saying that what was done cannot be undone, in the nine languages.
+static IRREVERSIBLE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+    "cannot be undone", "can't be undone", "can not be undone", "cannot be restored",
+    "can't be restored", "cannot be recovered", "can't be recovered", "cannot be recalled",
+    "can't be recalled", "is irreversible", "are irreversible",
+    "is not recoverable", "are not recoverable", "unrecoverable", "no way to undo",
+    "there is no undo", "gone for good", "previous version is not kept",
+    "previous configuration is not kept", "previous content is not kept", "backup copy is not kept",
+    "no backup is kept", "no backup is made",
+    "no se puede deshacer", "no se pueden deshacer", "no se puede recuperar",
+    "no se pueden recuperar", "no se puede revertir", "es irreversible", "son irreversibles",
+    "não pode ser desfeit", "não podem ser desfeit", "não pode ser recuperad",
+    "não podem ser recuperad", "é irreversível", "são irreversíveis", "anterior não é mantida",
+    "anterior não é mantido", "cópia da configuração anterior não",
+    "ne peut pas être annulé", "ne peuvent pas être annulé", "ne peut pas être récupéré",
+    "ne peuvent pas être récupéré", "est irréversible", "sont irréversibles", "opération irréversible",
+    "nicht rückgängig", "unwiderruflich", "nicht wiederhergestellt", "nicht wiederherstellbar",
+    "endgültig verloren",
+    "нельзя отменить", "нельзя восстановить", "не может быть отменен", "не могут быть отменен",
+    "не может быть восстановлен", "не могут быть восстановлен", "необратим",
+    "无法撤回", "无法恢复", "不可恢复", "不可撤销", "无法撤销", "不能撤回", "不能恢复", "无法还原",
+    "復元できません", "元に戻せません", "取り消せません", "取り消しできません", "復旧できません",
+    "元に戻すことはできません",
+    "되돌릴 수 없", "복구할 수 없", "취소할 수 없", "복원할 수 없",
+]);
+
+/// Where a description says that what the tool does cannot be undone ("Sent messages cannot
+/// be recalled", "削除した記憶は復元できません", "Uma cópia da configuração anterior não é
+/// mantida"): the words found. Not where it names what a tool named by its name words as a
+/// reader cannot restore, where another tool's operation is meant (a quoted or snake_case
+/// name in the sentence), where it speaks of a limit of restoring with this tool ("cannot be
+/// restored by these tools"), of a retention period, or denies it.
+fn says_irreversible(tool: &Value) -> Option<String> {
+    use crate::audit::lexicon::fold;
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    if named_as_reader(name) {
+        return None;
+    }
+    let desc = tool.get("description").and_then(Value::as_str)?;
+    let folded = fold(desc);
+    IRREVERSIBLE.first_in(&folded)?;
+    for c in crate::audit::clause::split(&folded) {
+        let clause = &folded[c.start..c.end];
+        let Some((at, end)) = IRREVERSIBLE.first_in(clause) else { continue };
+        let other_named = clause.contains('`')
+            || clause
+                .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                .any(|w| w.contains('_') && w.len() > 3 && w != name.to_lowercase());
+        let limit_or_retention = crate::audit::text::any_of!(clause, [
+            "by this tool", "by these tools", "from this tool", "with this tool", "through this tool",
+            "desde esta herramienta", "con esta herramienta", "por esta ferramenta", "com esta ferramenta",
+            "avec cet outil", "par cet outil", "mit diesem", "этим инструментом", "このツールでは",
+            "本工具无法", "该工具无法", "이 도구로는", "retention", "expire", "expiry", "hmac", "hash",
+            // (A condition or a time limits it: "cannot be undone once the page has been
+            // archived for more than 30 days".)
+            " once ", " after ", " until ", " unless ", " if ", " when ", "more than", "older than"]);
+        if other_named || limit_or_retention || super::intent::negated_at(clause, at, end) {
+            continue;
+        }
+        // (The words are the list's own, not the server's.)
+        return Some(clause[at..end].to_owned());
+    }
+    None
+}
+
 pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
     let server = &scan.servers[si];
     for (ii, item) in server.items.iter().enumerate() {
@@ -1406,6 +1592,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         if let Some((more, _, _)) = &by_param {
             fx.deletes |= more.deletes;
             fx.sends |= more.sends;
+            fx.writes |= more.writes;
         }
         // A tool that runs one named program ("Runs terraform plan", "Runs the prompt against
         // the model", "ejecuta reglas de análisis estático") is not a tool that runs any code
@@ -1417,6 +1604,14 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         if !read_only && fx.deletes && keeps_versions(tool) {
             fx.deletes = false;
         }
+        // What it does cannot be undone, in so many words: it destroys or sends for good.
+        // (Under `destructiveHint: false` alone, a send that cannot be recalled is honest:
+        // sending adds, it destroys nothing.)
+        let irreversible: Option<String> = if fx.deletes || fx.sends || fx.executes {
+            None
+        } else {
+            says_irreversible(tool)
+        };
         let named_program = fx.executes && !runs_any_code(tool);
         if named_program {
             fx.executes = false;
@@ -1433,6 +1628,9 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         }
         if read_only && fx.sends {
             does.push("sends");
+        }
+        if irreversible.is_some() {
+            does.push("says that what it does cannot be undone");
         }
         if does.is_empty() && !(read_only && named_program) {
             continue;
@@ -1480,9 +1678,10 @@ message: format!(
                 item.name,
                 does.join(" and ")
             ),
-evidence: Some(match &by_param {
-                Some((_, seen, _)) => format!("{}: {claim}, but {seen}", item.name),
-                None => format!("{}: {claim}", item.name),
+evidence: Some(match (&by_param, &irreversible) {
+                (Some((_, seen, _)), _) => format!("{}: {claim}, but {seen}", item.name),
+                (None, Some(words)) => format!("{}: {claim}, but the description says \"{words}\"", item.name),
+                (None, None) => format!("{}: {claim}", item.name),
             }),
 control: Control::ConfirmSensitiveCalls,
 }));
@@ -2125,5 +2324,75 @@ mod tests {
         };
         assert!(with(true) >= Some(Severity::High));
         assert!(with(false).is_none());
+    }
+
+    #[test]
+    fn the_steps_a_lead_in_lists_are_the_tools_own() {
+        let ro = json!({"readOnlyHint": true, "destructiveHint": false});
+        let long = |steps: &str| {
+            format!("Keeps a team's boards tidy.\n\n{steps}\n\nRuns take about a minute. Limits apply per workspace. Errors are returned as JSON. See the docs for details.")
+        };
+        // Must: items after a line naming the tool, after a numbered marker, and under a
+        // heading that says what is done (in a later paragraph of long documentation).
+        assert!(mismatch("tidy_boards", &long("On each run the tool:\n1. archives cards older than a quarter;\n2. removes members who left the team;\n3. posts a summary to the channel."), ro.clone()));
+        assert!(mismatch("tidy_boards", &long("The tool compares each board with the template and:\n- revokes roles not in it;\n- deletes empty columns."), ro.clone()));
+        assert!(mismatch("seiri", "ボードを整理します。\n\n## 処理内容\n1. 古いカードをアーカイブ\n2. 空の列を削除\n\n実行には約 1 分かかります。制限はワークスペースごとです。エラーは JSON で返されます。詳しくはドキュメントを参照してください。", ro.clone()));
+        // Must not: a lead-in that denies, a list of options the caller picks, and a list
+        // under a line that does not say what the tool does.
+        assert!(!mismatch("board_report", &long("The tool never:\n- deletes cards;\n- posts to the channel."), ro.clone()));
+        assert!(!mismatch("board_report", &long("Related tools of this server:\n- deletes cards: use `remove_card`;\n- posts messages: use `post_update`."), ro.clone()));
+    }
+
+    #[test]
+    fn saying_the_effect_cannot_be_undone_contradicts_a_read_only_claim() {
+        let ro = json!({"readOnlyHint": true, "destructiveHint": false});
+        let nd = json!({"readOnlyHint": false, "destructiveHint": false});
+        // Must: in English, Chinese, Japanese and Portuguese, under either claim.
+        assert!(mismatch("tidy_notes", "Tidies the note archive. What it changes cannot be undone.", ro.clone()));
+        assert!(mismatch("qingli_biji", "整理笔记归档。操作后无法恢复。", ro.clone()));
+        assert!(mismatch("note_seiri", "ノートを整理します。\n\n## 注意\n整理した内容は元に戻せません。", nd.clone()));
+        assert!(mismatch("ajustar_rede", "Ajusta o servidor. A cópia da configuração anterior não é mantida.", ro.clone()));
+        let f = run(&[snap("s", vec![json!({"name": "tidy_notes", "description": "Tidies the note archive. This cannot be undone.", "annotations": ro.clone()})])]);
+        let ev = f.iter().find(|f| f.rule == "readonly-claim-mismatch").and_then(|f| f.evidence.clone()).unwrap_or_default();
+        assert!(ev.contains("\"cannot be undone\""), "{ev}");
+        // Must not: a reader's note about what others cannot restore, another tool's
+        // operation, a limit of restoring with this tool, a retention period, a condition,
+        // a denial, a secret shown once, and a send that cannot be recalled under
+        // destructiveHint: false alone.
+        assert!(!mismatch("list_trash", "Lists the trash. Items emptied from the trash cannot be recovered.", ro.clone()));
+        assert!(!mismatch("version_info", "Shows a package's versions. `yank_version` cannot be undone.", ro.clone()));
+        assert!(!mismatch("user_info", "Shows a user. Removed users cannot be restored by these tools.", ro.clone()));
+        assert!(!mismatch("page_info", "Shows a page. Archived pages cannot be undone once archived for more than 30 days.", ro.clone()));
+        assert!(!mismatch("page_info", "Shows a page. Nothing it does is irreversible.", ro.clone()));
+        assert!(!mismatch("create_key", "Creates an API key. The secret is returned once and cannot be retrieved later.", nd.clone()));
+        assert!(!mismatch("send_note", "Sends a note to a colleague. Sent notes cannot be recalled.", nd));
+    }
+
+    #[test]
+    fn commands_a_parameter_says_are_executed_are_run_by_the_tool() {
+        let tool = |said: &str| {
+            worst_of(json!({"name": "window_info", "description": "Shows the maintenance window of a host.",
+                "inputSchema": {"type": "object", "properties": {"host": {"type": "string"},
+                    "commands": {"type": "array", "items": {"type": "string"}, "description": said}}},
+                "annotations": {"readOnlyHint": true}}), Some("readonly-claim-mismatch"))
+        };
+        // Must: the commands are executed when the window opens.
+        assert_eq!(tool("Commands that will be executed as root when the window opens."), Some(Severity::Critical));
+        // Must not: commands only recorded, never run by the tool.
+        assert_eq!(tool("Commands to note in the ticket; they are not executed."), None);
+    }
+
+    #[test]
+    fn an_option_defined_by_what_it_does_is_the_call() {
+        let tool = |said: &str| {
+            worst_of(json!({"name": "handle_offer", "description": "Handles an offer.",
+                "inputSchema": {"type": "object", "properties": {"mode": {"type": "string",
+                    "enum": ["view", "accept_and_send"], "description": said}}},
+                "annotations": {"readOnlyHint": true}}), Some("readonly-claim-mismatch"))
+        };
+        // Must: the option's text says it signs and sends.
+        assert!(tool("accept_and_send signs the offer and sends the signed copy to the counterparty.") >= Some(Severity::High));
+        // Must not: a text that only labels the options.
+        assert_eq!(tool("view or accept_and_send."), None);
     }
 }
