@@ -273,6 +273,11 @@ const RETURNED_ARTIFACTS: &[&str] = &[
     "aperçu", "lien", "informe", "overview", "übersicht", "uebersicht", "visão geral", "resumen", "inventario", "enlace", "relatório", "relatorio",
     "resumo", "plano", "отчёт", "отчет", "сводк", "ссылк", "报告", "摘要", "清单", "链接",
     "计划", "レポート", "報告書", "要約", "一覧", "リンク", "보고서", "요약", "목록", "링크",
+    // Proposals and drafts handed back for a person to apply ("Erstellt einen
+    // Änderungsvorschlag (Diff)", "답변 초안을 추천합니다").
+    "proposal", "suggestion", "diff", "draft", "vorschlag", "entwurf", "propuesta", "borrador",
+    "sugerencia", "proposta", "rascunho", "sugestão", "proposition", "brouillon", "предложени",
+    "черновик", "草稿", "建议", "草案", "下書き", "提案", "초안", "제안",
     // Random values and one-time codes handed back ("Generates a random passphrase",
     // "2단계 인증 코드(TOTP)를 생성합니다").
     "random", "totp", "one-time code", "otp code", "무작위", "인증 코드", "ランダム", "ワンタイム",
@@ -373,6 +378,20 @@ fn described_passive(desc: &str) -> Option<Effects> {
         }
     }
     (fx != Effects::default()).then_some(fx)
+}
+
+/// Whether a sentence opens with a person as its subject (the user, an operator, a support
+/// agent, a reviewer), in the nine languages.
+fn person_acts(folded: &str) -> bool {
+    const PEOPLE: &[&str] = &[
+        "the user ", "the operator ", "the reviewer ", "the support agent ", "a human ",
+        "el usuario ", "la usuaria ", "el operador ", "o usuário ", "o usuario ", "o operador ",
+        "l'utilisateur ", "l'opérateur ", "der nutzer ", "die nutzerin ", "der benutzer ",
+        "der bediener ", "пользователь ", "оператор ", "用户", "客服", "坐席", "操作员", "ユーザーが",
+        "ユーザーは", "担当者が", "担当者は", "オペレーターが", "사용자가", "사용자는", "상담원이",
+        "상담원은", "담당자가", "담당자는",
+    ];
+    PEOPLE.iter().any(|p| folded.starts_with(p))
 }
 
 /// The text of a list item after its marker (`- `, `* `, `• `, `3. `, `3) `, `(3) `, `①`), if
@@ -508,6 +527,12 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
         let mut pieces = vec![folded];
         if let Some((_, after)) = folded.split_once(": ") {
             pieces.push(after);
+        }
+        // After the opening sentence, a sentence whose subject is a person ("The user sends
+        // it", "상담원이 읽고 고친 뒤 직접 보냅니다", "Der Nutzer übernimmt …") says what that
+        // person does, not this tool.
+        if n > 0 && !in_list && person_acts(folded) {
+            continue;
         }
         // After the opening sentence, a sentence that orders the model or says when something
         // happens ("Before sending, call this tool first") describes another step, not this
@@ -2394,5 +2419,16 @@ mod tests {
         assert!(tool("accept_and_send signs the offer and sends the signed copy to the counterparty.") >= Some(Severity::High));
         // Must not: a text that only labels the options.
         assert_eq!(tool("view or accept_and_send."), None);
+    }
+
+    #[test]
+    fn what_a_person_does_next_and_a_proposal_handed_back_write_nothing() {
+        let ro = json!({"readOnlyHint": true});
+        // Must not: a proposal or draft returned, then applied or sent by a person.
+        assert!(!mismatch("vorschlag_machen", "Erstellt einen Vorschlag (Diff) für eine Datei. Es wird noch nichts geschrieben.", ro.clone()));
+        assert!(!mismatch("draft_reply", "Suggests a reply draft for the last message. The user edits it and sends it themselves.", ro.clone()));
+        assert!(!mismatch("dabyeon_chuchen", "답변 초안을 추천합니다. 상담원이 읽고 고친 뒤 직접 보냅니다.", ro.clone()));
+        // Must: the tool itself sends, whoever reads it afterwards.
+        assert!(mismatch("reply_now", "Writes a reply and sends it to the customer. The user sees it in the thread.", ro));
     }
 }
