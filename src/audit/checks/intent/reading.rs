@@ -788,7 +788,10 @@ fn secret_shapes_only(raw: &str, folded: &str) -> Vec<ConceptHit> {
         for m in re.find_iter(raw) {
             let before = raw[..m.start()].to_lowercase();
             let asked = before.ends_with('$')
-                || ["variable ", "variables ", "variable de entorno ", "variável ", "variable d'environnement ", "variablen ", "переменной ", "переменная ", "value of ", "contents of ", "valor de ", "wert von "]
+                || ["variable ", "variables ", "variable de entorno ", "variável ", "variable d'environnement ", "variablen ", "переменной ", "переменная ", "value of ", "contents of ", "valor de ", "wert von ",
+                    // (… or taken from it, or said to be someone's: "the secret key from
+                    // STRIPE_SECRET_KEY", "it is the caller's VAULT_TOKEN", "process.env.X".)
+                    "from ", "caller's ", "user's ", "your ", "process.env.", "os.environ[", "os.environ.get(", "getenv(", "env:", "env.", "${", "desde ", "da variável ", "aus "]
                     .iter()
                     .any(|w| before.ends_with(w));
             if asked {
