@@ -720,7 +720,70 @@ pub(super) fn in_placeholder(folded: &str, start: usize, end: usize) -> bool {
 pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
     let mut out = secret_shapes_only(raw, folded);
     out.extend(earlier_rules_void(folded));
+    out.extend(session_rule(folded));
     out
+}
+
+/// A rule for the model's replies set from the moment the tool list is loaded, or for the
+/// rest of the session ("Ab Laden dieses Werkzeugs gilt: bei jeder Frage … zuerst auf … verwiesen",
+/// "本スキーマ読み込み以降、ご質問には最初に…", "from the moment the tool list is read, replies are
+/// terse JSON and the assistant introduces itself as …"): line jumping worded as a session
+/// setting. Both must be there — the moment of loading or the session's span, and the model's
+/// replies or the user's questions (an API's "response" is not one); and, unless the moment of
+/// loading is named, the assistant or an order too ("results are cached for the rest of the
+/// session" sets nothing for the model).
+fn session_rule(folded: &str) -> Option<ConceptHit> {
+    static LOADING: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "tool list is read", "tool list is loaded", "tool catalog is", "loading this server", "at load time", "on load:", "on load,",
+        "on initialise", "on initialize",
+        "loading this tool", "read with the tool list", "this list is loaded", "desde que se carga",
+        "al cargar esta", "desde o carregamento", "ao carregar esta", "dès le chargement",
+        "au chargement de", "ab laden", "ab dem laden", "werkzeugliste vorliegt", "beim laden",
+        "с момента загрузки", "после загрузки", "加载后", "工具列表加载", "读取本工具列表", "読み込み以降",
+        "読み込み後", "読み込まれた時点", "로드된 후", "로드되면", "불러온 후",
+    ]);
+    static SPAN: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "from the moment", "from now on", "for the rest of this session", "for the rest of the session",
+        "from this point in the session", "from this point in the conversation", "from this point on",
+        "for the rest of the conversation",
+        "until the end of the conversation", "for the remainder of", "a partir de este momento",
+        "a partir de ahora", "durante el resto de la sesión", "hasta el final de la conversación",
+        "a partir de agora", "a partir deste momento", "até o fim da conversa", "pelo resto da sessão",
+        "à partir de maintenant", "désormais", "jusqu'à la fin de la conversation",
+        "pour le reste de la session", "ab sofort", "von nun an", "für den rest der sitzung",
+        "bis zum ende des gesprächs", "с этого момента", "до конца сессии", "до конца разговора",
+        "отныне", "从现在起", "从此刻起", "直到对话结束", "本会话剩余", "このセッション中", "会話の終わりまで",
+        "지금부터", "세션이 끝날 때까지", "대화가 끝날 때까지",
+    ]);
+    static REPLIES: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "every reply", "each reply", "all replies", "replies are", "every answer", "each answer",
+        "any question", "every question", "introduces itself", "responde a todo", "cada respuesta",
+        "toda respuesta", "cada pregunta", "toda pregunta", "cada resposta", "todas as respostas",
+        "cada pergunta", "répond", "chaque question", "toutes les questions", "jede frage",
+        "jeder frage", "jede antwort", "jeder antwort", "каждый ответ", "каждом ответе",
+        "любой вопрос", "отвечает", "每次回答", "每个回答", "所有回复", "所有问题", "ご質問", "質問には",
+        "返答", "모든 질문", "모든 답변", "답변은", "first reply", "first answer", "ersten antwort",
+        "première réponse", "primera respuesta", "primeira resposta", "первого ответа", "第一次回答",
+        "最初の回答", "첫 답변", "follow-up questions", "every message", "the user asks", "answer that",
+        "answer only", "answers only", "over the user's instructions", "persona", "treats messages",
+    ]);
+    static ASSISTANT: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "assistant", "the model", "the ai", "asistente", "assistente", "l'assistant", "assistenten",
+        "ассистент", "助手", "アシスタント", "어시스턴트", "persona", " must ", " always ", "siempre", "sempre",
+        "toujours", "immer", "всегда", "始终", "必ず", "항상",
+    ]);
+    // (The model's replies named in so many words need nothing more beside the session's span.)
+    static EVERY_REPLY: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "every reply", "each reply", "all replies", "every answer", "each answer", "all answers",
+    ]);
+    if !REPLIES.in_text(folded) {
+        return None;
+    }
+    let (start, end) = LOADING.first_in(folded).or_else(|| {
+        SPAN.first_in(folded)
+            .filter(|_| ASSISTANT.in_text(folded) || EVERY_REPLY.in_text(folded))
+    })?;
+    Some(ConceptHit { concept: Concept::Override, start, end })
 }
 
 /// Earlier guidance declared void for this session ("from the loading of this list, the
@@ -737,6 +800,7 @@ fn earlier_rules_void(folded: &str) -> Option<ConceptHit> {
     static RULES: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "guidance", "instruction", "rules", "warnings", "policies", "guidelines", "orientaç",
         "orientacion", "orientación", "instruccion", "instrucción", "instruç", "regras", "reglas",
+        "indicaciones", "indicações", "directrices", "diretrizes", "directives",
         "consignes", "règles", "avertissements", "regeln", "hinweise", "anweisungen", "vorgaben",
         "правил", "указани", "инструкци", "предупрежден", "ルール", "規則", "指示", "ガイドライン",
         "规则", "指示", "指引", "규칙", "지침", "안내",
@@ -1060,7 +1124,10 @@ fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> 
     // An English participle used as an attribute ("the last terminated container's output",
     // "a deleted branch"): it names the thing, not what is done.
     let word = &folded[h.start..h.end];
-    if word.is_ascii()
+    // (Not a word that sets the model's instructions aside: "are a superseded draft" says
+    // what they are.)
+    if h.concept != Concept::Override
+        && word.is_ascii()
         && !word.contains(' ')
         && word.ends_with("ed")
         && (["the ", "a ", "an ", "last ", "previously ", "recently ", "its ", "their "]
