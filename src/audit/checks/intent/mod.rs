@@ -49,6 +49,12 @@ pub(crate) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
     reading::negated_at(folded, start, end)
 }
 
+/// A literal destination in `raw` (a URL, an e-mail address, a phone number, an IBAN, a
+/// markdown image), as the intent analysis reads one.
+pub(crate) fn literal_destination(raw: &str) -> bool {
+    reading::literal_sink(raw)
+}
+
 /// Whether a tool name says the tool looks something up (`list_labels`,
 /// `get_pull_request_template`, `ustva_vorschau`): naming one "first" is weighed by this
 /// analysis (a workflow note unless data, hiding or every call comes with it), not by the
