@@ -1,6 +1,8 @@
 //! `invisible-unicode`: characters the user does not see but the model reads — Unicode tag
 //! characters (an invisible copy of ASCII; decoded and shown as `[hidden: …]`), zero-width
-//! characters, bidirectional controls and ANSI escape sequences.
+//! characters, bidirectional controls (left-to-right text stored backwards inside a
+//! right-to-left control is read backwards and shown as `[read backwards: …]`) and ANSI escape
+//! sequences.
 
 use crate::audit::engine::{Hit, Scan};
 use crate::model::finding::{Confidence, Control, RuleMeta, Severity};

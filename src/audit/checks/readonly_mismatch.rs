@@ -12,7 +12,7 @@ use crate::model::rule_id;
 pub fn meta() -> RuleMeta {
     super::meta(
         rule_id::READONLY_CLAIM_MISMATCH,
-        "A tool claims `readOnlyHint: true` or `destructiveHint: false` but executes commands, writes, deletes or sends.",
+        "A tool claims `readOnlyHint: true` or `destructiveHint: false` but executes commands, writes, deletes or sends, or says its effect cannot be undone.",
         "Hosts use these hints to skip confirmation. A shell tool that says it only reads runs unconfirmed; annotations are the server's unverified claims.",
         "run_shell(command: string) with annotations {\"readOnlyHint\": true}",
         Severity::High,
