@@ -1160,6 +1160,16 @@ fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> 
     {
         return true;
     }
+    // A state, not a step: "削除済み" (deleted, as a status), "已删除" (already deleted), "待删除"
+    // (pending deletion), "삭제된" (deleted, before a noun).
+    if matches!(h.concept, Concept::ActDelete | Concept::ActSend)
+        && !word.is_ascii()
+        && (folded[h.end..].starts_with('済')
+            || folded[h.end..].starts_with("된 ")
+            || ["已", "已被", "待"].iter().any(|p| before.ends_with(p)))
+    {
+        return true;
+    }
     // The alternative turned down ("refine the query rather than widening the range").
     if [
         "rather than ", "instead of ", "plutôt que de ", "plutôt que d'", "au lieu de ", "au lieu d'",
