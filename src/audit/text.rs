@@ -559,18 +559,21 @@ impl PhraseDfa {
         if self.always {
             return true;
         }
-        let mut state = 0u32;
+        // (The verdict is the one state whose row lies outside the table: every row starts
+        // below `trans.len()`, at most `MAX_CELLS`, and `FOUND` is `u32::MAX`. So the look-up
+        // of the byte after a completed phrase finds nothing, and that says found — one test a
+        // byte, not two.)
+        let mut state = 0usize;
         for &b in text.as_bytes() {
-            let cell = state as usize + usize::from(self.classes[usize::from(b)]);
-            state = match self.trans.get(cell) {
-                Some(&next) => next,
-                None => return false,
-            };
-            if state == Self::FOUND {
-                return true;
+            match self
+                .trans
+                .get(state + usize::from(self.classes[usize::from(b)]))
+            {
+                Some(&next) => state = next as usize,
+                None => return true,
             }
         }
-        false
+        state == Self::FOUND as usize
     }
 }
 
@@ -881,6 +884,26 @@ mod tests {
             let expected = LIST.iter().any(|p| text.contains(p));
             assert_eq!(PHRASES.in_text(text), expected, "{text:?}");
             assert!(!NONE.in_text(text));
+        }
+    }
+
+    proptest::proptest! {
+        /// The phrase automaton answers as a search per phrase, on random lists and texts over
+        /// a small alphabet (so phrases overlap, nest and end the text), multi-byte
+        /// characters among them.
+        #[test]
+        fn the_phrase_automaton_answers_as_a_search_per_phrase(
+            list in proptest::collection::vec("[ab é全]{0,4}", 0..6),
+            texts in proptest::collection::vec("[ab é全]{0,12}", 1..8),
+        ) {
+            let phrases: Vec<&str> = list.iter().map(String::as_str).collect();
+            let Some(dfa) = PhraseDfa::new(&phrases) else {
+                return Err(proptest::test_runner::TestCaseError::fail("no automaton"));
+            };
+            for text in &texts {
+                let expected = phrases.iter().any(|p| text.contains(p));
+                proptest::prop_assert_eq!(dfa.in_text(text), expected, "{:?} in {:?}", phrases, text);
+            }
         }
     }
 
