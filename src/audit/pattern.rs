@@ -765,6 +765,8 @@ impl Gate {
                 }
             }
         }
+        // (Not a full DFA: it searched a fifth faster in the audit benchmark, but building it
+        // cost about 200 M instructions, some 50 ms, on the first string of every scan.)
         let ac = aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .build(&literals)

@@ -11,6 +11,16 @@ pub fn token(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Unescape one reference token (`~1` → `/`, `~0` → `~`, in that order, as [`get`] reads a
+/// token). Borrowed when it holds no `~` (almost every token).
+pub fn unescape(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains('~') {
+        std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        std::borrow::Cow::Borrowed(token)
+    }
+}
+
 /// The member `key` of a JSON object: the same answer as `Map::get`, found by comparing the
 /// keys of a small object one by one instead of hashing `key` (SipHash, with the order-keeping
 /// map the crate uses: a definition's objects hold a handful of keys, and the audit asks each

@@ -1015,7 +1015,7 @@ fn runs_any_code_with(tool: &Value, all_words: &[String]) -> bool {
         "execute code",
         "evaluates code",
     ]);
-    let desc_exec = || SAYS_EXEC.in_text(&desc) || described_any_command(tool, all_words);
+    let desc_exec = || SAYS_EXEC.in_text(&desc) || described_any_command(tool, all_words, &desc);
     let run_word = words.first().is_some_and(|w| w == "run")
         && has(&["shell", "command", "cmd", "script", "code"]);
     let query_runner = all_words
@@ -1050,18 +1050,20 @@ fn runs_any_code_with(tool: &Value, all_words: &[String]) -> bool {
         || run_word
         || desc_exec()
         || !static_analysis
-            && params().iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
             && (has(&[
                 "run", "exec", "execute", "shell", "command", "terminal", "process", "eval",
             ]) || desc.contains("command")
                 || desc.contains("shell"))
+            && params().iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
 }
 
 /// Whether the description says, in one of the nine languages, that the tool runs whatever
 /// command or code it is given ("Führt einen beliebigen Shell-Befehl aus", "Ejecuta un comando
 /// en la shell", "执行任意命令", "任意のシェルコマンドを実行"); or the tool is named for running
 /// commands in another language (`befehl_ausfuehren`, `ejecutar_comando`).
-fn described_any_command(tool: &Value, words: &[String]) -> bool {
+/// `words`: the words of its name; `ascii_lower`: its description with ASCII letters lowered
+/// (the whole lowering where the description is ASCII).
+fn described_any_command(tool: &Value, words: &[String], ascii_lower: &str) -> bool {
     const SAID: &[&str] = &[
         "arbitrary command", "any command", "any shell command", "shell command you", "beliebigen shell",
         "beliebige befehle", "beliebigen befehl", "shell-befehl", "comando en la shell",
@@ -1073,15 +1075,16 @@ fn described_any_command(tool: &Value, words: &[String]) -> bool {
     ];
     const RUN: &[&str] = &["ausfuehren", "ausführen", "ejecutar", "executar", "executer", "exécuter", "vypolnit", "zapustit"];
     const COMMAND: &[&str] = &["befehl", "kommando", "comando", "commande", "komandu", "komanda"];
-    let desc = tool
-        .field("description")
-        .and_then(Value::as_str)
-        .map(str::to_lowercase)
-        .unwrap_or_default();
+    let raw = tool.field("description").and_then(Value::as_str).unwrap_or_default();
+    let desc = if raw.is_ascii() {
+        std::borrow::Cow::Borrowed(ascii_lower)
+    } else {
+        std::borrow::Cow::Owned(raw.to_lowercase())
+    };
     static SAYS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(SAID);
-    SAYS.in_text(&desc)
-        || (words.iter().any(|w| RUN.contains(&w.as_str()))
-            && words.iter().any(|w| COMMAND.contains(&w.as_str())))
+    (words.iter().any(|w| RUN.contains(&w.as_str()))
+        && words.iter().any(|w| COMMAND.contains(&w.as_str())))
+        || SAYS.in_text(&desc)
 }
 
 /// Whether the description says that what the call replaces or drops stays recoverable.
