@@ -39,6 +39,7 @@
 //!
 //! [`ProbeInfo::deadline`]: crate::model::snapshot::ProbeInfo::deadline
 
+use crate::model::pointer::Field as _;
 use std::any::Any;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -564,8 +565,10 @@ fn audit_inner(
             index += 1;
             if kind == ItemKind::Tool {
                 if shared_descriptions.contains(&gi) {
-                    kept[gi].description =
-                        v.get("description").and_then(Value::as_str).map(Box::from);
+                    kept[gi].description = v
+                        .field("description")
+                        .and_then(Value::as_str)
+                        .map(Box::from);
                 }
                 if digests {
                     kept[gi].digest = Some(definition_digest(&v));
@@ -1071,7 +1074,7 @@ fn own_switch(item: &crate::audit::walk::Item, pointer: &str, matched: &str) -> 
     let boolean = item
         .value
         .and_then(|v| crate::model::pointer::get(v, schema_at))
-        .and_then(|s| s.get("type"))
+        .and_then(|s| s.field("type"))
         .and_then(Value::as_str)
         == Some("boolean");
     let name = name.replace("~1", "/").replace("~0", "~").to_lowercase();

@@ -28,6 +28,7 @@
 //! at or above the trained threshold yields `learned-intent-score` (high) on an item the
 //! rules left below high; the scorer never removes or lowers a finding.
 
+use crate::model::pointer::Field as _;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Deserialize;
@@ -357,12 +358,12 @@ fn visit_named<'a>(
             f(Key::FindingAtLeast(i), 1.0);
         }
     }
-    if let Some(a) = ev.value.and_then(|v| v.get("annotations")) {
-        if facts[0] && a.get("readOnlyHint").and_then(serde_json::Value::as_bool) == Some(true) {
+    if let Some(a) = ev.value.and_then(|v| v.field("annotations")) {
+        if facts[0] && a.field("readOnlyHint").and_then(serde_json::Value::as_bool) == Some(true) {
             f(Key::Fact(0), 1.0);
         }
         if facts[1]
-            && a.get("destructiveHint")
+            && a.field("destructiveHint")
                 .and_then(serde_json::Value::as_bool)
                 == Some(false)
         {

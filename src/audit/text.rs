@@ -622,18 +622,21 @@ impl PhraseDfa {
         if self.always {
             return true;
         }
-        let mut state = 0u32;
+        // (The verdict is the one state whose row lies outside the table: every row starts
+        // below `trans.len()`, at most `MAX_CELLS`, and `FOUND` is `u32::MAX`. So the look-up
+        // of the byte after a completed phrase finds nothing, and that says found — one test a
+        // byte, not two.)
+        let mut state = 0usize;
         for &b in text.as_bytes() {
-            let cell = state as usize + usize::from(self.classes[usize::from(b)]);
-            state = match self.trans.get(cell) {
-                Some(&next) => next,
-                None => return false,
-            };
-            if state == Self::FOUND {
-                return true;
+            match self
+                .trans
+                .get(state + usize::from(self.classes[usize::from(b)]))
+            {
+                Some(&next) => state = next as usize,
+                None => return true,
             }
         }
-        false
+        state == Self::FOUND as usize
     }
 }
 

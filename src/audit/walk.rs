@@ -3,6 +3,7 @@
 //! defaults, examples, annotations, prompt arguments, server instructions — nested schemas
 //! included.
 
+use crate::model::pointer::Field as _;
 use serde_json::Value;
 
 use crate::model::finding::{ItemKind, ItemRef};
@@ -422,8 +423,8 @@ fn walk_any<'a>(
 
 /// The property names of a tool's input schema (top level), in order.
 pub fn property_names(tool: &Value) -> Vec<&str> {
-    tool.get("inputSchema")
-        .and_then(|s| s.get("properties"))
+    tool.field("inputSchema")
+        .and_then(|s| s.field("properties"))
         .and_then(Value::as_object)
         .map(|m| m.keys().map(String::as_str).collect())
         .unwrap_or_default()
@@ -439,7 +440,7 @@ pub fn schema_property_names(tool: &Value) -> Vec<&str> {
         }
         match v {
             Value::Object(m) => {
-                if let Some(props) = m.get("properties").and_then(Value::as_object) {
+                if let Some(props) = m.field("properties").and_then(Value::as_object) {
                     for k in props.keys() {
                         if !out.contains(&k.as_str()) && out.len() < 4096 {
                             out.push(k);
@@ -460,7 +461,7 @@ pub fn schema_property_names(tool: &Value) -> Vec<&str> {
     }
     let mut out = Vec::new();
     for key in ["inputSchema", "outputSchema"] {
-        if let Some(schema) = tool.get(key) {
+        if let Some(schema) = tool.field(key) {
             visit(schema, 0, &mut out);
         }
     }

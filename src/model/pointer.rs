@@ -11,6 +11,55 @@ pub fn token(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Unescape one reference token (`~1` → `/`, `~0` → `~`, in that order, as [`get`] reads a
+/// token). Borrowed when it holds no `~` (almost every token).
+pub fn unescape(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains('~') {
+        std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        std::borrow::Cow::Borrowed(token)
+    }
+}
+
+/// The member `key` of a JSON object: the same answer as `Map::get`, found by comparing the
+/// keys of a small object one by one instead of hashing `key` (SipHash, with the order-keeping
+/// map the crate uses: a definition's objects hold a handful of keys, and the audit asks each
+/// of them for a few keys many times over).
+pub fn member<'v>(
+    map: &'v serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Option<&'v serde_json::Value> {
+    /// Up to this many keys, a linear search costs less than hashing the key.
+    const LINEAR: usize = 8;
+    if map.len() <= LINEAR {
+        map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+    } else {
+        map.get(key)
+    }
+}
+
+/// [`member`] as a method of a value (`None` unless it is an object), for chains:
+/// `tool.field("inputSchema").and_then(|s| s.field("properties"))` answers as
+/// `Value::get` does.
+pub trait Field {
+    fn field(&self, key: &str) -> Option<&serde_json::Value>;
+}
+
+impl Field for serde_json::Value {
+    fn field(&self, key: &str) -> Option<&serde_json::Value> {
+        match self {
+            serde_json::Value::Object(map) => member(map, key),
+            _ => None,
+        }
+    }
+}
+
+impl Field for serde_json::Map<String, serde_json::Value> {
+    fn field(&self, key: &str) -> Option<&serde_json::Value> {
+        member(self, key)
+    }
+}
+
 /// The value `pointer` names inside `value`: the same answer as `Value::pointer`, without
 /// an allocation per reference token (a token is unescaped only when it holds a `~`).
 pub fn get<'v>(value: &'v serde_json::Value, pointer: &str) -> Option<&'v serde_json::Value> {
@@ -29,7 +78,7 @@ pub fn get<'v>(value: &'v serde_json::Value, pointer: &str) -> Option<&'v serde_
             raw
         };
         target = match target {
-            Value::Object(map) => map.get(token)?,
+            Value::Object(map) => member(map, token)?,
             Value::Array(list) => {
                 // (As `Value::pointer` reads an index: no sign, no leading zero.)
                 if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
@@ -73,6 +122,29 @@ mod tests {
             "/x/0",
         ] {
             assert_eq!(get(&v, p), v.pointer(p), "{p}");
+        }
+    }
+
+    proptest::proptest! {
+        /// `field` (a linear search in a small object, a hash look-up in a large one) answers
+        /// as `Value::get`, the look-up it replaces, for objects of every size around the
+        /// switch, keys present and absent.
+        #[test]
+        fn field_answers_as_value_get(
+            keys in proptest::collection::vec("[a-c~/]{0,3}", 0..20),
+            asked in proptest::collection::vec("[a-c~/]{0,3}", 1..8),
+        ) {
+            let mut map = serde_json::Map::new();
+            for (i, k) in keys.iter().enumerate() {
+                map.insert(k.clone(), serde_json::Value::from(i));
+            }
+            let v = serde_json::Value::Object(map.clone());
+            for k in asked.iter().chain(&keys) {
+                proptest::prop_assert_eq!(v.field(k), v.get(k.as_str()));
+                proptest::prop_assert_eq!(map.field(k), map.get(k.as_str()));
+            }
+            let not_object = serde_json::json!([1, 2]);
+            proptest::prop_assert_eq!(not_object.field("a"), None);
         }
     }
 

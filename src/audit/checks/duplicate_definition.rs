@@ -2,6 +2,7 @@
 //! whitespace) as that of a differently named tool of another server in the scan — a copy
 //! placed to overlap with, and draw calls away from, the original (function overlapping).
 
+use crate::model::pointer::Field as _;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -49,7 +50,7 @@ fn folded(desc: &str) -> String {
 /// hash another tool shares, since only those can be in a group of two.
 pub fn folded_hash(tool: &Value) -> Option<u64> {
     use std::hash::{Hash, Hasher};
-    let f = folded(tool.get("description").and_then(Value::as_str)?);
+    let f = folded(tool.field("description").and_then(Value::as_str)?);
     if f.chars().count() < MIN_LEN {
         return None;
     }

@@ -3,6 +3,7 @@
 //! or generic names (`notes`, `context`, `feedback`) whose description asks for the
 //! conversation, secrets or files.
 
+use crate::model::pointer::Field as _;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -90,7 +91,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             .value
             .zip(field.pointer.strip_prefix(item.pointer.as_str()))
             .and_then(|(v, rel)| crate::model::pointer::get(v, rel))
-            .and_then(|p| p.get("description"))
+            .and_then(|p| p.field("description"))
             .and_then(serde_json::Value::as_str)
             .map(|d| crate::audit::text::Prepared::new(d).norm)
             .unwrap_or_default();

@@ -220,7 +220,12 @@ pub(crate) fn property_of<'p>(
     pointer: &'p str,
 ) -> Option<(&'p str, &'p str)> {
     let rel = pointer.strip_prefix(item.pointer.as_str())?;
-    let name_start = rel.rfind("/properties/")? + "/properties/".len();
+    // (The last `/properties/`, as `rfind` finds it: every occurrence starts at a `/`, so the
+    // slashes from the end are tried in turn, without setting up a substring searcher.)
+    const KEY: &[u8] = b"/properties/";
+    let bytes = rel.as_bytes();
+    let name_start =
+        memchr::memrchr_iter(b'/', bytes).find(|&i| bytes[i..].starts_with(KEY))? + KEY.len();
     let name_end = rel[name_start..]
         .find('/')
         .map_or(rel.len(), |j| name_start + j);
@@ -246,8 +251,9 @@ pub(crate) fn deny_list_value(
     let Some((schema_at, name)) = property_of(item, pointer) else {
         return false;
     };
-    let name = name.replace("~1", "/").replace("~0", "~").to_lowercase();
-    const DENY: &[&str] = &[
+    let name = crate::model::pointer::unescape(name).to_lowercase();
+    // (Each list in one automaton pass.)
+    static DENY: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "block",
         "deny",
         "denied",
@@ -273,28 +279,25 @@ pub(crate) fn deny_list_value(
         "ブロック",
         "차단",
         "금지",
-    ];
-    let named = DENY.iter().any(|w| name.contains(w));
-    let described = item.value.is_some_and(|v| {
-        crate::model::pointer::get(v, &format!("{schema_at}/description"))
-            .and_then(serde_json::Value::as_str)
-            .is_some_and(|d| {
-                let d = d.to_lowercase();
-                [
-                    "blocked",
-                    "denied",
-                    "forbidden",
-                    "never run",
-                    "refused",
-                    "rejected",
-                    "not allowed",
-                    "disallowed",
-                ]
-                .iter()
-                .any(|w| d.contains(w))
-            })
-    });
-    named || described
+    ]);
+    static DESCRIBED: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "blocked",
+        "denied",
+        "forbidden",
+        "never run",
+        "refused",
+        "rejected",
+        "not allowed",
+        "disallowed",
+    ]);
+    let described = || {
+        item.value.is_some_and(|v| {
+            crate::model::pointer::get(v, &format!("{schema_at}/description"))
+                .and_then(serde_json::Value::as_str)
+                .is_some_and(|d| DESCRIBED.in_text(&d.to_lowercase()))
+        })
+    };
+    DENY.in_text(&name) || described()
 }
 
 #[cfg(test)]

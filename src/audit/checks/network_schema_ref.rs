@@ -2,6 +2,7 @@
 //! location. Schemas must be self-contained: a remote reference can change after approval
 //! and a client that fetches it leaks that the tool was listed.
 
+use crate::model::pointer::Field as _;
 use serde_json::Value;
 
 use crate::audit::engine::Scan;
@@ -105,7 +106,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         let Some(v) = item.value else { continue };
         let mut refs = Vec::new();
         for key in ["inputSchema", "outputSchema"] {
-            if let Some(s) = v.get(key) {
+            if let Some(s) = v.field(key) {
                 let base = format!("{}/{key}", item.pointer);
                 find_refs(s, &base, &mut Vec::new(), 0, &mut refs);
             }

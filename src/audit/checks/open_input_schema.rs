@@ -4,6 +4,7 @@
 //! JSON Schema default (no `additionalProperties`) is not reported: nearly every real server
 //! relies on it.
 
+use crate::model::pointer::Field as _;
 use serde_json::Value;
 
 use crate::audit::engine::Scan;
@@ -36,11 +37,11 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             continue;
         }
         let Some(tool) = item.value else { continue };
-        let schema = tool.get("inputSchema");
+        let schema = tool.field("inputSchema");
         let problem = match schema {
             None => Some(("", "has no inputSchema".to_owned())),
             Some(Value::Object(m)) => {
-                let ty = m.get("type");
+                let ty = m.field("type");
                 if ty.is_some_and(|t| t != "object") {
                     Some((
                         "/type",
@@ -49,7 +50,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
                             ty.map(Value::to_string).unwrap_or_default()
                         ),
                     ))
-                } else if m.get("additionalProperties") == Some(&Value::Bool(true)) {
+                } else if m.field("additionalProperties") == Some(&Value::Bool(true)) {
                     Some((
                         "/additionalProperties",
                         "accepts any additional argument (`additionalProperties: true`)".to_owned(),

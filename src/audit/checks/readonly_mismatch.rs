@@ -3,6 +3,7 @@
 //! or code, writes, deletes or sends. Hosts skip confirmation for read-only tools, so a false
 //! claim removes the human from the loop.
 
+use crate::model::pointer::Field as _;
 use serde_json::Value;
 
 use crate::audit::engine::Scan;
@@ -959,7 +960,7 @@ pub fn effects_of(scan: &Scan, si: usize, tool: &Value) -> Effects {
         return *fx;
     }
     let shared = tool
-        .get("description")
+        .field("description")
         .and_then(Value::as_str)
         .and_then(|d| super::shared_clause_terms(scan, si, d));
     let fx = effects_with(tool, shared.as_deref());
@@ -974,31 +975,21 @@ pub fn effects(tool: &Value) -> Effects {
 
 /// [`effects`], with the description's clause terms if they were found already.
 fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
-    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let name = tool.field("name").and_then(Value::as_str).unwrap_or("");
     let all_words = crate::model::words::name_words(name);
     // A name led by a read verb names what it reads: only its first word says what it does.
     // A namespace may stand before the verb (`auth_generate_password_reset_link`,
     // `storage_get_download_url`).
-    let read_at = all_words
-        .iter()
-        .take(2)
-        .position(|w| READ_VERBS.contains(&w.as_str()));
-    let read_last = all_words.len() >= 2
-        && all_words.last().is_some_and(|w| READ_VERBS_LAST.contains(&w.as_str()));
-    let words: Vec<String> = match read_at {
-        _ if read_last => all_words.iter().skip(all_words.len() - 1).cloned().collect(),
-        Some(i) => all_words.iter().take(i + 1).cloned().collect(),
-        None => all_words.clone(),
-    };
+    let words = doing_words(&all_words);
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     // Every sentence is read where the annotations claim the tool reads only or destroys
     // nothing (the claim this check weighs); the opening one otherwise.
-    let claims = tool.get("annotations").is_some_and(|a| {
-        a.get("readOnlyHint") == Some(&Value::Bool(true))
-            || a.get("destructiveHint") == Some(&Value::Bool(false))
+    let claims = tool.field("annotations").is_some_and(|a| {
+        a.field("readOnlyHint") == Some(&Value::Bool(true))
+            || a.field("destructiveHint") == Some(&Value::Bool(false))
     });
     let told = tool
-        .get("description")
+        .field("description")
         .and_then(Value::as_str)
         .map(|d| {
             let a = described(d, claims, shared).unwrap_or_default();
@@ -1015,14 +1006,14 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
         })
         .unwrap_or_default();
     let mut fx = Effects {
-        executes: runs_any_code(tool),
+        executes: runs_any_code_with(tool, &all_words),
         // (A name word is overruled by a description that says in so many words that nothing
         // is destroyed: `git_reset` "without --hard; working-tree files are not touched".)
         deletes: (has(DELETE_WORDS) || (has(&["force"]) && has(&["push", "delete", "remove", "reset"])))
-            && !tool.get("description").and_then(Value::as_str).is_some_and(spares_data),
+            && !tool.field("description").and_then(Value::as_str).is_some_and(spares_data),
         writes: has(WRITE_WORDS)
             && !tool
-                .get("description")
+                .field("description")
                 .and_then(Value::as_str)
                 .is_some_and(|d| RUNS_NOTHING.in_text(&d.to_lowercase())),
         sends: has(SEND_WORDS),
@@ -1074,31 +1065,45 @@ fn spares_data(desc: &str) -> bool {
 /// things, or a description saying it runs arbitrary commands. Running one named program
 /// ("Runs terraform init", "Runs a prompt against the model") is not this.
 fn runs_any_code(tool: &Value) -> bool {
-    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-    let all_words = crate::model::words::name_words(name);
+    let name = tool.field("name").and_then(Value::as_str).unwrap_or("");
+    runs_any_code_with(tool, &crate::model::words::name_words(name))
+}
+
+/// The words of a name that say what its tool does: all of them, or where a read verb leads
+/// the name (after a namespace at most) the words up to it, or only the last where a read
+/// verb closes it (see [`effects`]).
+fn doing_words(all_words: &[String]) -> &[String] {
     let read_at = all_words
         .iter()
         .take(2)
         .position(|w| READ_VERBS.contains(&w.as_str()));
     let read_last = all_words.len() >= 2
         && all_words.last().is_some_and(|w| READ_VERBS_LAST.contains(&w.as_str()));
-    let words: Vec<String> = match read_at {
-        _ if read_last => all_words.iter().skip(all_words.len() - 1).cloned().collect(),
-        Some(i) => all_words.iter().take(i + 1).cloned().collect(),
-        None => all_words.clone(),
-    };
+    match read_at {
+        _ if read_last => &all_words[all_words.len() - 1..],
+        Some(i) => &all_words[..=i],
+        None => all_words,
+    }
+}
+
+/// [`runs_any_code`], with the words of the tool's name ([`crate::model::words::name_words`]).
+/// (Each test is made only where the ones before it leave the answer open.)
+fn runs_any_code_with(tool: &Value, all_words: &[String]) -> bool {
+    let words = doing_words(all_words);
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-    let params: Vec<String> = crate::audit::walk::property_names(tool)
-        .iter()
-        .map(|p| {
-            p.chars()
-                .filter(|c| c.is_alphanumeric())
-                .flat_map(char::to_lowercase)
-                .collect()
-        })
-        .collect();
+    let params = || -> Vec<String> {
+        crate::audit::walk::property_names(tool)
+            .iter()
+            .map(|p| {
+                p.chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .flat_map(char::to_lowercase)
+                    .collect()
+            })
+            .collect()
+    };
     let desc = tool
-        .get("description")
+        .field("description")
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_ascii_lowercase();
@@ -1116,7 +1121,7 @@ fn runs_any_code(tool: &Value) -> bool {
         "execute code",
         "evaluates code",
     ]);
-    let desc_exec = SAYS_EXEC.in_text(&desc) || described_any_command(tool);
+    let desc_exec = || SAYS_EXEC.in_text(&desc) || described_any_command(tool, all_words, &desc);
     let run_word = words.first().is_some_and(|w| w == "run")
         && has(&["shell", "command", "cmd", "script", "code"]);
     let query_runner = all_words
@@ -1124,7 +1129,7 @@ fn runs_any_code(tool: &Value) -> bool {
         .any(|w| QUERY_OBJECTS.contains(&w.as_str()))
         && !has(&["shell", "command", "cmd", "script", "code", "bash", "terminal"]);
     // `run_eval` that scores a dataset runs an evaluation, not code.
-    let evaluation = crate::audit::text::any_of!(desc, ["evaluat", "dataset", "score", "grader", "benchmark"]);
+    let evaluation = || crate::audit::text::any_of!(desc, ["evaluat", "dataset", "score", "grader", "benchmark"]);
     // `shell_history`, `bash_profile`, `shell_verlauf_sichern`: the shell's data, named by a
     // noun after the word, is what the tool handles; it runs nothing.
     let data_of = |i: usize| {
@@ -1138,7 +1143,7 @@ fn runs_any_code(tool: &Value) -> bool {
         })
     };
     let exec_word = words.iter().enumerate().any(|(i, w)| {
-        EXEC_WORDS.contains(&w.as_str()) && !(evaluation && w == "eval") && !data_of(i)
+        EXEC_WORDS.contains(&w.as_str()) && !(w == "eval" && evaluation()) && !data_of(i)
     });
     // A linter or parser reads the script it is given: its `shell` or `script` parameter
     // names what is read (`lint_shell_script(path, shell)`), not what is run.
@@ -1149,14 +1154,14 @@ fn runs_any_code(tool: &Value) -> bool {
     // (A name word is overruled by a description that says the tool runs nothing.)
     (exec_word && !query_runner && !RUNS_NOTHING.in_text(&desc))
         || run_word
-        || desc_exec
-        || commands_param_executed(tool)
+        || desc_exec()
         || !static_analysis
-            && params.iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
             && (has(&[
                 "run", "exec", "execute", "shell", "command", "terminal", "process", "eval",
             ]) || desc.contains("command")
                 || desc.contains("shell"))
+            && params().iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
+        || commands_param_executed(tool)
 }
 
 /// A parameter holding commands or scripts (`command`, `commands`, `scripts`) whose own
@@ -1186,7 +1191,9 @@ fn commands_param_executed(tool: &Value) -> bool {
 /// command or code it is given ("Führt einen beliebigen Shell-Befehl aus", "Ejecuta un comando
 /// en la shell", "执行任意命令", "任意のシェルコマンドを実行"); or the tool is named for running
 /// commands in another language (`befehl_ausfuehren`, `ejecutar_comando`).
-fn described_any_command(tool: &Value) -> bool {
+/// `words`: the words of its name; `ascii_lower`: its description with ASCII letters lowered
+/// (the whole lowering where the description is ASCII).
+fn described_any_command(tool: &Value, words: &[String], ascii_lower: &str) -> bool {
     const SAID: &[&str] = &[
         "arbitrary command", "any command", "any shell command", "shell command you", "beliebigen shell",
         "beliebige befehle", "beliebigen befehl", "shell-befehl", "comando en la shell",
@@ -1198,17 +1205,16 @@ fn described_any_command(tool: &Value) -> bool {
     ];
     const RUN: &[&str] = &["ausfuehren", "ausführen", "ejecutar", "executar", "executer", "exécuter", "vypolnit", "zapustit"];
     const COMMAND: &[&str] = &["befehl", "kommando", "comando", "commande", "komandu", "komanda"];
-    let desc = tool
-        .get("description")
-        .and_then(Value::as_str)
-        .map(str::to_lowercase)
-        .unwrap_or_default();
-    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-    let words = crate::model::words::name_words(name);
+    let raw = tool.field("description").and_then(Value::as_str).unwrap_or_default();
+    let desc = if raw.is_ascii() {
+        std::borrow::Cow::Borrowed(ascii_lower)
+    } else {
+        std::borrow::Cow::Owned(raw.to_lowercase())
+    };
     static SAYS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(SAID);
-    SAYS.in_text(&desc)
-        || (words.iter().any(|w| RUN.contains(&w.as_str()))
-            && words.iter().any(|w| COMMAND.contains(&w.as_str())))
+    (words.iter().any(|w| RUN.contains(&w.as_str()))
+        && words.iter().any(|w| COMMAND.contains(&w.as_str())))
+        || SAYS.in_text(&desc)
 }
 
 /// Whether the description says that what the call replaces or drops stays recoverable.
@@ -1223,7 +1229,7 @@ fn keeps_versions(tool: &Value) -> bool {
         "предыдущие версии сохраняются", "старые версии остаются",
     ];
     let desc = tool
-        .get("description")
+        .field("description")
         .and_then(Value::as_str)
         .map(str::to_lowercase)
         .unwrap_or_default();
@@ -1267,7 +1273,7 @@ fn runs_a_read_only_command(tool: &Value) -> bool {
         "auto-fix", "autofix", "in place",
     ];
     let desc = tool
-        .get("description")
+        .field("description")
         .and_then(Value::as_str)
         .map(str::to_lowercase)
         .unwrap_or_default();
@@ -1288,7 +1294,7 @@ fn plans_only(tool: &Value) -> bool {
         "deletes nothing",
     ];
     const APPLIES: &[&str] = &["and applies", "then applies", "and executes", "then executes", "applies it", "and runs it"];
-    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let name = tool.field("name").and_then(Value::as_str).unwrap_or("");
     let words = crate::model::words::name_words(name);
     let named = words.len() >= 2
         && (words.last().is_some_and(|w| PLAN_LAST.contains(&w.as_str()))
@@ -1297,7 +1303,7 @@ fn plans_only(tool: &Value) -> bool {
         return false;
     }
     let desc = tool
-        .get("description")
+        .field("description")
         .and_then(Value::as_str)
         .map(str::to_lowercase)
         .unwrap_or_default();
@@ -1316,11 +1322,11 @@ fn deletes_only_on_option(tool: &Value) -> bool {
         .ok()
     });
     let Some(gate) = GATE.as_ref() else { return false };
-    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let name = tool.field("name").and_then(Value::as_str).unwrap_or("");
     if crate::model::words::name_words(name).iter().any(|w| DELETE_WORDS.contains(&w.as_str())) {
         return false;
     }
-    let Some(desc) = tool.get("description").and_then(Value::as_str) else {
+    let Some(desc) = tool.field("description").and_then(Value::as_str) else {
         return false;
     };
     let clauses = crate::audit::clause::split(desc);
@@ -1379,7 +1385,7 @@ const ITEM_STATE: &[&str] = &["is", "include", "includes", "show", "has", "with"
 ///   files present only at the destination are removed");
 /// - an output field that counts what the call destroyed (`deleted_count`, `purged`).
 fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)> {
-    let reader = named_as_reader(tool.get("name").and_then(Value::as_str).unwrap_or(""));
+    let reader = named_as_reader(tool.field("name").and_then(Value::as_str).unwrap_or(""));
     let shown = |v: &str| crate::audit::text::clip(&crate::model::escape::line(v), 80);
     let destroys = |v: &Value| {
         v.as_str().is_some_and(|v| {
@@ -1390,10 +1396,10 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
     };
     // (schema, the property it belongs to, whether it is output)
     let mut stack: Vec<(&Value, Option<&str>, bool)> = Vec::new();
-    if let Some(s) = tool.get("inputSchema") {
+    if let Some(s) = tool.field("inputSchema") {
         stack.push((s, None, false));
     }
-    if let Some(s) = tool.get("outputSchema") {
+    if let Some(s) = tool.field("outputSchema") {
         stack.push((s, None, true));
     }
     let mut seen = 0usize;
@@ -1405,7 +1411,7 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
         let Some(obj) = schema.as_object() else { continue };
         // The schemas this one holds.
         for key in ["properties", "patternProperties", "$defs", "definitions"] {
-            if let Some(children) = obj.get(key).and_then(Value::as_object) {
+            if let Some(children) = obj.field(key).and_then(Value::as_object) {
                 for (name, sub) in children {
                     let named = matches!(key, "properties" | "patternProperties").then_some(name.as_str());
                     stack.push((sub, named, output));
@@ -1413,18 +1419,18 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
             }
         }
         for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
-            if let Some(branches) = obj.get(key).and_then(Value::as_array) {
+            if let Some(branches) = obj.field(key).and_then(Value::as_array) {
                 stack.extend(branches.iter().map(|b| (b, prop, output)));
             }
         }
         for key in ["items", "additionalProperties", "not", "if", "then", "else"] {
-            if let Some(sub) = obj.get(key).filter(|v| v.is_object()) {
+            if let Some(sub) = obj.field(key).filter(|v| v.is_object()) {
                 stack.push((sub, prop, output));
             }
         }
         // What the schema's own text says the call does.
         for key in ["description", "title", "$comment"] {
-            let Some(d) = obj.get(key).and_then(Value::as_str) else { continue };
+            let Some(d) = obj.field(key).and_then(Value::as_str) else { continue };
             // (An output field's text describes the items returned: only what a read-only
             // tool's output says it sent or ran counts there, not states of listed items.)
             // (A parameter's text is mostly a noun phrase — "Charge id (ch_…).", "Order of the
@@ -1450,19 +1456,20 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
                 Effects::default()
             };
             let b = if output { Effects::default() } else { described_passive(d).unwrap_or_default() };
-            let place = match prop {
+            // (Worked out only for the evidence of a finding: most texts say nothing.)
+            let place = || match prop {
                 Some(p) => format!("the text of `{}`", shown(p)),
                 None => "a schema's text".to_owned(),
             };
             if !output && (a.deletes || b.deletes) {
-                return Some((Effects { deletes: true, ..Effects::default() }, format!("{place} says it deletes"), prop.is_some()));
+                return Some((Effects { deletes: true, ..Effects::default() }, format!("{} says it deletes", place()), prop.is_some()));
             }
             if read_only && (a.sends || b.sends) && !output {
-                return Some((Effects { sends: true, ..Effects::default() }, format!("{place} says it sends"), prop.is_some()));
+                return Some((Effects { sends: true, ..Effects::default() }, format!("{} says it sends", place()), prop.is_some()));
             }
             // (An option the text defines as writing — signing, granting — writes.)
             if read_only && option_defined.is_some() && a.writes && !output {
-                return Some((Effects { writes: true, ..Effects::default() }, format!("{place} says it writes"), true));
+                return Some((Effects { writes: true, ..Effects::default() }, format!("{} says it writes", place()), true));
             }
         }
         let Some(name) = prop else { continue };
@@ -1486,7 +1493,7 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
         if lead.is_some_and(|w| PARAM_DELETES.contains(&w.as_str())) {
             // (On by default it is no opt-in: `purge_source_folder_and_trash_after_upload`
             // defaulting to true deletes on every call that leaves it.)
-            let on = obj.get("default") == Some(&Value::Bool(true));
+            let on = obj.field("default") == Some(&Value::Bool(true));
             return Some((
                 Effects { deletes: true, ..Effects::default() },
                 if on {
@@ -1501,12 +1508,12 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
             let follow_up = words.iter().any(|w| FOLLOW_UPS.contains(&w.as_str()));
             let deletes = Effects { deletes: true, ..Effects::default() };
             for key in ["default", "const"] {
-                if let Some(v) = obj.get(key).filter(|v| destroys(v)).and_then(Value::as_str) {
+                if let Some(v) = obj.field(key).filter(|v| destroys(v)).and_then(Value::as_str) {
                     return Some((deletes, format!("parameter `{}` defaults to `{}`", shown(name), shown(v)), false));
                 }
             }
             if let Some(v) = obj
-                .get("enum")
+                .field("enum")
                 .and_then(Value::as_array)
                 .filter(|_| !reader || follow_up)
                 .and_then(|v| v.iter().find(|v| destroys(v)))
@@ -1591,11 +1598,11 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             continue;
         }
         let Some(tool) = item.value else { continue };
-        let Some(ann) = tool.get("annotations") else {
+        let Some(ann) = tool.field("annotations") else {
             continue;
         };
-        let read_only = ann.get("readOnlyHint") == Some(&Value::Bool(true));
-        let not_destructive = ann.get("destructiveHint") == Some(&Value::Bool(false));
+        let read_only = ann.field("readOnlyHint") == Some(&Value::Bool(true));
+        let not_destructive = ann.field("destructiveHint") == Some(&Value::Bool(false));
         if !read_only && !not_destructive {
             continue;
         }

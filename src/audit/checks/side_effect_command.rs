@@ -15,6 +15,7 @@
 //! example, an enum value — that holds a placeholder the model is to expand and that names a
 //! secret store by its path (`{{read_file:~/.config/gh/hosts.yml}}`).
 
+use crate::model::pointer::Field as _;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -183,7 +184,7 @@ fn purpose(
 ) -> super::readonly_mismatch::Effects {
     use crate::audit::lexicon::{Concept, Lexicon, fold};
     let mut fx = super::readonly_mismatch::effects_of(scan, si, tool);
-    let desc = tool.get("description").and_then(|d| d.as_str()).unwrap_or("");
+    let desc = tool.field("description").and_then(|d| d.as_str()).unwrap_or("");
     let Some(first) = crate::audit::clause::split(desc).into_iter().next() else {
         return fx;
     };

@@ -242,7 +242,8 @@ fn the_widened_set_tells_every_pattern_the_unicode_set_tells_and_scans_find_the_
                 rs.scan(&text, kind),
                 scan_by_unicode_set(&rs, &unicode, &text)
                     .into_iter()
-                    .filter(|m| rs.patterns()[m.pattern].applies_to(kind) && rs.kind_used[&kind])
+                    .filter(|m| rs.patterns()[m.pattern].applies_to(kind)
+                        && (rs.kind_used[kind_slot(kind)] != Some(false)))
                     .collect::<Vec<_>>(),
                 "{t:?}"
             );
@@ -277,6 +278,32 @@ proptest::proptest! {
             let told = rs.set_matches(&text.norm);
             proptest::prop_assert!(want.iter().all(|i| told.contains(i)), "{:?}: {:?} {:?}", text.norm, want, told);
         }
+    }
+}
+
+proptest::proptest! {
+    /// The gate's candidates read out of a bit set are the ones its first form, a flag per
+    /// pattern, gave: the same patterns, in the same order.
+    #[test]
+    fn the_gate_bit_set_lets_through_what_the_flags_did(
+        words in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "ignore", "previous", "instructions", "do not", "tell", "the user", "send",
+                "to", "https://x.io/a?b=", "~/.ssh/id_rsa", ".env", "secretly", "call",
+                "`read_file`", "tool", "IMPORTANT:", "<system>", "rm -rf", "/etc/passwd",
+                "before calling", "any", "tools", "curl", "| sh", "base64", "password",
+                "SYSTEM", "Always", " ", ",", "\n",
+            ]),
+            0..24,
+        )
+    ) {
+        static GATE: std::sync::LazyLock<Option<Gate>> =
+            std::sync::LazyLock::new(|| Gate::build(&shipped().patterns));
+        let Some(gate) = GATE.as_ref() else {
+            return Err(proptest::test_runner::TestCaseError::fail("no gate"));
+        };
+        let text = words.concat();
+        proptest::prop_assert_eq!(gate.candidates(&text), gate.candidates_by_flags(&text));
     }
 }
 
@@ -320,7 +347,7 @@ fn the_ascii_set_tells_the_same_patterns_as_the_unicode_set_on_ascii_text() {
 /// gate must agree with.
 fn scan_by_ascii_set(rs: &RuleSet, p: &Prepared, kind: StrKind) -> Vec<Match> {
     let mut out = Vec::new();
-    if p.norm.is_empty() || !rs.kind_used[&kind] {
+    if p.norm.is_empty() || rs.kind_used[kind_slot(kind)] == Some(false) {
         return out;
     }
     let which = rs

@@ -14,6 +14,7 @@
 //! Evidence names the clause and what was seen in it: the action, the target, the data, the
 //! sink and the hiding.
 
+use crate::model::pointer::Field as _;
 use std::collections::HashSet;
 
 use serde_json::Value;
@@ -116,7 +117,7 @@ fn follow_up_destroys(
     let desc_of = std::cell::OnceCell::new();
     let desc = || {
         desc_of
-            .get_or_init(|| schema.get("description").and_then(Value::as_str).map(fold).unwrap_or_default())
+            .get_or_init(|| schema.field("description").and_then(Value::as_str).map(fold).unwrap_or_default())
             .as_str()
     };
     let follow_up = has(FOLLOW)
@@ -137,7 +138,7 @@ fn follow_up_destroys(
     match kind {
         StrKind::Default => true,
         StrKind::Enum => {
-            schema.get("default").and_then(Value::as_str) == Some(value)
+            schema.field("default").and_then(Value::as_str) == Some(value)
                 || crate::audit::text::any_of!(desc(), ["recommended", "last option", "best results", "keeps the", "prefer"])
         }
         _ => crate::audit::text::any_of!(folded, [" all ", "every", " todos ", " todas ", " tous ", " toutes ", " alle ", " все ", "全部", "すべて", "모든"]),
@@ -184,21 +185,21 @@ pub(crate) fn add_own_names(own: &mut HashSet<String>, name: &str, value: Option
             own.insert(p.to_lowercase());
         }
         if let Some(props) = v
-            .get("inputSchema")
-            .and_then(|s| s.get("properties"))
+            .field("inputSchema")
+            .and_then(|s| s.field("properties"))
             .and_then(|p| p.as_object())
         {
             for schema in props.values() {
-                for e in schema.get("enum").and_then(|e| e.as_array()).into_iter().flatten() {
+                for e in schema.field("enum").and_then(|e| e.as_array()).into_iter().flatten() {
                     if let Some(e) = e.as_str() {
                         own.insert(e.to_lowercase());
                     }
                 }
             }
         }
-        if let Some(args) = v.get("arguments").and_then(|a| a.as_array()) {
+        if let Some(args) = v.field("arguments").and_then(|a| a.as_array()) {
             for a in args {
-                if let Some(n) = a.get("name").and_then(|n| n.as_str()) {
+                if let Some(n) = a.field("name").and_then(|n| n.as_str()) {
                     own.insert(n.to_lowercase());
                 }
             }
@@ -401,7 +402,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     && !path_like
                     && item
                         .value
-                        .and_then(|v| v.get("description"))
+                        .and_then(|v| v.field("description"))
                         .and_then(Value::as_str)
                         .is_some_and(sends));
             let filled = secrets.iter().any(|h| reading::in_placeholder(&folded, h.start, h.end));
@@ -729,7 +730,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                         && super::readonly_mismatch::declares_destruction(
                             &item.name,
                             item.value
-                                .and_then(|v| v.get("description"))
+                                .and_then(|v| v.field("description"))
                                 .and_then(serde_json::Value::as_str)
                                 .unwrap_or_default(),
                         );
@@ -955,11 +956,16 @@ fn confirmation_on_by_default(tool: &Value) -> Vec<(String, String, bool)> {
     let declared = crate::model::pointer::get(tool, "/annotations/destructiveHint")
         == Some(&Value::Bool(true));
     let grave = declared
-        || tool.get("name").and_then(Value::as_str).is_some_and(|n| {
+        || tool.field("name").and_then(Value::as_str).is_some_and(|n| {
             crate::model::words::name_words(n).iter().any(|w| GRAVE.contains(&w.as_str()))
         });
     let mut out = Vec::new();
     for (name, sub, here) in input_properties(tool) {
+        // (Only a switch with a default, true or false, is reported: its name is read only
+        // then.)
+        if !matches!(sub.field("default"), Some(Value::Bool(_))) {
+            continue;
+        }
         let words = crate::model::words::name_words(name);
         let confirms = words.iter().any(|w| CONFIRM.contains(&w.as_str()));
         let requires = words.iter().any(|w| REQUIRES.contains(&w.as_str()));
@@ -972,14 +978,14 @@ fn confirmation_on_by_default(tool: &Value) -> Vec<(String, String, bool)> {
         ];
         let skips = words.iter().any(|w| SKIPS.contains(&w.as_str()))
             && words.iter().any(|w| ASKED.contains(&w.as_str()));
-        if ((confirms && !requires) || skips) && sub.get("default") == Some(&Value::Bool(true)) {
+        if ((confirms && !requires) || skips) && sub.field("default") == Some(&Value::Bool(true)) {
             out.push((name.to_owned(), format!("{here}/default"), true));
         }
         let asks = words.iter().any(|w| ASKS.contains(&w.as_str()))
             && words.iter().any(|w| w == "user" || w == "human");
         if grave
             && (asks || (confirms && requires))
-            && sub.get("default") == Some(&Value::Bool(false))
+            && sub.field("default") == Some(&Value::Bool(false))
         {
             out.push((name.to_owned(), format!("{here}/default"), false));
         }
@@ -1034,7 +1040,7 @@ fn quotes_blanked(text: &str) -> String {
 /// than the default being read (`except`, its JSON Pointer, which ends with the relative one).
 fn default_destination(tool: &Value, except: &str) -> bool {
     for (_, sub, here) in input_properties(tool) {
-        if let Some(d) = sub.get("default").and_then(Value::as_str)
+        if let Some(d) = sub.field("default").and_then(Value::as_str)
             && !except.ends_with(&format!("{here}/default"))
         {
             let d = d.trim();
@@ -1056,9 +1062,9 @@ fn default_destination(tool: &Value, except: &str) -> bool {
 fn input_properties(tool: &Value) -> Vec<(&str, &Value, String)> {
     let mut out = Vec::new();
     let mut stack: Vec<(&Value, String)> =
-        tool.get("inputSchema").map(|s| (s, "/inputSchema".to_owned())).into_iter().collect();
+        tool.field("inputSchema").map(|s| (s, "/inputSchema".to_owned())).into_iter().collect();
     while let Some((schema, at)) = stack.pop() {
-        let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        let Some(props) = schema.field("properties").and_then(Value::as_object) else {
             continue;
         };
         for (name, sub) in props {
@@ -1113,7 +1119,7 @@ fn flag_parameter(item: &crate::audit::walk::Item, pointer: &str) -> bool {
         return false;
     };
     let schema = crate::model::pointer::get(value, schema_at);
-    let ty = schema.and_then(|s| s.get("type"));
+    let ty = schema.and_then(|s| s.field("type"));
     let scalar = |t: &serde_json::Value| {
         matches!(t.as_str(), Some("boolean" | "integer" | "number" | "null"))
     };

@@ -2,6 +2,7 @@
 //! literal sinks and "other tools" phrases in it, whether it reads as an order, and the tool
 //! names it mentions.
 
+use crate::model::pointer::Field as _;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -1589,7 +1590,7 @@ pub(crate) fn about_conversation(item: &crate::audit::walk::Item) -> bool {
     ];
     let description = item
         .value
-        .and_then(|v| v.get("description"))
+        .and_then(|v| v.field("description"))
         .and_then(serde_json::Value::as_str)
         .unwrap_or_default();
     let opening = description
