@@ -410,7 +410,11 @@ const CONTRACTIONS: &[(&str, &str)] = &[
 fn with_contractions(list: &[String]) -> Vec<String> {
     let seen: std::collections::HashSet<&str> = list.iter().map(String::as_str).collect();
     let mut extra: Vec<String> = Vec::new();
-    for t in list {
+    // (Every pair holds "not" or "n't": most terms hold neither and are passed over.)
+    for t in list
+        .iter()
+        .filter(|t| t.contains("not") || t.contains("n't"))
+    {
         for (long, short) in CONTRACTIONS {
             for (from, to) in [(long, short), (short, long)] {
                 if let Some(v) = replace_word(t, from, to)
