@@ -573,3 +573,42 @@ fn a_server_quoting_secrets_on_stderr_and_in_errors_cannot_get_them_printed() {
     );
     assert!(!out.contains(tok) && !out.contains(key), "{out}");
 }
+
+/// A token inside a property name whose words, split apart, hold a lexicon word ("…FAkeCl…"
+/// reads as "fake"): the intent analysis reads the name as a phrase, and its evidence once
+/// quoted the split words — the token in pieces, which no redaction recognises. Found by the
+/// property test above (CI, 2026-12-04).
+#[test]
+fn a_token_split_into_the_words_of_a_name_is_not_quoted() {
+    let tok = "sk-ant-api03-Aa1LhBxkX0bBczBobpPJMdfOi5Aclrciyb9AHcJPHqFAkeClBIvYdrHpJTsEJ221zEFXI2Jzg0pgjH8V";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let snap = json!({"server": "s", "era": "legacy", "protocolVersion": "2025-06-18",
+        "tools": [{"name": "keyed", "description": "Lists builds.",
+            "inputSchema": {"type": "object", "properties": {format!("cfg\u{200B}{tok}"): {"type": "string"}}}}]});
+    std::fs::write(dir.path().join("s.json"), snap.to_string()).expect("snapshot");
+    let mut text = String::new();
+    for format in ["table", "json", "sarif", "github"] {
+        text.push_str(&run(
+            dir.path(),
+            &[
+                "scan",
+                "--offline",
+                "--no-policy",
+                "-v",
+                "--format",
+                format,
+                "s.json",
+            ],
+        ));
+    }
+    assert!(text.contains("keyed"), "the scan ran: {text}");
+    let body = &tok[13..];
+    let pieces: Vec<&str> = (0..body.len() - 6)
+        .map(|i| &body[i..i + 7])
+        .filter(|w| text.contains(*w))
+        .collect();
+    assert!(
+        pieces.is_empty(),
+        "pieces of the token in the findings: {pieces:?}\n{text}"
+    );
+}

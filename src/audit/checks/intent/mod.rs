@@ -266,8 +266,11 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 if crate::model::words::name_word_count(field.text) < 3 {
                     continue;
                 }
-                let words = crate::model::words::name_words(field.text);
-                phrase = format!("{} ({})", words.join(" "), field.text);
+                // (A secret inside the name is read, and quoted, redacted: split into words
+                // it would no longer look like one, and the evidence would show it whole.)
+                let name = crate::model::redact::redact_cow(field.text);
+                let words = crate::model::words::name_words(&name);
+                phrase = format!("{} ({name})", words.join(" "));
                 &phrase
             }
             // Lines and list items are clauses of their own: prepare each line apart (the
