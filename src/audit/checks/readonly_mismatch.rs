@@ -409,17 +409,18 @@ fn list_item(folded: &str) -> Option<&str> {
     {
         return Some(t[c.len_utf8()..].trim_start());
     }
+    let rest = after_number(t)?;
+    [". ", ") ", "、", "．", ".\u{3000}"]
+        .iter()
+        .find_map(|m| rest.strip_prefix(m))
+        .map(str::trim_start)
+}
+
+/// What follows a list number of one or two digits (`3`, `(12`) opening `t`.
+fn after_number(t: &str) -> Option<&str> {
     let inner = t.strip_prefix('(').unwrap_or(t);
     let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
-    if (1..=2).contains(&digits) {
-        let rest = &inner[digits..];
-        for m in [". ", ") ", "、", "．", ".\u{3000}"] {
-            if let Some(r) = rest.strip_prefix(m) {
-                return Some(r.trim_start());
-            }
-        }
-    }
-    None
+    (1..=2).contains(&digits).then(|| &inner[digits..])
 }
 
 /// Whether a line introduces a list of what the tool itself does: a line ending in a colon
@@ -484,11 +485,7 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
         };
         // (A blank line ends the list; so does a line that is no list item. A number cut off
         // as a clause of its own, "1.", marks the clause after it as an item.)
-        let marker = {
-            let t = folded.trim_start_matches('(');
-            let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-            (1..=2).contains(&digits) && matches!(&t[digits..], "." | ")")
-        };
+        let marker = after_number(&folded).is_some_and(|rest| matches!(rest, "." | ")"));
         let item = list_item(&folded).is_some() || after_marker || marker;
         if lead_in && (!item || desc.get(prev_end..at).is_some_and(|gap| gap.contains("\n\n"))) {
             lead_in = false;
