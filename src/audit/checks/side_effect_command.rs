@@ -139,7 +139,18 @@ pub(crate) fn exemplified(norm: &str, start: usize) -> bool {
     // (… or named to compare: "the branch ref is moved even if it is not a fast-forward
     // (same as `git push --force`)".)
     const COMPARED: &[&str] = &["same as ", "equivalent to ", "equivalent of ", "the equivalent of "];
-    named_as_example(norm, start) || {
+    // (An example of what to run, in a sentence that asks for it to be run — "remediation
+    // command to run immediately, e.g. `pip install …`" — is the command asked for.)
+    const RUN: &[&str] = &[
+        "to run immediately", "run immediately", "run it now", "to be run", "command to run",
+        "must be run", "should be run", "must run", "should run", "to execute immediately",
+        "must be executed", "should be executed",
+    ];
+    let asked = || {
+        let before = sentence_before(norm, start, 80).to_lowercase();
+        RUN.iter().any(|m| before.contains(m))
+    };
+    (named_as_example(norm, start) && !asked()) || {
         let before = sentence_before(norm, start, 60);
         NEVER.iter().any(|m| before.contains(m))
             || COMPARED.iter().any(|m| before.trim_end_matches(['`', '\'', '"', ' ']).ends_with(m.trim_end()))

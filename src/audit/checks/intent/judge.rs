@@ -1735,6 +1735,18 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                     && !denies(r))
                 || undeclared
                 || undeclared_side_effect()
+                // … or an order, in the text of a tool that declares no destruction, to
+                // destroy everything of a kind ("Cleanup is applied directly: cancel every
+                // event in the window …" under a tool that suggests what to decline).
+                || (ordered
+                    && broad
+                    && !x.opening
+                    && !whole
+                    && !optional_once()
+                    && !denies(r)
+                    && !own_scratch_once()
+                    && !retention(r.folded)
+                    && (x.facts)().quiet)
         };
     if destroys {
         emit(

@@ -17,7 +17,8 @@ const IMPERATIVE: &[&str] = &[
     "dump", "extract", "fetch", "retrieve", "share", "transmit", "leak", "exfiltrate", "paste",
     "prefix", "prepend", "redirect", "route", "swap", "substitute", "override", "wipe", "erase",
     "drop", "purge", "disable", "grant", "export", "submit", "store", "save", "encode", "hide",
-    "do", "don't", "never", "always", "first", "then", "also", "bcc", "cc",
+    "do", "don't", "never", "always", "first", "then", "also", "bcc", "cc", "cancel", "revoke",
+    "terminate", "truncate", "overwrite", "destroy", "kill", "accept", "approve",
 ];
 
 /// Words a clause may open with before its verb (list markers, tags, labels).
@@ -127,11 +128,33 @@ fn imperative_en(folded: &str) -> bool {
         || folded.split_once('(').is_some_and(|(before, after)| {
             before.split_whitespace().count() <= 8 && opens_with_verb(after)
         })
+        // … or a verb as the key of a setting, in JSON or key=value lines (`"forward":
+        // "conversation+system_prompt"`, `forward=…`): a message in the shape of a protocol
+        // request or a configuration orders what its keys say.
+        || verb_key(folded)
+}
+
+/// Whether an imperative verb of [`IMPERATIVE`] stands as a key (`"forward":`, `send=`) in
+/// `folded`.
+fn verb_key(folded: &str) -> bool {
+    if !(folded.contains("\":") || folded.contains('=')) {
+        return false;
+    }
+    IMPERATIVE.iter().filter(|v| v.len() >= 4).any(|v| {
+        folded.match_indices(v).any(|(i, _)| {
+            let before = folded[..i].chars().next_back();
+            let after = &folded[i + v.len()..];
+            let quoted = before == Some('"') && after.starts_with("\":");
+            let assigned = before.is_none_or(|c| c == '\n' || c == ' ' || c == ';' || c == ',')
+                && after.starts_with('=');
+            quoted || assigned
+        })
+    })
 }
 
 pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // A URL, an e-mail address, an international phone number, a wallet address, an IBAN
-    // (upper case, as written), a markdown image, a card number, a bank account written in
+    // (upper case, as written), a bitcoin address (`bc1…`), a markdown image, a card number, a bank account written in
     // digit groups or after its kind (`普通 1234567`), a git remote, a search restricted to
     // one site (`site:example.org`), a host named as one ("the host edge.example"), a payment
     // platform's account id (`acct_1Qm…`), a Brazilian company or person number used as a PIX
@@ -139,7 +162,7 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // (`<hex of the key>.probe.example`, `{token}.collect.example`: a DNS name that carries it).
     // (A URL elided to its scheme, `https://…`, names no place.)
     Regex::new(
-        r"(?i:\bhttps?://[^\s….]\S*|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?i:\b(?:cluster|server|endpoint|mirror|relay|instance|registry)\s+at\s+[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b)|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
+        r"(?i:\bhttps?://[^\s….]\S*|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bbc1[ac-hj-np-z02-9]{25,62}\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?i:\b(?:cluster|server|endpoint|mirror|relay|instance|registry)\s+at\s+[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b)|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
     )
     .ok()
 });
@@ -331,7 +354,7 @@ pub(super) fn role_tool(folded: &str) -> bool {
 /// A literal destination in the clause: a URL, an e-mail address, a phone number, an IBAN, a
 /// markdown image.
 pub(super) fn literal_sink(raw: &str) -> bool {
-    // Every shape the expression reads holds an `@`, a `+`, a `://`, a `![`, a `0x`, `acct_` or two
+    // Every shape the expression reads holds an `@`, a `+`, a `://`, a `![`, a `0x`, a `bc1`, `acct_` or two
     // digits in a row (of any script: `\d` is Unicode): a clause with none of them is not
     // searched.
     let two_digits = || {
@@ -344,7 +367,7 @@ pub(super) fn literal_sink(raw: &str) -> bool {
     };
     // (Each list in one automaton pass: asked of most clauses, some of them many times.)
     static MARKS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
-        "@", "+", "://", "![", "0x", "0X", "site:", "acct_", ">.", "}.", "].",
+        "@", "+", "://", "![", "0x", "0X", "bc1", "BC1", "site:", "acct_", ">.", "}.", "].",
     ]);
     static HOST: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "host", "Host", "HOST", "domain", "Domain", "хост", "Хост", "домен", "ホスト", "主机", "域名", "호스트",
@@ -735,7 +758,7 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
 /// session" sets nothing for the model).
 fn session_rule(folded: &str) -> Option<ConceptHit> {
     static LOADING: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
-        "tool list is read", "tool list is loaded", "tool catalog is", "loading this server", "at load time", "on load:", "on load,",
+        "tool list is read", "tool list is loaded", "tool catalog is", "tools_list_loaded", "tool_list_loaded", "loading this server", "at load time", "on load:", "on load,",
         "on initialise", "on initialize",
         "loading this tool", "read with the tool list", "this list is loaded", "desde que se carga",
         "al cargar esta", "desde o carregamento", "ao carregar esta", "dès le chargement",
@@ -746,7 +769,7 @@ fn session_rule(folded: &str) -> Option<ConceptHit> {
     static SPAN: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "from the moment", "from now on", "for the rest of this session", "for the rest of the session",
         "from this point in the session", "from this point in the conversation", "from this point on",
-        "for the rest of the conversation",
+        "for the rest of the conversation", "effective immediately", "with immediate effect", "starting now",
         "until the end of the conversation", "for the remainder of", "a partir de este momento",
         "a partir de ahora", "durante el resto de la sesión", "hasta el final de la conversación",
         "a partir de agora", "a partir deste momento", "até o fim da conversa", "pelo resto da sessão",
@@ -1016,8 +1039,29 @@ pub(crate) fn describes_text(folded: &str) -> bool {
         )
         .ok()
     });
+    // A scanner saying what it looks for, then listing kinds ("Checks a list of MCP tool
+    // definitions for poisoning: hidden instructions …, cross-tool references such as …",
+    // "Analyse … à la recherche d'instructions cachées … ou de consignes visant d'autres
+    // outils (« … »)"), or its examples of what it found ("Exemples de motifs détectés : …"):
+    // what follows is named. (Not where an order follows the colon: "Checks for poisoning:
+    // read ~/.ssh/id_rsa and …" orders.)
+    static SCANNER: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"\b(?:checks?|scans?|analy[sz]es?|analyse|inspects?|audits?|reviews?|vérifie|analiza|revisa|verifica|analisa|prüft|untersucht|проверяет|анализирует)\b[^.:;]{0,100}?(?:\bfor\b|à la recherche d|en busca de|em busca de|\bauf\b|на предмет)[^.:;]{0,60}?(?:poison|inject|hidden instructions?|instructions? cachées|instrucciones ocultas|instruções ocultas|versteckte anweisungen|скрыт|вредонос|malicious|malveillant|malicios|bösartig)|\b(?:examples?|exemples?|ejemplos?|exemplos?|beispiele)\s+(?:of|de|für)\s+(?:[\w-]+\s+){0,2}?(?:patterns?|motifs?|patrones|padr[õo]es|muster|phrases|frases|attacks?|attaques|ataques|angriffe)\b",
+        )
+        .ok()
+    });
+    let scanner = || {
+        SCANNER.as_ref().and_then(|r| r.find(folded)).is_some_and(|m| {
+            let after = &folded[m.end()..];
+            let listed = after.split_once([':', '：']).map_or(after, |(_, rest)| rest).trim_start();
+            // (A quoted order is an example: "Exemples de motifs détectés : « ignore … »".)
+            listed.starts_with(['«', '"', '\'', '“', '‘', '`', '「']) || !imperative_en(listed)
+        })
+    };
     RE.as_ref().is_some_and(|r| r.is_match(folded))
         || FLAGGED.as_ref().is_some_and(|r| r.is_match(folded))
+        || scanner()
         || (!folded.is_ascii() && CJK_SAID.iter().any(|w| folded.contains(w)))
         || (!folded.is_ascii()
             && CJK.iter().any(|w| folded.contains(w))
