@@ -1704,7 +1704,14 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             && !fx.executes
             && fx.deletes
             && deletes_only_on_option(tool);
-        let severity = if fx.executes {
+        // A runner of any command that claims only `destructiveHint: false` (not read-only)
+        // overstates what it can promise, but hosts still ask before a call that is not
+        // read-only: a question about the annotation (medium), not a lie that skips the
+        // confirmation — unless its text also says it deletes.
+        let runs_any_not_read_only = fx.executes && !read_only && !fx.deletes;
+        let severity = if runs_any_not_read_only {
+            Severity::Medium
+        } else if fx.executes {
             Severity::Critical
         } else if unsure || opt_in {
             Severity::Medium
@@ -2466,5 +2473,25 @@ mod tests {
         // Must: the same kind of name over a tool that writes, and a scanner that also fixes.
         assert!(mismatch("commit_changes", "Commits the staged changes.", ro.clone()));
         assert!(mismatch("scan_and_fix", "Scans the repository for leaked keys and deletes the files that hold them.", ro));
+    }
+
+    #[test]
+    fn a_command_runner_claiming_only_no_destruction_is_a_question() {
+        let severity = |desc: &str, ann: serde_json::Value| {
+            run(&[snap("s", vec![json!({"name": "start_process", "description": desc,
+                "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]},
+                "annotations": ann})])])
+            .iter()
+            .filter(|f| f.rule == "readonly-claim-mismatch")
+            .map(|f| f.severity)
+            .max()
+        };
+        // Must not be high: a runner of any command under `destructiveHint: false` alone
+        // (hosts still ask before a call that is not read-only).
+        let not_destructive = json!({"readOnlyHint": false, "destructiveHint": false});
+        assert_eq!(severity("Starts a process with the given command line.", not_destructive.clone()), Some(Severity::Medium));
+        // Must: the same runner claiming to read only, or saying it deletes.
+        assert_eq!(severity("Starts a process with the given command line.", json!({"readOnlyHint": true})), Some(Severity::Critical));
+        assert!(severity("Starts a process with the given command line and deletes its working directory afterwards.", not_destructive) >= Some(Severity::High));
     }
 }
