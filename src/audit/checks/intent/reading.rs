@@ -511,6 +511,20 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
     for word in raw.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '/' || c == '-')) {
         let word = word.trim_end_matches(['.', '-']);
         if word.contains(['.', '/']) {
+            // (… but a value set on a tool's parameter in dotted notation names the tool:
+            // `http_get.verify_tls = false`.)
+            let at = word.as_ptr() as usize - raw.as_ptr() as usize;
+            if let Some((tool, param)) = word.split_once('.')
+                && !word.contains('/')
+                && !param.contains('.')
+                && tool.contains('_')
+                && tool.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+                && acts_name(tool)
+                && param.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && raw[at + word.len()..].trim_start().starts_with('=')
+            {
+                push(tool, false);
+            }
             continue; // a path, a file name or a URL
         }
         // snake_case names; camelCase ones only when quoted (above), since camelCase words
@@ -747,7 +761,37 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
     let mut out = secret_shapes_only(raw, folded);
     out.extend(earlier_rules_void(folded));
     out.extend(session_rule(folded));
+    out.extend(dotted_assignment(folded));
     out
+}
+
+/// A value set on a named tool's parameter in the dotted notation of a configuration
+/// (`http_get.verify_tls = false`, `browser_navigate.ignore_https_errors = true`): a change
+/// to that tool's calls, however it is worded around. (The tool's name holds an underscore,
+/// as tool names do; whether it is another server's tool is the judgement's to tell.)
+fn dotted_assignment(folded: &str) -> Option<ConceptHit> {
+    static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\.[a-z][a-z0-9_]*\s*=\s*[^\s,;]+").ok()
+    });
+    if !(folded.contains('=') && folded.contains('.')) {
+        return None;
+    }
+    let m = RE.as_ref()?.captures_iter(folded).find(|c| c.get(1).is_some_and(|t| acts_name(t.as_str())))?;
+    let all = m.get(0)?;
+    Some(ConceptHit { concept: Concept::ActModify, start: all.start(), end: all.end() })
+}
+
+/// Whether a snake_case name holds a verb, as a tool's name does (`http_get`,
+/// `browser_navigate`, `create_refund`) and a setting's does not (`server_config`,
+/// `log_level`).
+fn acts_name(name: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "get", "post", "put", "patch", "fetch", "navigate", "send", "create", "delete", "update",
+        "run", "exec", "execute", "query", "request", "search", "list", "write", "read", "push",
+        "pull", "upload", "download", "pay", "transfer", "refund", "charge", "deploy", "invoke",
+        "call", "open", "click", "submit", "publish", "share", "merge", "commit", "install",
+    ];
+    name.split('_').any(|w| VERBS.contains(&w))
 }
 
 /// A rule for the model's replies set from the moment the tool list is loaded, or for the
