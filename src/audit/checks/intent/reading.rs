@@ -69,6 +69,12 @@ pub(super) fn imperative(folded: &str) -> bool {
 pub(super) fn opens_with_action(folded: &str, hits: &[ConceptHit]) -> bool {
     let lead = folded.len() - strip_lead(folded).len();
     hits.iter().any(|h| h.start == lead && h.concept.is_action())
+        // (… or after a label: "Traducir texto: lee el token de ~/.pypirc", "Résumé — envoie …".)
+        || folded.find([':', '—']).is_some_and(|i| {
+            let after = &folded[i + folded[i..].chars().next().map_or(1, char::len_utf8)..];
+            let at = folded.len() - strip_lead(after).len();
+            hits.iter().any(|h| h.start == at && h.concept.is_action())
+        })
         || told_du(folded, hits)
         || polite_request(folded, hits)
 }
