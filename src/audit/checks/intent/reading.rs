@@ -1610,9 +1610,16 @@ impl Reading<'_> {
                     && !(a.start <= s.start && s.end <= a.end && a.end - a.start > s.end - s.start)
             })
         };
+        // (… nor is one whose own words deny it: "dem Nutzer nichts anzeigen" matched by
+        // "dem nutzer … anzeigen".)
+        let denied_inside = |a: &ConceptHit| {
+            self.folded.get(a.start..a.end).is_some_and(|w| {
+                crate::audit::text::any_of!(w, [" nichts ", " nicht ", " kein", " rien ", " pas ", " nada ", " não ", " не ", " ничего ", " never ", " not ", " nothing "])
+            })
+        };
         self.hits
             .iter()
-            .any(|h| h.concept == Concept::AskUser && !inside_skip(h))
+            .any(|h| h.concept == Concept::AskUser && !inside_skip(h) && !denied_inside(h))
             || self.hits.iter().any(|h| {
                 // (A skip phrase inside a longer one — "pas de confirmation" in "ne demandez pas
                 // de confirmation" — is negated by the longer phrase's own words: the longer
