@@ -187,10 +187,10 @@ pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // about 50 times slower — a quarter of the offline audit's instructions. With a bigger
     // cache the lazy DFA runs it; the matches are the same, only the engine differs.)
     regex::RegexBuilder::new(concat!(
-        r"(?i)\b(any|every|all|other|each)\b[\w\s,/'-]{0,40}?\b(tools?|servers?|functions?)\b",
-        r"|\bother\s+(translators?|converters?|formatters?|summari[sz]ers?|generators?|validators?|scanners?|linters?|parsers?|plugins?|extensions?|connectors?|integrations?|providers?)\b",
+        r"(?i)\b(any|every|all|other|each|competing|rival)\b[\w\s,/'-]{0,40}?\b(tools?|servers?|functions?)\b",
+        r"|\bother\s+(translators?|converters?|formatters?|summari[sz]ers?|generators?|validators?|scanners?|linters?|parsers?|plugins?|extensions?|connectors?|integrations?|providers?|readers?|sources?)\b",
         r"|\bbuilt-in\s+(?:[\w-]+\s+){0,3}?tools\b",
-        r"|\b(?:autres|otr[oa]s|outr[oa]s|dem[aá]i?s|andere[nmrs]?|übrige[nmrs]?|sonstige[nmrs]?|други[хемй]|прочи[хемй]|остальны[хемй])\s+(?:[\w-]+\s+){0,3}?(?:outils|serveurs|connecteurs|services|correcteurs|traducteurs|convertisseurs|analyseurs|générateurs|validateurs|fournisseurs|moteurs|herramientas|servidores|conectores|servicios|ferramentas|serviços|correctores|corretores|traductores|tradutores|conversores|convertidores|analizadores|generadores|geradores|validadores|proveedores|fornecedores|buscadores|motores|\w*(?:werkzeuge|tools|dienste|server|konnektoren|anbieter|übersetzer|konverter)n?|инструмент\w*|сервер\w*|сервис\w*|коннектор\w*)\b",
+        r"|\b(?:autres|otr[oa]s|outr[oa]s|dem[aá]i?s|andere[nmrs]?|übrige[nmrs]?|sonstige[nmrs]?|други[хемй]|прочи[хемй]|остальны[хемй])\s+(?:[\w-]+\s+){0,3}?(?:outils|serveurs|connecteurs|services|correcteurs|traducteurs|convertisseurs|analyseurs|générateurs|validateurs|fournisseurs|moteurs|herramientas|servidores|conectores|servicios|ferramentas|serviços|correctores|corretores|traductores|tradutores|conversores|convertidores|analizadores|generadores|geradores|validadores|proveedores|fornecedores|buscadores|motores|lectores|leitores|lecteurs|sources|fuentes|fontes|\w*(?:werkzeuge|tools|dienste|server|konnektoren|anbieter|übersetzer|konverter)n?|инструмент\w*|сервер\w*|сервис\w*|коннектор\w*)\b",
         r"|\b(?:as|os|las|los)\s+(?:demais|demás)\s+(?:de|del|da|do)\b",
         r"|\b(?:the others|les autres)\s+(?:in|on|of|de|dans)\s+(?:the|this|la|cette)\s+(?:list|catalogu?e?|catalog|session|liste)\b",
         // "never call the others": the others as what is called.
