@@ -911,8 +911,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         " toutes ", " todos ", " todas ", " alle ", " allen ", " все ", "всё", "全部", "所有",
         "すべて", "全て", "모든", "전부", " tudo ", "整个", "整個", " todo ", " toda ", " tout ",
         " toute ", " alles ", " весь ", " вся ", "の全", "'*'", "\"*\"", "全社員", "全員",
-        // (Emptying a folder or a bin takes everything in it; so does a SQL delete.)
-        "delete from ", "truncate ",
+        // (Emptying a folder or a bin takes everything in it; so does a SQL delete; so do all
+        // but the one named.)
+        "delete from ", "truncate ", "other than the one", "except the one", "all but the",
         "empties", "emptied", "vacía", "vaciar", "vaciada", "esvazia", "esvaziar", " vide ",
         " vidé", " leert ", "geleert", "очищает", "очищается", "清空", "空にし", "비웁", "비워",
     ]);
