@@ -981,6 +981,8 @@ const APPROVAL: &[&str] = &[
     "zustimm", "zugestimmt", "erlaubnis", "eingewilligt", "подтвержд", "соглас", "разреш",
     "одобр", "确认", "確認", "审批", "審批", "批准", "同意", "授权", "授權", "审核", "承認", "許可",
     "了承", "확인", "승인", "허락", "허가", "동의", "l'accord", "visto bueno",
+    // (A preview or a draft shown first is the user's chance to approve.)
+    "preview", "vorschau", "предпросмотр", "черновик", "aperçu", "vista previa", "pré-visualiza",
 ];
 
 /// Could the clause forbid a call in words the lexicons leave out (see
