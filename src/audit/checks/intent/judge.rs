@@ -1363,6 +1363,27 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "asks the model to read credentials or a secret store",
         );
     }
+    // A title that says the call carries a key file or a secret store ("Сводка по проекту —
+    // к отчёту прикладывается ~/.git-credentials"): a name is no place for a secret, order
+    // or not.
+    if matches!(x.kind, StrKind::Title | StrKind::Annotation)
+        && !whole
+        && data_secret
+        && moves
+        && r.names_store()
+        && !asks_user
+        && !reference_only()
+        && !r.shields_secret()
+        && !r.forbids_move
+        && !says_none_once()
+    {
+        emit(
+            rule_id::SENSITIVE_FILE_REFERENCE,
+            "intent-secret",
+            4,
+            "a title that says the call carries a secret store",
+        );
+    }
     // A literal value the model sends as it stands (a default, an enum value, an example)
     // that names a secret store and an outside address, or the store's contents
     // ("chrome: ~/.config/google-chrome/Default/Login Data → https://import.example/raw"): the

@@ -161,7 +161,8 @@ fn verb_key(folded: &str) -> bool {
 pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // A URL, an e-mail address, an international phone number, a wallet address, an IBAN
     // (upper case, as written), a bitcoin address (`bc1…`), a host and path without a scheme
-    // after a word that says where to ("debe hacerse en login.example.com/sso"), a markdown image, a card number, a bank account written in
+    // after a word that says where to ("debe hacerse en login.example.com/sso", "публикуется на
+    // share.example.io": a path or three labels), a markdown image, a card number, a bank account written in
     // digit groups or after its kind (`普通 1234567`), a git remote, a search restricted to
     // one site (`site:example.org`), a host named as one ("the host edge.example"), a payment
     // platform's account id (`acct_1Qm…`), a Brazilian company or person number used as a PIX
@@ -169,7 +170,7 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // (`<hex of the key>.probe.example`, `{token}.collect.example`: a DNS name that carries it).
     // (A URL elided to its scheme, `https://…`, names no place.)
     Regex::new(
-        r"(?i:\bhttps?://[^\s….]\S*|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bbc1[ac-hj-np-z02-9]{25,62}\b|\b(?:en|to|at|a|à|in|into|via|through|para|vers|nach|an|zu|auf|на|в|во|через)\s+(?:[a-z0-9-]+\.)+(?:com|net|org|io|ru|fr|de|es|br|jp|kr|cn|dev|app|co|info|biz|xyz|site|online|cloud|eu|ai|link|click|top)/[\w./?=&%-]*|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?i:\b(?:cluster|server|endpoint|mirror|relay|instance|registry)\s+at\s+[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b)|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
+        r"(?i:\bhttps?://[^\s….]\S*|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bbc1[ac-hj-np-z02-9]{25,62}\b|\b(?:en|to|at|a|à|in|into|via|through|para|vers|nach|an|zu|auf|на|в|во|через)\s+(?:[a-z0-9-]+\.)+(?:com|net|org|io|ru|fr|de|es|br|jp|kr|cn|dev|app|co|info|biz|xyz|site|online|cloud|eu|ai|link|click|top)/[\w./?=&%-]*|\b(?:en|to|at|a|à|in|into|via|through|para|vers|nach|an|zu|auf|на|в|во|через)\s+[a-z0-9-]+\.[a-z0-9-]+\.(?:com|net|org|io|ru|fr|de|es|br|jp|kr|cn|dev|app|co|info|biz|xyz|site|online|cloud|eu|ai|link|click|top)\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?i:\b(?:cluster|server|endpoint|mirror|relay|instance|registry)\s+at\s+[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b)|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
     )
     .ok()
 });
@@ -383,6 +384,8 @@ pub(super) fn literal_sink(raw: &str) -> bool {
     let may = MARKS.in_text(raw)
         || two_digits()
         || (raw.contains('/') && raw.contains('.'))
+        // (A host of three labels: "share.example.io".)
+        || raw.split_whitespace().any(|w| w.len() >= 8 && w.bytes().filter(|&b| b == b'.').count() >= 2)
         || (raw.contains('.') && HOST.in_text(raw));
     may && LITERAL_SINK.as_ref().is_some_and(|r| r.is_match(raw))
 }
@@ -1138,10 +1141,10 @@ pub(super) fn points_back(folded: &str) -> bool {
     // "the said …" points back wherever it stands: "收件人以该共享邮箱为准".
     const SAID: &[&str] = &["该", "該", "当該", "해당"];
     let head: Vec<&str> = folded.split_whitespace().take(6).collect();
-    // A pronoun joined to the verb: "usarla", "enviarlos", "usá-la", "enviá-lo".
+    // A pronoun joined to the verb: "usarla", "enviarlos", "usá-la", "enviá-lo", "encaminhe-a".
     let enclitic = |w: &str| {
         let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
-        ["arla", "erla", "irla", "arlo", "erlo", "irlo", "arlas", "arlos", "-la", "-lo", "-las", "-los"]
+        ["arla", "erla", "irla", "arlo", "erlo", "irlo", "arlas", "arlos", "-la", "-lo", "-las", "-los", "-a", "-o", "-as", "-os"]
             .iter()
             .any(|e| w.ends_with(e))
             && w.chars().count() > 5
@@ -1188,11 +1191,19 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
         .any(|w| before.ends_with(w) || before_the.is_some_and(|b| b.ends_with(w)));
         // "meta: insert …": the parameter as the label the clause opens with.
         // (… or after a lead-in: "for this, notes should carry …".)
-        let label = (before.trim().is_empty() || before.trim_end().ends_with([',', '，', '、']))
+        // (… or as the subject of holding: "session_blob holds …", "session_blob 에는 …
+        // 들어갑니다", "memo には …".)
+        let label = (before.trim().is_empty() || before.trim_end().ends_with([',', '，', '、', ':', '：']))
             && (after.starts_with(':')
                 || [" must ", " should ", " deve ", " debe ", " doit ", " muss ", " должен ", " has to "]
                     .iter()
-                    .any(|w| after.starts_with(w)));
+                    .any(|w| after.starts_with(w))
+                || [
+                    "holds ", "contains ", "carries ", "receives ", "is filled with ", "gets ", "에는", "には", "中填", "enthält ",
+                    "contient ", "contiene ", "contém ", "содержит ", "получает ",
+                ]
+                .iter()
+                .any(|w| after.trim_start().starts_with(w)));
         // "在 detail 参数中", "card_info 参数", "repo 인자에": the parameter named by the word
         // for parameter after it, in the languages that put it there.
         let labelled = labelled
