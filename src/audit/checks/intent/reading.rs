@@ -845,10 +845,11 @@ fn session_rule(folded: &str) -> Option<ConceptHit> {
         "première réponse", "primera respuesta", "primeira resposta", "первого ответа", "第一次回答",
         "最初の回答", "첫 답변", "follow-up questions", "every message", "the user asks", "answer that",
         "answer only", "answers only", "over the user's instructions", "persona", "treats messages",
+        "replies contain", "replies never", "replies only",
     ]);
     static ASSISTANT: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "assistant", "the model", "the ai", "asistente", "assistente", "l'assistant", "assistenten",
-        "ассистент", "助手", "アシスタント", "어시스턴트", "persona", " must ", " always ", "siempre", "sempre",
+        "ассистент", "助手", "アシスタント", "어시스턴트", "persona", " must ", " always ", " never ", "siempre", "sempre",
         "toujours", "immer", "всегда", "始终", "必ず", "항상",
     ]);
     // (The model's replies named in so many words need nothing more beside the session's span.)
@@ -1195,6 +1196,8 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
         // 들어갑니다", "memo には …".)
         let label = (before.trim().is_empty() || before.trim_end().ends_with([',', '，', '、', ':', '：']))
             && (after.starts_with(':')
+                // ("salt = text of ~/.ssh/id_rsa": a value assigned to it.)
+                || after.trim_start().starts_with('=') && !after.trim_start().starts_with("==")
                 || [" must ", " should ", " deve ", " debe ", " doit ", " muss ", " должен ", " has to "]
                     .iter()
                     .any(|w| after.starts_with(w))
