@@ -131,6 +131,12 @@ const WRITE_WORDS: &[&str] = &[
     "cancel",
     "approve",
     "reject",
+    // Merging records, refunding (`obedinit_kontakty`, `estornar_pix`).
+    "obedinit",
+    "refund",
+    "estornar",
+    "reembolsar",
+    "rembourser",
 ];
 const SEND_WORDS: &[&str] = &[
     "send", "email", "mail", "publish", "notify", "tweet", "upload", "transfer", "pay", "webhook",
@@ -2493,5 +2499,18 @@ mod tests {
         // Must: the same runner claiming to read only, or saying it deletes.
         assert_eq!(severity("Starts a process with the given command line.", json!({"readOnlyHint": true})), Some(Severity::Critical));
         assert!(severity("Starts a process with the given command line and deletes its working directory afterwards.", not_destructive) >= Some(Severity::High));
+    }
+
+    #[test]
+    fn merging_refunding_and_rotating_secrets_are_no_reads() {
+        let ro = json!({"readOnlyHint": true, "destructiveHint": false});
+        // Must: a merge that deletes the duplicates (Russian), a refund (Portuguese), a secret
+        // rotated and the old one revoked (German).
+        assert!(mismatch("obedinit_kontakty", "Объединяет дубликаты контактов: выбранная запись сохраняется, остальные удаляются вместе с их историей сделок.", ro.clone()));
+        assert!(mismatch("estornar_pix", "Solicita devolução de um Pix recebido.", ro.clone()));
+        assert!(mismatch("secrets_rotieren", "Rotiert ein Dienst-Geheimnis im Secret-Store und widerruft das alte.", ro.clone()));
+        // Must not: an image rotated and handed back, a refund policy looked up.
+        assert!(!mismatch("rotate_image", "Returns the image rotated by 90 degrees.", ro.clone()));
+        assert!(!mismatch("get_refund_policy", "Returns the store's refund policy.", ro));
     }
 }
