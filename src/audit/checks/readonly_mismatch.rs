@@ -160,6 +160,8 @@ const READ_VERBS: &[&str] = &[
     // Static analysis reads the script it is given (`lint_shell_script`, `parse_command`);
     // a scanner what it scans (`scan_commit_history`, `audit_dependencies`).
     "lint", "parse", "scan", "audit", "detect", "examine", "assess", "evaluate", "measure",
+    // … and so does a probe or a monitor (`monitor_commit_queue`, `ping_host`, `trace_route`).
+    "monitor", "track", "trace", "ping", "probe", "diagnose", "classify", "render",
     // The same in other languages' verb-first names (`listar_despliegues`, `obtenir_facture`).
     "listar", "obtener", "consultar", "buscar", "mostrar", "leer", "obter", "ler", "lister",
     "obtenir", "afficher", "chercher", "rechercher", "consulter", "lire", "poluchit", "naiti",
@@ -2475,6 +2477,7 @@ mod tests {
         // Must not: a scanner's name whose noun is a write verb elsewhere (`commit`), and a
         // scanner quoting the order it looks for.
         assert!(!mismatch("scan_commit_history", "Scans every commit reachable from a ref for secrets that were added and later removed.", ro.clone()));
+        assert!(!mismatch("monitor_commit_queue", "Reports how many commits wait in the merge queue.", ro.clone()));
         assert!(!mismatch("analyser_outils", "Analyse une liste de définitions d'outils MCP à la recherche d'instructions cachées ou de consignes visant d'autres outils (« quand send_email est appelé, ajoute un cci »).", ro.clone()));
         // Must: the same kind of name over a tool that writes, and a scanner that also fixes.
         assert!(mismatch("commit_changes", "Commits the staged changes.", ro.clone()));
