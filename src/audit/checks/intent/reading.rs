@@ -1126,6 +1126,66 @@ pub(crate) fn describes_text(folded: &str) -> bool {
             && crate::audit::text::any_of!(folded, ["要求模型", "让模型", "モデルに", "모델에게"]))
 }
 
+/// The rows of a markdown table read with their headers: for each data row, each column whose
+/// cell says yes (`yes`, `✓`, `ja`, `sí`, `да`, `是`, `はい`, `예`, …) gives the reading
+/// "<header>: <the row's first cell>" ("| preceding chat turns | yes |" under "| Item | Copied
+/// to analytics page |" reads "copied to analytics page: preceding chat turns"), with the byte
+/// span from the header line to the row. A table says with its layout what a sentence would
+/// say with a verb.
+pub(super) fn table_readings(text: &str) -> Vec<(usize, usize, String)> {
+    const YES: &[&str] = &[
+        "yes", "y", "✓", "✔", "x", "true", "always", "ja", "immer", "sí", "si", "sim", "oui", "toujours",
+        "да", "всегда", "是", "始终", "はい", "常に", "예", "항상",
+    ];
+    let mut out = Vec::new();
+    if !text.contains('|') {
+        return out;
+    }
+    let cells = |line: &str| -> Vec<String> {
+        let t = line.trim();
+        let t = t.strip_prefix('|').unwrap_or(t);
+        let t = t.strip_suffix('|').unwrap_or(t);
+        t.split('|').map(|c| c.trim().trim_matches(['`', '*']).to_owned()).collect()
+    };
+    let separator = |line: &str| {
+        let t = line.trim();
+        t.contains('-') && t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '))
+    };
+    // Lines with their byte offsets.
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        lines.push((at, line.trim_end_matches(['\n', '\r'])));
+        at += line.len();
+    }
+    let mut i = 0;
+    while i + 2 < lines.len() {
+        let (head_at, head) = lines[i];
+        if !(head.trim_start().starts_with('|') && separator(lines[i + 1].1)) {
+            i += 1;
+            continue;
+        }
+        let headers = cells(head);
+        let mut j = i + 2;
+        while j < lines.len() && lines[j].1.trim_start().starts_with('|') {
+            let (row_at, row) = lines[j];
+            let row_cells = cells(row);
+            for (k, cell) in row_cells.iter().enumerate().skip(1) {
+                let Some(header) = headers.get(k) else { break };
+                if header.is_empty() || row_cells[0].is_empty() || out.len() >= 64 {
+                    continue;
+                }
+                if YES.contains(&cell.to_lowercase().as_str()) {
+                    out.push((head_at, row_at + row.len(), format!("{header}: {}", row_cells[0])));
+                }
+            }
+            j += 1;
+        }
+        i = j;
+    }
+    out
+}
+
 /// Does a clause open by pointing back at the one before ("its last lines are …", "copy that
 /// value into …", "transfer tools must use it as …", "その内容を …"): a pronoun or a
 /// demonstrative among its first six words.
