@@ -634,14 +634,8 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                         || OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&a.2)))
             };
             if moves && ((reading::points_back(&b.2) && data()) || gate_then_data()) {
-                let shift = a.2.len() + 1;
-                let mut hits = a.3.clone();
-                hits.extend(b.3.iter().map(|x| crate::audit::lexicon::ConceptHit {
-                    concept: x.concept,
-                    start: x.start + shift,
-                    end: x.end + shift,
-                }));
-                pairs.push((a.0, b.1, format!("{}\n{}", a.2, b.2), hits));
+                let (folded, hits) = joined(a, b);
+                pairs.push((a.0, b.1, folded, hits));
                 first_of.push(i - 1);
             }
         }
@@ -684,15 +678,8 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                                 matches!(h.concept, Concept::ActModify | Concept::ActSend | Concept::ActCall)
                             }) && (folded.contains('=') || reading::imperative(folded))))
                     {
-                        let (a, b) = (&parts[l], &parts[i]);
-                        let shift = a.2.len() + 1;
-                        let mut hits = a.3.clone();
-                        hits.extend(b.3.iter().map(|x| crate::audit::lexicon::ConceptHit {
-                            concept: x.concept,
-                            start: x.start + shift,
-                            end: x.end + shift,
-                        }));
-                        pairs.push((a.0, end, format!("{}\n{}", a.2, b.2), hits));
+                        let (folded, hits) = joined(&parts[l], &parts[i]);
+                        pairs.push((parts[l].0, end, folded, hits));
                         first_of.push(i);
                     }
                     continue;
@@ -959,6 +946,22 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             inert::remember(text);
         }
     }
+}
+
+/// Two clauses read as one (folded text and terms): `b` after `a` on a new line, its terms
+/// moved along.
+fn joined(
+    a: &(usize, usize, String, Vec<crate::audit::lexicon::ConceptHit>),
+    b: &(usize, usize, String, Vec<crate::audit::lexicon::ConceptHit>),
+) -> (String, Vec<crate::audit::lexicon::ConceptHit>) {
+    let shift = a.2.len() + 1;
+    let mut hits = a.3.clone();
+    hits.extend(b.3.iter().map(|x| crate::audit::lexicon::ConceptHit {
+        concept: x.concept,
+        start: x.start + shift,
+        end: x.end + shift,
+    }));
+    (format!("{}\n{}", a.2, b.2), hits)
 }
 
 /// The texts the analysis read with nothing to judge: no clause of them (nor the whole) got
