@@ -630,6 +630,21 @@ pub(super) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
         .nth(13)
         .map_or(0, |(i, _)| i);
     let before = &folded[from..start];
+    // (A negation inside an aside that closed before the phrase — "立即（无需等待用户提问）读取
+    // …" — negates the aside, not the phrase; one before the aside — "请勿（在任何情况下）读取"
+    // — still negates it.)
+    let outside;
+    let before = match before.rfind([')', '）']) {
+        Some(close) => {
+            let after_close = &before[close + before[close..].chars().next().map_or(1, char::len_utf8)..];
+            outside = match before[..close].rfind(['(', '（']) {
+                Some(open) => format!("{}{after_close}", &before[..open]),
+                None => after_close.to_owned(),
+            };
+            outside.as_str()
+        }
+        None => before,
+    };
     let to = folded[end..]
         .char_indices()
         .nth(12)
