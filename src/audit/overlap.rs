@@ -27,7 +27,8 @@ use aho_corasick::{Anchored, MatchKind};
 /// Most cells (transitions) a thread's rows hold before they are dropped and built again.
 pub(crate) const MAX_CELLS: usize = 1 << 20;
 
-/// A transition not computed yet.
+/// A transition not computed yet (its [`MATCH`] bit set, so that one test a byte tells
+/// both apart from an ordinary transition).
 const UNKNOWN: u32 = u32::MAX;
 /// Set on a transition into a state that completes a pattern.
 const MATCH: u32 = 1 << 31;
@@ -149,6 +150,11 @@ impl LazyOverlap {
         for (at, &b) in text.iter().enumerate() {
             let cell = cur + usize::from(self.classes[usize::from(b)]);
             let mut next = rows.trans.get(cell).copied().unwrap_or(UNKNOWN);
+            // (UNKNOWN has the MATCH bit set: one test a byte for both, most bytes pass.)
+            if next & MATCH == 0 {
+                cur = next as usize;
+                continue;
+            }
             if next == UNKNOWN {
                 let Some(n) = self.compute(&mut rows, cur, b) else {
                     break;
