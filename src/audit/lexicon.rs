@@ -14,7 +14,7 @@
 
 use std::sync::{LazyLock, OnceLock};
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use crate::audit::overlap::LazyOverlap;
 use serde::Deserialize;
 use unicode_normalization::UnicodeNormalization;
 use unicode_script::{Script, UnicodeScript};
@@ -248,7 +248,7 @@ struct Group {
 
 /// A group of language files, compiled.
 struct Compiled {
-    matcher: AhoCorasick,
+    matcher: LazyOverlap,
     terms: Vec<Term>,
     examples: Vec<LexiconExample>,
 }
@@ -370,14 +370,12 @@ fn compile(members: &[(usize, &Language)], script: ScriptKind) -> Result<Compile
     // (The noncontiguous automaton as built: converting it to the contiguous form cost about
     // 1.3 ms of the 15 ms the lexicons take to load, and searched no faster in the audit
     // benchmark.)
-    let matcher = AhoCorasick::builder()
-        .match_kind(MatchKind::Standard)
-        .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
-        .build(&patterns)
-        .map_err(|e| AuditError::Toml {
-            file: "rules/lexicon".into(),
-            message: e.to_string(),
-        })?;
+    // (Searched through a DFA built lazily over the noncontiguous automaton, see
+    // [`crate::audit::overlap`].)
+    let matcher = LazyOverlap::new(&patterns, false).map_err(|message| AuditError::Toml {
+        file: "rules/lexicon".into(),
+        message,
+    })?;
     Ok(Compiled {
         matcher,
         terms,
@@ -554,16 +552,16 @@ impl Compiled {
     /// Every term of this language in `folded`, with word boundaries respected, each with the
     /// end of the automaton's match (for ordering).
     fn find_into(&self, folded: &str, out: &mut Vec<(usize, ConceptHit)>) {
-        for m in self.matcher.find_overlapping_iter(folded) {
-            let Some(term) = self.terms.get(m.pattern().as_usize()) else {
-                continue;
+        self.matcher.for_each(folded.as_bytes(), |m| {
+            let Some(term) = self.terms.get(m.pattern) else {
+                return;
             };
-            let (start, mut end) = (m.start(), m.end());
+            let (start, mut end) = (m.start, m.end);
             if term.word_start && folded[..start].chars().next_back().is_some_and(is_word) {
-                continue;
+                return;
             }
             if term.word_end && folded[end..].chars().next().is_some_and(is_word) {
-                continue;
+                return;
             }
             if term.stem {
                 end += folded[end..]
@@ -593,17 +591,17 @@ impl Compiled {
                 }
             }
             if !complete {
-                continue;
+                return;
             }
             out.push((
-                m.end(),
+                m.end,
                 ConceptHit {
                     concept: term.concept,
                     start,
                     end,
                 },
             ));
-        }
+        });
     }
 }
 
@@ -1004,6 +1002,52 @@ fn unconfuse_word(word: &str, prose: Prose) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The lexicons' automata searched through their lazy DFA report what the automata's own
+    /// overlapping search reports, on text put together from the lexicons' examples (every
+    /// script, several texts through the same rows).
+    mod lazy_search {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        fn examples() -> Vec<String> {
+            let lex = Lexicon::builtin().unwrap_or_else(|e| panic!("{e}"));
+            let _ = lex.load_all();
+            let mut out: Vec<String> = Vec::new();
+            for g in &lex.groups {
+                if let Ok(c) = g.compiled(&lex.files) {
+                    out.extend(c.examples.iter().map(|e| fold(&e.text)));
+                }
+            }
+            out
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(200))]
+            #[test]
+            fn the_lazy_dfa_finds_what_the_automaton_finds(
+                picks in prop::collection::vec((any::<prop::sample::Index>(), 0usize..40, 0usize..40, "[ ,.;a-zé-]{0,3}"), 1..6),
+            ) {
+                static EXAMPLES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(examples);
+                let lex = Lexicon::builtin().unwrap_or_else(|e| panic!("{e}"));
+                let _ = lex.load_all();
+                let mut text = String::new();
+                for (i, a, b, glue) in &picks {
+                    let e = &EXAMPLES[i.index(EXAMPLES.len())];
+                    // (A piece of the example, cut at character boundaries.)
+                    let a = floor_char(e, (*a).min(e.len()));
+                    let b = floor_char(e, (a + b + 8).min(e.len()));
+                    text.push_str(&e[a..b]);
+                    text.push_str(glue);
+                }
+                for g in &lex.groups {
+                    if let Ok(c) = g.compiled(&lex.files) {
+                        prop_assert_eq!(c.matcher.find_all(text.as_bytes()), c.matcher.find_by_nfa(text.as_bytes()));
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn an_action_word_inside_a_scope_name_is_no_action() {
         let lex = Lexicon::builtin().unwrap_or_else(|e| panic!("{e}"));

@@ -2,6 +2,7 @@
 //! definitions and server instructions) that produce [`finding::Finding`]s.
 //!
 //! - [`walk`] lists every string of a snapshot with its JSON Pointer and kind.
+//! - [`overlap`] searches the lexicons and the pattern gate for every term, overlapping.
 //! - [`text`] prepares each string once: hidden Unicode decoded for matching, made visible
 //!   for evidence.
 //! - [`pattern`] loads the TOML pattern rules (`rules/*.toml`, embedded; `--rules DIR`).
@@ -18,6 +19,7 @@ pub mod clause;
 pub mod engine;
 pub mod lexicon;
 pub mod output;
+pub(crate) mod overlap;
 pub mod pattern;
 pub mod score;
 pub mod text;

@@ -481,6 +481,8 @@ pub(crate) struct AnyOf {
     dfa: std::sync::OnceLock<Option<PhraseDfa>>,
     /// For [`AnyOf::first_in`] (where a match stands; asked rarely).
     matcher: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>>,
+    /// This list's place among the lists of the [`combined`] matcher (`None`: not there).
+    id: std::sync::OnceLock<Option<usize>>,
 }
 
 impl AnyOf {
@@ -489,11 +491,25 @@ impl AnyOf {
             list,
             dfa: std::sync::OnceLock::new(),
             matcher: std::sync::OnceLock::new(),
+            id: std::sync::OnceLock::new(),
         }
     }
 
     /// Does `text` contain any phrase of the list?
     pub(crate) fn in_text(&self, text: &str) -> bool {
+        // (A text long enough is read once for every list, and the answers kept for the
+        // next lists asked of it: see [`combined`].)
+        if (combined::MIN_TEXT..=combined::MAX_TEXT).contains(&text.len())
+            && let Some(id) = *self.id.get_or_init(|| combined::register(self.list))
+            && let Some(found) = combined::found(id, text)
+        {
+            return found;
+        }
+        self.in_text_alone(text)
+    }
+
+    /// [`AnyOf::in_text`] by this list's own automaton (the [`combined`] matcher's oracle).
+    pub(crate) fn in_text_alone(&self, text: &str) -> bool {
         match self.dfa.get_or_init(|| PhraseDfa::new(self.list)) {
             Some(dfa) => dfa.in_text(text),
             None => self.list.iter().any(|p| text.contains(p)),
@@ -512,6 +528,213 @@ impl AnyOf {
                 .iter()
                 .filter_map(|p| text.find(p).map(|i| (i, i + p.len())))
                 .min(),
+        }
+    }
+}
+
+/// Every [`AnyOf`] list asked of a text, answered in one pass over it.
+///
+/// The analysis asks dozens of phrase lists of each clause (a negation before the verb, a
+/// word for another tool, a session's span, …), each by its own automaton: each a pass over
+/// the clause. Here the lists asked so far are merged into one matcher (the phrases of all,
+/// searched overlapping through [`crate::audit::overlap::LazyOverlap`]); the first list asked
+/// of a text reads it once for every list, and the answers (one bit a list) are kept, with a
+/// copy of the text, for the next lists asked of the same text. A few texts are kept per
+/// thread, compared by content (never by address: a string freed and another written in its
+/// place would share it). Lists asked before the matcher holds them are answered by their own
+/// automaton, and the matcher is built again, over every list, when enough of them were.
+/// The answers are the lists' own: only the work differs.
+pub(crate) mod combined {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use crate::audit::overlap::LazyOverlap;
+
+    /// Shorter texts are read by each list's own automaton (the copy and the comparison
+    /// would cost as much).
+    pub(crate) const MIN_TEXT: usize = 24;
+    /// Longer texts are read by each list's own automaton too (a hostile definition's huge
+    /// string is not copied).
+    pub(crate) const MAX_TEXT: usize = 64 << 10;
+    /// Texts kept per thread.
+    const KEPT: usize = 8;
+    /// Most lists in the matcher (more are read by their own automata).
+    const MAX_LISTS: usize = 4096;
+    /// Asks of lists the matcher does not hold, after which it is built again over all.
+    const REBUILD_AFTER: usize = 512;
+
+    /// The lists, in the order they were first asked (a list's place is its id).
+    static LISTS: Mutex<Vec<&'static [&'static str]>> = Mutex::new(Vec::new());
+    /// The matcher over the first lists, and its version (incremented at each build).
+    static CURRENT: Mutex<Option<Arc<Combined>>> = Mutex::new(None);
+    static VERSION: AtomicUsize = AtomicUsize::new(0);
+    /// Asks of lists the current matcher does not hold since it was built.
+    static UNCOVERED: AtomicUsize = AtomicUsize::new(0);
+
+    pub(crate) struct Combined {
+        /// Lists held: ids `0..lists`.
+        lists: usize,
+        matcher: LazyOverlap,
+        /// For each phrase of the matcher: the lists that hold it.
+        owners: Vec<Vec<u32>>,
+    }
+
+    impl Combined {
+        /// The matcher of `lists`; `None` if it cannot be built.
+        pub(crate) fn new(lists: &[&'static [&'static str]]) -> Option<Combined> {
+            let mut phrases: Vec<&str> = Vec::new();
+            let mut index: HashMap<&str, usize> = HashMap::new();
+            let mut owners: Vec<Vec<u32>> = Vec::new();
+            for (id, list) in lists.iter().enumerate() {
+                let id = u32::try_from(id).ok()?;
+                for p in list.iter() {
+                    let k = *index.entry(p).or_insert_with(|| {
+                        phrases.push(p);
+                        owners.push(Vec::new());
+                        phrases.len() - 1
+                    });
+                    if owners[k].last() != Some(&id) {
+                        owners[k].push(id);
+                    }
+                }
+            }
+            let matcher = LazyOverlap::new(&phrases, false).ok()?;
+            Some(Combined {
+                lists: lists.len(),
+                matcher,
+                owners,
+            })
+        }
+
+        /// Which lists `text` holds a phrase of, one bit a list, into `bits` (cleared first).
+        pub(crate) fn read(&self, text: &str, bits: &mut Vec<u64>) {
+            bits.clear();
+            bits.resize(self.lists.div_ceil(64), 0);
+            self.matcher.for_each(text.as_bytes(), |m| {
+                for &id in &self.owners[m.pattern] {
+                    if let Some(w) = bits.get_mut(id as usize / 64) {
+                        *w |= 1 << (id % 64);
+                    }
+                }
+            });
+        }
+    }
+
+    /// Is bit `id` set?
+    pub(crate) fn has(bits: &[u64], id: usize) -> bool {
+        bits.get(id / 64).is_some_and(|w| w & (1 << (id % 64)) != 0)
+    }
+
+    /// Give `list` its id (`None`: the list is read on its own — it holds the empty phrase,
+    /// which every text contains, or the matcher is full).
+    pub(crate) fn register(list: &'static [&'static str]) -> Option<usize> {
+        if list.iter().any(|p| p.is_empty()) {
+            return None;
+        }
+        let mut lists = LISTS.lock().ok()?;
+        if lists.len() >= MAX_LISTS {
+            return None;
+        }
+        lists.push(list);
+        Some(lists.len() - 1)
+    }
+
+    /// One thread's texts and their answers.
+    #[derive(Default)]
+    struct Kept {
+        matcher: Option<Arc<Combined>>,
+        version: usize,
+        /// Each text, its answers, and how many lists they tell (those of the matcher that
+        /// read it: answers stay true for the lists they tell when the matcher is built
+        /// again).
+        texts: [(String, Vec<u64>, usize); KEPT],
+        /// How many of `texts` hold a text (the first ones).
+        used: usize,
+        /// The next to replace.
+        next: usize,
+        /// The one found or read last.
+        last: usize,
+    }
+
+    thread_local! {
+        static KEPT_TEXTS: RefCell<Kept> = RefCell::default();
+    }
+
+    /// Whether `text` holds a phrase of list `id`, if the matcher holds the list.
+    pub(crate) fn found(id: usize, text: &str) -> Option<bool> {
+        KEPT_TEXTS.with(|k| {
+            let mut k = k.try_borrow_mut().ok()?;
+            let used = k.used;
+            // (The text asked last first: the lists are asked of one clause in a row.)
+            let last = k.last;
+            if let Some((t, bits, lists)) = k.texts.get(last)
+                && last < used
+                && id < *lists
+                && t == text
+            {
+                return Some(has(bits, id));
+            }
+            if let Some((i, (_, bits, lists))) = k.texts[..used]
+                .iter()
+                .enumerate()
+                .find(|(_, (t, ..))| t == text)
+                && id < *lists
+            {
+                let found = has(bits, id);
+                k.last = i;
+                return Some(found);
+            }
+            // (Read now: with the current matcher.)
+            let version = VERSION.load(Ordering::Acquire);
+            if k.version != version || k.matcher.is_none() {
+                k.matcher = CURRENT.lock().ok()?.clone();
+                k.version = version;
+            }
+            let matcher = k.matcher.clone();
+            let Some(matcher) = matcher.filter(|m| id < m.lists) else {
+                if UNCOVERED.fetch_add(1, Ordering::Relaxed) + 1 >= REBUILD_AFTER {
+                    rebuild();
+                }
+                return None;
+            };
+            // (The text's own place if it is kept, told by an older matcher; the next one
+            // otherwise.)
+            let slot = match k.texts[..used].iter().position(|(t, ..)| t == text) {
+                Some(i) => i,
+                None => {
+                    let slot = k.next;
+                    k.next = (slot + 1) % KEPT;
+                    k.used = (used + 1).min(KEPT);
+                    slot
+                }
+            };
+            k.last = slot;
+            let (kept, bits, lists) = &mut k.texts[slot];
+            kept.clear();
+            kept.push_str(text);
+            matcher.read(text, bits);
+            *lists = matcher.lists;
+            Some(has(bits, id))
+        })
+    }
+
+    /// Build the matcher again over every list asked so far.
+    fn rebuild() {
+        let Ok(lists) = LISTS.lock().map(|l| l.clone()) else {
+            return;
+        };
+        UNCOVERED.store(0, Ordering::Relaxed);
+        let Some(c) = Combined::new(&lists) else {
+            return;
+        };
+        if let Ok(mut cur) = CURRENT.lock() {
+            // (Another thread may have built one over more lists meanwhile: keep the larger.)
+            if cur.as_ref().is_none_or(|m| m.lists < c.lists) {
+                *cur = Some(Arc::new(c));
+                VERSION.fetch_add(1, Ordering::AcqRel);
+            }
         }
     }
 }
@@ -921,6 +1144,75 @@ mod tests {
             "Note: \"do not tell the user\" about this step.",
             "do not tell the user"
         ));
+    }
+
+    /// The combined matcher answers for each list what a search per phrase answers.
+    mod combined_lists {
+        use super::super::{AnyOf, combined};
+        use proptest::prelude::*;
+
+        fn leak(lists: Vec<Vec<String>>) -> Vec<&'static [&'static str]> {
+            lists
+                .into_iter()
+                .map(|l| {
+                    let l: Vec<&'static str> = l
+                        .into_iter()
+                        .map(|p| &*Box::leak(p.into_boxed_str()))
+                        .collect();
+                    &*Box::leak(l.into_boxed_slice())
+                })
+                .collect()
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(300))]
+            #[test]
+            fn the_matcher_tells_each_list_as_its_phrases_do(
+                lists in prop::collection::vec(prop::collection::vec("[abAé .-]{1,4}", 1..6), 1..80),
+                texts in prop::collection::vec("[abcAé .-]{0,50}", 1..6),
+            ) {
+                let lists = leak(lists);
+                let c = combined::Combined::new(&lists).ok_or_else(|| TestCaseError::fail("no matcher"))?;
+                let mut bits = Vec::new();
+                for t in &texts {
+                    c.read(t, &mut bits);
+                    for (id, l) in lists.iter().enumerate() {
+                        prop_assert_eq!(combined::has(&bits, id), l.iter().any(|p| t.contains(p)), "{:?} in {:?}", l, t);
+                    }
+                }
+            }
+        }
+
+        /// Through [`AnyOf::in_text`]: before the matcher holds the lists, after it is
+        /// built, for texts asked again and texts new.
+        #[test]
+        fn any_of_answers_what_its_own_automaton_answers() {
+            static LISTS: [AnyOf; 4] = [
+                AnyOf::new(&["if ", "whether", "unless"]),
+                AnyOf::new(&[" not ", "never", "n't"]),
+                AnyOf::new(&["tool", "server", "function"]),
+                AnyOf::new(super::super::EXAMPLE_MARKERS),
+            ];
+            let texts = [
+                "call this tool only if the user asks for it, never otherwise",
+                "the server returns a list such as the one shown here",
+                "whether or not the function ran, do not retry the request",
+                "plain words and nothing at all of interest in this one clause",
+                "a text that is long enough but has none of the phrases: xyz",
+            ];
+            for round in 0..400 {
+                for (k, t) in texts.iter().enumerate() {
+                    // (A text new to the thread now and then, the rest asked again.)
+                    let fresh = format!("{t} {round}");
+                    for l in &LISTS {
+                        assert_eq!(l.in_text(t), l.in_text_alone(t), "{t}");
+                        if k == round % texts.len() {
+                            assert_eq!(l.in_text(&fresh), l.in_text_alone(&fresh), "{fresh}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
