@@ -491,9 +491,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             let clauses = clause::split(text);
             parts = Vec::with_capacity(clauses.len() + 1);
             for c in &clauses {
-                let folded = fold(&text[c.start..c.end]);
-                let mut hits = lex.find(&folded);
-                hits.extend(reading::secret_shapes(&text[c.start..c.end], &folded));
+                let (folded, hits) = clause_terms(lex, &text[c.start..c.end]);
                 parts.push((c.start, c.end, folded, hits));
             }
         }
@@ -706,9 +704,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         // The rows of a table read with their headers, at full weight (see
         // [`reading::table_readings`]).
         for (start, end, said) in reading::table_readings(text) {
-            let folded = fold(&said);
-            let mut hits = lex.find(&folded);
-            hits.extend(reading::secret_shapes(&said, &folded));
+            let (folded, hits) = clause_terms(lex, &said);
             if !hits.is_empty() {
                 pairs.push((start, end, folded, hits));
                 first_of.push(usize::MAX);
@@ -961,6 +957,18 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             inert::remember(text);
         }
     }
+}
+
+/// A clause folded, with its lexicon terms and the shapes the lexicons cannot list (secret
+/// variables, session rules, dotted settings; see [`reading::secret_shapes`]).
+fn clause_terms(
+    lex: &crate::audit::lexicon::Lexicon,
+    raw: &str,
+) -> (String, Vec<crate::audit::lexicon::ConceptHit>) {
+    let folded = fold(raw);
+    let mut hits = lex.find(&folded);
+    hits.extend(reading::secret_shapes(raw, &folded));
+    (folded, hits)
 }
 
 /// Two clauses read as one (folded text and terms): `b` after `a` on a new line, its terms

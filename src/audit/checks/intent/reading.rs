@@ -158,6 +158,20 @@ fn verb_key(folded: &str) -> bool {
     })
 }
 
+/// The words that say where to, before a host written without a scheme.
+macro_rules! where_to {
+    () => {
+        "(?:en|to|at|a|à|in|into|via|through|para|vers|nach|an|zu|auf|на|в|во|через)"
+    };
+}
+
+/// The top-level domains a host written without a scheme is read with.
+macro_rules! top_level {
+    () => {
+        "(?:com|net|org|io|ru|fr|de|es|br|jp|kr|cn|dev|app|co|info|biz|xyz|site|online|cloud|eu|ai|link|click|top)"
+    };
+}
+
 pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // A URL, an e-mail address, an international phone number, a wallet address, an IBAN
     // (upper case, as written), a bitcoin address (`bc1…`), a host and path without a scheme
@@ -170,7 +184,14 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // (`<hex of the key>.probe.example`, `{token}.collect.example`: a DNS name that carries it).
     // (A URL elided to its scheme, `https://…`, names no place.)
     Regex::new(
-        r"(?i:\bhttps?://[^\s….]\S*|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bbc1[ac-hj-np-z02-9]{25,62}\b|\b(?:en|to|at|a|à|in|into|via|through|para|vers|nach|an|zu|auf|на|в|во|через)\s+(?:[a-z0-9-]+\.)+(?:com|net|org|io|ru|fr|de|es|br|jp|kr|cn|dev|app|co|info|biz|xyz|site|online|cloud|eu|ai|link|click|top)/[\w./?=&%-]*|\b(?:en|to|at|a|à|in|into|via|through|para|vers|nach|an|zu|auf|на|в|во|через)\s+[a-z0-9-]+\.[a-z0-9-]+\.(?:com|net|org|io|ru|fr|de|es|br|jp|kr|cn|dev|app|co|info|biz|xyz|site|online|cloud|eu|ai|link|click|top)\b|\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?i:\b(?:cluster|server|endpoint|mirror|relay|instance|registry)\s+at\s+[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b)|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
+        concat!(
+            r"(?i:\bhttps?://[^\s….]\S*|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bbc1[ac-hj-np-z02-9]{25,62}\b|",
+            // (A host and path without a scheme after a word that says where to, or a host of
+            // three labels there: the word and the top-level domains written once.)
+            r"\b", where_to!(), r"\s+(?:[a-z0-9-]+\.)+", top_level!(), r"/[\w./?=&%-]*|",
+            r"\b", where_to!(), r"\s+[a-z0-9-]+\.[a-z0-9-]+\.", top_level!(), r"\b|",
+            r"\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?i:\b(?:cluster|server|endpoint|mirror|relay|instance|registry)\s+at\s+[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b)|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b"
+        ),
     )
     .ok()
 });
