@@ -131,6 +131,9 @@ const WRITE_WORDS: &[&str] = &[
     "cancel",
     "approve",
     "reject",
+    // Access granted or assigned (`grant_role`, `assign_license`).
+    "grant",
+    "assign",
     // Merging records, refunding (`obedinit_kontakty`, `estornar_pix`).
     "obedinit",
     "refund",
@@ -296,7 +299,9 @@ const RETURNED_ARTIFACTS: &[&str] = &[
 
 /// Verbs that make something (`create`, `generate`, "erstellt", "만듭니다").
 const MAKE_VERBS: &[&str] = &[
-    "creat", "generat", "build", "produc", "compil", "draft", "render", "erstell", "generier",
+    // (Merging or combining texts into a summary makes one: "Merge several fetched texts
+    // into one summary".)
+    "merg", "combin", "creat", "generat", "build", "produc", "compil", "draft", "render", "erstell", "generier",
     "crée", "cree", "génère", "genere", "crea", "genera", "gera", "cria", "созда", "формиру",
     "генериру", "生成", "创建", "制作", "作成", "生成し", "만듭", "만들", "생성",
 ];
@@ -736,6 +741,22 @@ const OBJECT_OPENERS: &[&str] = &[
 
 /// The effect one sentence says the tool has, by the verb that opens it. `terms`: the
 /// lexicon terms of `folded`, if already found.
+/// Whether what follows an effect word makes it describe a noun rather than say what the
+/// tool does: Chinese 的 before a noun ("将被删除的数据量", the data that will be deleted),
+/// Japanese いる/いた before a noun ("ユーザーが登録しているサービス", the services the user has
+/// subscribed to).
+fn attributive(after: &str) -> bool {
+    use unicode_script::{Script, UnicodeScript};
+    let noun_next = |rest: &str| {
+        rest.chars()
+            .next()
+            .is_some_and(|c| matches!(c.script(), Script::Han | Script::Katakana))
+    };
+    ["的", "いる", "いた"]
+        .iter()
+        .any(|m| after.strip_prefix(m).is_some_and(noun_next))
+}
+
 fn clause_effect(
     lex: &crate::audit::lexicon::Lexicon,
     folded: &str,
@@ -795,7 +816,10 @@ fn clause_effect(
         if verb_any {
             true
         } else if verb_early {
-            h.start <= offset + 6 * 3 || ["把", "将"].iter().any(|b| folded[..h.start].contains(b))
+            // (将 before 被 says "will be": "将被删除的数据量" is no disposal.)
+            h.start <= offset + 6 * 3
+                || folded[..h.start].contains('把')
+                || folded[..h.start].match_indices('将').any(|(i, _)| !folded[i..].starts_with("将被"))
         } else {
             h.start == offset
         }
@@ -879,6 +903,7 @@ fn clause_effect(
             || (later && h.start == offset && EN_BARE_VERBS.contains(&word))
             || NOT_AN_EFFECT_AFTER.contains(&next)
             || crate::audit::text::any_of!(tail, ["ません", "ない", "지 않", "않습니다", "못합"])
+            || attributive(&folded[h.end..])
             || super::intent::negated_at(folded, h.start, h.end)
     };
     // Making something that is handed back (a report, a plan, a presigned URL) stores
@@ -2516,4 +2541,19 @@ mod tests {
         assert!(!mismatch("rotate_image", "Returns the image rotated by 90 degrees.", ro.clone()));
         assert!(!mismatch("get_refund_policy", "Returns the store's refund policy.", ro));
     }
+
+    #[test]
+    fn granting_is_a_write_and_words_that_describe_a_noun_are_no_effect() {
+        let ro = json!({"readOnlyHint": true, "destructiveHint": false});
+        // Must: granting a role; a deletion that is the sentence's own verb (Chinese, Japanese).
+        assert!(mismatch("grant_role", "Grant an IAM role to a user or service account on a project.", ro.clone()));
+        assert!(mismatch("zhengli", "整理工作区：会把未被引用的文件永久删除。", ro.clone()));
+        assert!(mismatch("seiri", "古いファイルを削除します。", ro.clone()));
+        // Must not: texts merged into a summary; the data that will be deleted, estimated
+        // (Chinese); the services the user has subscribed to, listed (Japanese).
+        assert!(!mismatch("summarize_sources", "Merge several fetched texts into one summary with numbered citations.", ro.clone()));
+        assert!(!mismatch("baoliu_baogao", "统计各日志库的存储量，并预估未来 30 天按当前保存策略将被删除的数据量。", ro.clone()));
+        assert!(!mismatch("list_subscriptions", "ユーザーが登録している定期購読サービスと月額料金、次回請求日を一覧表示します。", ro));
+    }
 }
+
