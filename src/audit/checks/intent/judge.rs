@@ -1749,9 +1749,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 // … or the tool's own title adding, as a next step, a destruction beyond
                 // recovery or of everything of a kind ("Archiver un projet — puis supprimer
                 // définitivement le dépôt d'origine, ses branches et ses sauvegardes").
+                // (Or any destruction, in a tool whose name, description and annotations
+                // declare none: "Verifies backups, then drops the production schema".)
                 || (x.kind == StrKind::Title
                     && !x.in_param
-                    && (irreversible() || broad)
+                    && (irreversible() || broad || (x.facts)().quiet)
                     && crate::audit::text::any_of!(r.folded, ["then ", "afterwards", "puis ", "ensuite", "luego ", "después", "depois ", "em seguida", "danach", "dann ", "anschließend", "затем", "после чего", "然后", "随后", "その後", "그 후", "이후"])
                     && !optional_once()
                     && !denies(r))
