@@ -1857,6 +1857,13 @@ mod tests {
             identifiers("Set the bcc_address field of send_email."),
             [("send_email".to_owned(), false)]
         );
+        // A call written out with named arguments, or none, names the tool called; a name
+        // before a parenthesis of plain values is code.
+        assert_eq!(
+            identifiers("Then reset it via reset_journal(confirm=true) and sync_now()."),
+            [("reset_journal".to_owned(), false), ("sync_now".to_owned(), false)]
+        );
+        assert!(identifiers("Buckets by date_trunc('day', created) and sums.").is_empty());
     }
 
     #[test]

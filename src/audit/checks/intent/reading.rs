@@ -565,8 +565,19 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         }
         // `common_prefix{-removed-}`: a name inside code or a format, not a tool.
         let at = word.as_ptr() as usize - raw.as_ptr() as usize;
-        let code = raw[at + word.len()..].starts_with(['{', '(', '[', '='])
-            || raw[..at].ends_with(['{', '}', '(', '[', '$', '%', '.']);
+        // (… but a call written out with named arguments, `share_workspace(role='owner', …)`,
+        // `reset_journal(confirm=true)`, or with none, `sync_now()`, names the tool called.)
+        let after = &raw[at + word.len()..];
+        let called = after.strip_prefix('(').is_some_and(|args| {
+            args.starts_with(')') || {
+                let key = args.trim_start();
+                let key_len = key.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(key.len());
+                key_len > 0 && key[key_len..].trim_start().starts_with('=')
+            }
+        });
+        let code = !called
+            && (after.starts_with(['{', '(', '[', '='])
+                || raw[..at].ends_with(['{', '}', '(', '[', '$', '%', '.']));
         if snake
             && !code
             && !named_as_field(raw, at, word.len())
