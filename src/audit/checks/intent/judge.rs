@@ -1558,10 +1558,20 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let pointed = other || role || told || r.has(Prefer);
     // (A judgement in Chinese, Japanese or Korean said of data — "신뢰할 수 없는 외부
     // 데이터" — runs no tool down.)
+    // (Nor does a use forbidden for a purpose, with no other tool in sight: "MUST NOT be
+    // used to undo more than one plan per call" limits this tool's own use.)
     let of_tools = || {
         r.hits
             .iter()
             .filter(|h| h.concept == Disparage)
+            .filter(|h| {
+                other
+                    || role
+                    || r.has(OtherTools)
+                    || r.other_tools
+                    || !["to ", "for "].iter().any(|w| r.folded[h.end..].trim_start().starts_with(w))
+                    || !r.folded[h.start..h.end].ends_with("used")
+            })
             .any(|h| !cjk_data_near(r.folded, h))
     };
     if !whole && r.has(Disparage) && (pointed || toolish()) && of_tools() {
