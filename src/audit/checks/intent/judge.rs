@@ -822,6 +822,19 @@ fn claims_every_task(r: &Reading, about_itself: bool, names_self: bool) -> bool 
 
 /// Add the cues a reading shows; returns what the clause showed as the learned scorer's
 /// flag bits ([`crate::audit::score::flag`]; 0 for the whole-string reading).
+/// Words that sweep: everything of a kind, recursively, by force.
+pub(super) static BROAD: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+    " all ", "every", "~/", "/*", " * ", "--force", "-rf", "/all", "--all", "entire", " tous ",
+    " toutes ", " todos ", " todas ", " alle ", " allen ", " все ", "всё", "全部", "所有",
+    "すべて", "全て", "모든", "전부", " tudo ", "整个", "整個", " todo ", " toda ", " tout ",
+    " toute ", " alles ", " весь ", " вся ", "の全", "'*'", "\"*\"", "全社員", "全員",
+    // (Emptying a folder or a bin takes everything in it; so does a SQL delete; so do all
+    // but the one named.)
+    "delete from ", "truncate ", "other than the one", "except the one", "all but the",
+    "empties", "emptied", "vacía", "vaciar", "vaciada", "esvazia", "esvaziar", " vide ",
+    " vidé", " leert ", "geleert", "очищает", "очищается", "清空", "空にし", "비웁", "비워",
+]);
+
 pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec<Hit>) -> u64 {
     use Concept::*;
     let r = x.r;
@@ -906,17 +919,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let narrowed_user_need_memo = std::cell::OnceCell::new();
     let narrowed_user_need_once = || *narrowed_user_need_memo.get_or_init(|| narrowed_user_need(r.folded));
     // (One automaton pass over the clause for the whole list.)
-    static BROAD: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
-        " all ", "every", "~/", "/*", " * ", "--force", "-rf", "/all", "--all", "entire", " tous ",
-        " toutes ", " todos ", " todas ", " alle ", " allen ", " все ", "всё", "全部", "所有",
-        "すべて", "全て", "모든", "전부", " tudo ", "整个", "整個", " todo ", " toda ", " tout ",
-        " toute ", " alles ", " весь ", " вся ", "の全", "'*'", "\"*\"", "全社員", "全員",
-        // (Emptying a folder or a bin takes everything in it; so does a SQL delete; so do all
-        // but the one named.)
-        "delete from ", "truncate ", "other than the one", "except the one", "all but the",
-        "empties", "emptied", "vacía", "vaciar", "vaciada", "esvazia", "esvaziar", " vide ",
-        " vidé", " leert ", "geleert", "очищает", "очищается", "清空", "空にし", "비웁", "비워",
-    ]);
+
     let broad = BROAD.in_text(r.folded);
     let mut emit = |rule: &str, cue: &str, weight: u8, what: &str| {
         hits.push(Hit {
