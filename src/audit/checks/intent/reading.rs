@@ -575,7 +575,10 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
                 key_len > 0 && key[key_len..].trim_start().starts_with('=')
             }
         });
+        // (… and a name alone in parentheses, `(sozdat_perevod)`, is an aside that names it.)
+        let aside = raw[..at].ends_with('(') && after.starts_with(')');
         let code = !called
+            && !aside
             && (after.starts_with(['{', '(', '[', '='])
                 || raw[..at].ends_with(['{', '}', '(', '[', '$', '%', '.']));
         if snake
