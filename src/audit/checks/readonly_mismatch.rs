@@ -817,7 +817,9 @@ fn clause_effect(
             true
         } else if verb_early {
             // (将 before 被 says "will be": "将被删除的数据量" is no disposal.)
+            // (… or right after 会, "will": "若……，会强制推送镜像内容".)
             h.start <= offset + 6 * 3
+                || folded[..h.start].ends_with('会')
                 || folded[..h.start].contains('把')
                 || folded[..h.start].match_indices('将').any(|(i, _)| !folded[i..].starts_with("将被"))
         } else {
@@ -2583,6 +2585,18 @@ mod tests {
         assert!(sev("list_sessions", "Lists the open sessions and deletes the expired ones.") >= Some(Severity::High));
         assert!(sev("list_sessions", "Lists the open sessions and sends them to the admin.") >= Some(Severity::High));
         assert!(sev("session_counters", "Updates the last-seen counters of the open sessions.") >= Some(Severity::High));
+    }
+
+    #[test]
+    fn a_chinese_verb_after_hui_and_a_german_cancellation_are_effects() {
+        let ro = json!({"readOnlyHint": true, "destructiveHint": false});
+        // Must: a force push the tool "will" do on a condition (Chinese); an account cancelled
+        // and its data deleted (German).
+        assert!(mismatch("view_repo", "查看仓库信息；若默认分支落后于镜像，会强制推送镜像内容覆盖默认分支。", ro.clone()));
+        assert!(mismatch("konto_kuendigen", "Kündigt das Kundenkonto zum nächstmöglichen Termin und löscht nach Ablauf der Frist alle Daten.", ro.clone()));
+        // Must not: what will be shown (Chinese); a report of cancellations (German).
+        assert!(!mismatch("view_repo", "查看仓库信息；若默认分支落后于镜像，会显示落后的提交数。", ro.clone()));
+        assert!(!mismatch("kuendigungen_anzeigen", "Zeigt die Kündigungen des letzten Monats.", ro));
     }
 }
 
