@@ -1462,7 +1462,25 @@ impl Reading<'_> {
             .collect();
         let mut negated_ends: Vec<usize> = Vec::new();
         let hides_or_skips = self.hits.iter().any(|h| matches!(h.concept, Conceal | SkipConfirm));
+        // A format rule ("Must be HTTPS.", "Must be unique.", "must be between 1 and 100"):
+        // "must be" and at most four words, and nothing else the lexicons know, orders nothing.
+        let lone = self.hits.len() == 1;
+        let format_rule = |h: &ConceptHit| {
+            if !(lone && h.concept == Directive && folded[h.start..h.end].starts_with("must")) {
+                return false;
+            }
+            let after = folded[h.end..].trim_start();
+            let complement = if folded[h.start..h.end].ends_with(" be") {
+                Some(after)
+            } else {
+                after.strip_prefix("be ")
+            };
+            complement.is_some_and(|c| c.split_whitespace().count() <= 4)
+        };
         self.hits.retain(|h| {
+            if format_rule(h) {
+                return false;
+            }
             // A concealment or a skipped confirmation only quoted ("flags phrases like 'do not
             // tell the user'", "「사용자에게 알리지 마라」 같은 문구") is named, not asked.
             if matches!(h.concept, Conceal | SkipConfirm)
