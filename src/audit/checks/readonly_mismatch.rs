@@ -1744,18 +1744,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         // read-only: a question about the annotation (medium), not a lie that skips the
         // confirmation — unless its text also says it deletes.
         let runs_any_not_read_only = fx.executes && !read_only && !fx.deletes;
-        // A tool named as a reader (`list_subscriptions`, `summarize_sources`) whose text
-        // only seems to write — no deletion, no send, nothing run, nothing irreversible — is
-        // more often a misread word than a lie: a question (medium).
-        let reader_only_writes = read_only
-            && fx.writes
-            && !fx.deletes
-            && !fx.sends
-            && !fx.executes
-            && irreversible.is_none()
-            && by_param.is_none()
-            && named_as_reader(&item.name);
-        let severity = if runs_any_not_read_only || reader_only_writes {
+        let severity = if runs_any_not_read_only {
             Severity::Medium
         } else if fx.executes {
             Severity::Critical
@@ -2567,24 +2556,6 @@ mod tests {
         assert!(!mismatch("summarize_sources", "Merge several fetched texts into one summary with numbered citations.", ro.clone()));
         assert!(!mismatch("baoliu_baogao", "统计各日志库的存储量，并预估未来 30 天按当前保存策略将被删除的数据量。", ro.clone()));
         assert!(!mismatch("list_subscriptions", "ユーザーが登録している定期購読サービスと月額料金、次回請求日を一覧表示します。", ro));
-    }
-
-    #[test]
-    fn a_reader_whose_text_only_seems_to_write_is_a_question() {
-        let sev = |name: &str, desc: &str| {
-            run(&[snap("s", vec![json!({"name": name, "description": desc,
-                "annotations": {"readOnlyHint": true, "destructiveHint": false}})])])
-                .iter()
-                .filter(|f| f.rule == "readonly-claim-mismatch")
-                .map(|f| f.severity)
-                .max()
-        };
-        // A reader's name, a write in its text: a question (medium).
-        assert_eq!(sev("list_sessions", "Lists the open sessions and updates their last-seen counters."), Some(Severity::Medium));
-        // A reader that deletes or sends, and a tool not named as a reader that writes: high.
-        assert!(sev("list_sessions", "Lists the open sessions and deletes the expired ones.") >= Some(Severity::High));
-        assert!(sev("list_sessions", "Lists the open sessions and sends them to the admin.") >= Some(Severity::High));
-        assert!(sev("session_counters", "Updates the last-seen counters of the open sessions.") >= Some(Severity::High));
     }
 
     #[test]
