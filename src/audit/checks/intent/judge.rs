@@ -73,6 +73,9 @@ pub(super) struct Read<'a> {
     /// It describes a parameter or the output (the parameter is where data goes).
     pub in_param: bool,
     pub kind: StrKind,
+    /// It is a value written as one identifier, read as the phrase it spells
+    /// (`delete_temp_files`): like a name, it has no mood.
+    pub spelled: bool,
     /// Weight taken off every cue (1 for the whole-string reading).
     pub damp: u8,
     /// It names its own tool ("call `security_precheck` first").
@@ -847,7 +850,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         || r.has(Override)
         || super::reading::told_du(r.folded, &r.hits);
     // A name read as a phrase has no mood: only words that order count there.
-    let phrase = matches!(x.kind, StrKind::Name | StrKind::PropertyName);
+    let phrase = matches!(x.kind, StrKind::Name | StrKind::PropertyName) || x.spelled;
     // (An opening clause that moves data somewhere is still read as an order.)
     let states = x.opening && !(r.has(ActSend) || r.has(ActModify) || r.has(Sink) || r.literal_sink);
     let ordered =

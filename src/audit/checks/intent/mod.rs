@@ -1102,6 +1102,8 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     (*quoted || about_calls)
                         && !own.contains(&t.to_lowercase())
                         && !reading::WELL_KNOWN_FILES.contains(&t.to_lowercase().as_str())
+                        // (A value spelled as one identifier is not a tool it names.)
+                        && !(spelled && t.as_str() == field.text.trim())
                         // (A name the lexicons read as data — `system_prompt`, `chat_history`
                         // — is what is taken, not a tool.)
                         && !reading.hits.iter().any(|h| {
@@ -1156,6 +1158,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     param_sink,
                     in_param,
                     kind: field.kind,
+                    spelled,
                     damp: u8::from(whole),
                     names_self: !self_name.is_empty() && folded.contains(self_name.as_str()),
                     opening: !whole && first_of.get(n) == Some(&0) && states_function(),
