@@ -1103,7 +1103,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                         && !own.contains(&t.to_lowercase())
                         && !reading::WELL_KNOWN_FILES.contains(&t.to_lowercase().as_str())
                         // (A value spelled as one identifier is not a tool it names.)
-                        && !(spelled && t.as_str() == field.text.trim())
+                        && (!spelled || t.as_str() != field.text.trim())
                         // (A name the lexicons read as data — `system_prompt`, `chat_history`
                         // — is what is taken, not a tool.)
                         && !reading.hits.iter().any(|h| {
