@@ -419,11 +419,11 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             evidence: Some(format!(
                 "{} secret stores among the values of `{}`: {}",
                 paths.len(),
-                crate::audit::text::clip(&crate::model::escape::line(owner), 80),
+                crate::audit::text::clip(&crate::model::escape::line(&crate::model::redact::redact_cow(owner)), 80),
                 paths
                     .iter()
                     .take(4)
-                    .map(|p| crate::audit::text::clip(&crate::model::escape::line(p), 60))
+                    .map(|p| crate::audit::text::clip(&crate::model::escape::line(&crate::model::redact::redact_cow(p)), 60))
                     .collect::<Vec<_>>()
                     .join(", ")
             )),

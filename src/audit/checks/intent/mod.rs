@@ -494,7 +494,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     message: "sets the call's own recipient, remote or account to a fixed address by default".to_owned(),
                     evidence: Some(format!(
                         "`{}` defaults to \"{}\" (sent as it stands; the description does not name it)",
-                        crate::audit::text::clip(&crate::model::escape::line(param), 60),
+                        crate::audit::text::clip(&crate::model::escape::line(&crate::model::redact::redact_cow(param)), 60),
                         crate::audit::text::clip(prep.display(), 120)
                     )),
                     floor: None,
@@ -550,7 +550,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     message: "writes out a call to another tool as a value of its output, for the model to make".to_owned(),
                     evidence: Some(format!(
                         "`{}` in \"{}\"",
-                        crate::audit::text::clip(&crate::model::escape::line(&called), 60),
+                        crate::audit::text::clip(&crate::model::escape::line(&crate::model::redact::redact_cow(&called)), 60),
                         crate::audit::text::clip(prep.display(), 140)
                     )),
                     floor: None,
