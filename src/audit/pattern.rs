@@ -850,9 +850,9 @@ impl Gate {
 
 /// The gate literals of a pattern (see [`Gate`]), in lower case: its prefix or its suffix
 /// literals, whichever set is finite and more telling (its shortest literal the longer);
-/// `None` when neither is finite or a set holds the empty literal.
+/// failing both, the same of a run of its top-level sequence ([`inner_literals`]); `None`
+/// when no set is finite without the empty literal.
 fn gate_literals(source: &str) -> Option<Vec<Vec<u8>>> {
-    use regex_syntax::hir::literal::{ExtractKind, Extractor};
     let hir = regex_syntax::ParserBuilder::new()
         .unicode(false)
         .utf8(false)
@@ -861,30 +861,62 @@ fn gate_literals(source: &str) -> Option<Vec<Vec<u8>>> {
         .ok()?;
     let hir = lowered(hir);
     let mut best: Option<Vec<Vec<u8>>> = None;
-    for prefix in [true, false] {
-        let kind = if prefix {
-            ExtractKind::Prefix
-        } else {
-            ExtractKind::Suffix
-        };
-        let mut seq = Extractor::new().kind(kind).extract(&hir);
-        seq.dedup();
-        let Some(lits) = seq.literals() else {
-            continue;
-        };
-        if lits.is_empty() || lits.iter().any(|l| l.as_bytes().is_empty()) {
-            continue;
-        }
-        let shortest = |ls: &[Vec<u8>]| ls.iter().map(Vec::len).min().unwrap_or(0);
-        let lits: Vec<Vec<u8>> = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
-        if best.as_ref().is_none_or(|b| {
-            shortest(&lits) > shortest(b)
-                || (shortest(&lits) == shortest(b) && lits.len() < b.len())
-        }) {
-            best = Some(lits);
-        }
+    consider_literals(&mut best, &hir, true);
+    consider_literals(&mut best, &hir, false);
+    if best.is_none() {
+        best = inner_literals(&hir);
     }
     best
+}
+
+/// The literals of a pattern that opens and closes with what may be any byte or none
+/// (`(?:^|[^A-Za-z0-9])curl_…_(sh|bash)(?:$|[^A-Za-z0-9])`, `(^|[\s'"])\.env\b`): where the
+/// pattern is a sequence, every match holds a match of each run of consecutive items of it,
+/// which starts with one of that run's prefix literals when the run is the sequence's tail,
+/// and ends with one of its suffix literals when it is the sequence's head. So each such set
+/// that is finite, without the empty literal, is as sound a gate as the whole pattern's
+/// prefixes: every match of the pattern holds one of its literals. The most telling one.
+fn inner_literals(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
+    use regex_syntax::hir::{Hir, HirKind};
+    let mut top = hir;
+    while let HirKind::Capture(cap) = top.kind() {
+        top = &cap.sub;
+    }
+    let HirKind::Concat(subs) = top.kind() else {
+        return None;
+    };
+    let mut best: Option<Vec<Vec<u8>>> = None;
+    for k in 1..subs.len() {
+        consider_literals(&mut best, &Hir::concat(subs[k..].to_vec()), true);
+        consider_literals(&mut best, &Hir::concat(subs[..k].to_vec()), false);
+    }
+    best
+}
+
+/// Keep in `best` the prefix (or suffix) literals of `hir` if they are finite, hold no empty
+/// literal, and tell more than `best` (the shortest literal longer, or as long and fewer).
+fn consider_literals(best: &mut Option<Vec<Vec<u8>>>, hir: &regex_syntax::hir::Hir, prefix: bool) {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let kind = if prefix {
+        ExtractKind::Prefix
+    } else {
+        ExtractKind::Suffix
+    };
+    let mut seq = Extractor::new().kind(kind).extract(hir);
+    seq.dedup();
+    let Some(lits) = seq.literals() else {
+        return;
+    };
+    if lits.is_empty() || lits.iter().any(|l| l.as_bytes().is_empty()) {
+        return;
+    }
+    let shortest = |ls: &[Vec<u8>]| ls.iter().map(Vec::len).min().unwrap_or(0);
+    let lits: Vec<Vec<u8>> = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
+    if best.as_ref().is_none_or(|b| {
+        shortest(&lits) > shortest(b) || (shortest(&lits) == shortest(b) && lits.len() < b.len())
+    }) {
+        *best = Some(lits);
+    }
 }
 
 /// A pattern (parsed in ASCII mode) with every letter in lower case, so that it matches the

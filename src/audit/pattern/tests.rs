@@ -410,6 +410,15 @@ fn the_literal_gate_lets_every_matching_pattern_through_and_scans_find_the_same(
         compared += 1;
     }
     assert!(compared > 300, "{compared}");
+    // A pattern that may open and close with any byte or none waits for the literals of a run
+    // inside it (the download piped into a shell spelled as an identifier, the .env file).
+    for id in ["ec-pipe-to-shell-spelled", "sf-dotenv"] {
+        let i = rs.patterns().iter().position(|p| p.id == id).unwrap();
+        assert!(
+            !gate.always.contains(&i),
+            "{id} is let through whatever the text"
+        );
+    }
     // An ordinary sentence lets few patterns through.
     let benign = "Returns the issues of a repository, newest first; pass the cursor to continue.";
     assert!(
@@ -429,6 +438,10 @@ proptest::proptest! {
                 "`read_file`", "tool", "100%", "IMPORTANT:", "<system>", "rm -rf",
                 "/etc/passwd", "before calling", "any", "tools", "sudo", "curl", "| sh",
                 "You must", "always", "use this tool", " ", ",", "\n", "'", "\"",
+                // (Patterns gated by a run inside them: a download piped into a shell spelled
+                // as an identifier, a .env file after a quote or a slash.)
+                "curl_", "WGET_", "https_", "_x", "_sh", "_bash", "IEX", "_", "/", ".ENV",
+                ".env.local", "(", "`",
             ]),
             1..24,
         )

@@ -1127,6 +1127,19 @@ fn etc_lists(f: &str) -> Vec<(usize, usize)> {
 /// read credentials …", "détecte les textes qui demandent au modèle de …", "检测要求模型…的文本"),
 /// as a scanner's description does, rather than order it?
 pub(crate) fn describes_text(folded: &str) -> bool {
+    describes_text_with(folded, true)
+}
+
+/// [`describes_text`] with every expression run, whatever words the clause holds (the
+/// property test's oracle).
+#[cfg(test)]
+fn describes_text_by_regex(folded: &str) -> bool {
+    describes_text_with(folded, false)
+}
+
+/// [`describes_text`], each expression run only where the words it needs are in the clause
+/// (`filtered`) or wherever.
+fn describes_text_with(folded: &str, filtered: bool) -> bool {
     static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
             r"\b(text|texts|phrases?|instructions?|descriptions?|definitions?|content|strings?|prompts?|wording|sentences?|payloads?|fields?|blocks?|requests?|comments?|messages?)\s+(?:(?:such as|like)\s+[^,;]{1,40}?\s+)?(that|which)\s+(asks?|tells?|says?|orders?|instructs?|directs?|urges?|requests?|try|tries|attempts?|changes?|adds?|hides?)\b|\b(instructions?|requests?|attempts?)\s+(to|aimed at)\s+(read|call|send|change|add|forward|exfiltrate|leak|reveal|disclose|dump|print|ignore|override|other|the model)\b|\bwhose\s+(text|description)\s+(asks?|tells?|changes?)\b|\b(descriptions?|texts?|definitions?)\s+(tells?|asks?|orders?|instructs?)\s+the\s+(model|assistant|agent)\b|\b(text|texts|phrases?|instructions?|descriptions?|definitions?|content|strings?|payloads?)\s+(tries|try|attempts?)\s+to\s+(make|get|trick|steer|have)\b|\b(textos?|frases|instrucciones|descripciones)\s+que\s+(piden?|ordenan?|indican?|solicitan?)\b|\b(textes?|phrases|instructions|descriptions)\s+qui\s+(demandent|ordonnent|demande|ordonne)\b|\b(textos?|frases|instruções|descrições)\s+que\s+(pedem|pede|mandam|manda)\b|\b(texte?|anweisungen|beschreibungen),?\s+(die|der)\s+(das modell|den assistenten)\b|\b(текст|тексты|фразы|инструкции|описания),?\s+(которые|который)\s+(просят|просит|велят|требуют)\b",
@@ -1159,16 +1172,37 @@ pub(crate) fn describes_text(folded: &str) -> bool {
         )
         .ok()
     });
+    // Each expression runs only where the words it cannot match without are in the clause
+    // (one automaton pass for every list, see [`crate::audit::text::AnyOf`]); most clauses
+    // hold none of them. The answers are the expressions' own ([`describes_text_by_regex`],
+    // the property test's oracle).
+    static RE_NEEDS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "that", "which", "instruction", "request", "attempt", "whose", "model", "assistant",
+        "agent", "tries", "try", "que", "qui", "den assistenten", "которы",
+    ]);
+    static FLAGGED_VERB: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "flag", "detect", "catch", "report", "finds", "highlight", "looks", "scans", "searches",
+        "warns", "mark",
+    ]);
+    static THAT_WHICH: crate::audit::text::AnyOf =
+        crate::audit::text::AnyOf::new(&["that", "which"]);
+    static SCANNER_NEEDS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "poison", "inject", "hidden instruction", "cachées", "ocultas", "versteckte anweisungen",
+        "скрыт", "вредонос", "malicious", "malveillant", "malicios", "bösartig", "example",
+        "exemple", "ejemplo", "exemplo", "beispiele",
+    ]);
     let scanner = || {
-        SCANNER.as_ref().and_then(|r| r.find(folded)).is_some_and(|m| {
+        (!filtered || SCANNER_NEEDS.in_text(folded))
+            && SCANNER.as_ref().and_then(|r| r.find(folded)).is_some_and(|m| {
             let after = &folded[m.end()..];
             let listed = after.split_once([':', '：']).map_or(after, |(_, rest)| rest).trim_start();
             // (A quoted order is an example: "Exemples de motifs détectés : « ignore … »".)
             listed.starts_with(['«', '"', '\'', '“', '‘', '`', '「']) || !imperative_en(listed)
         })
     };
-    RE.as_ref().is_some_and(|r| r.is_match(folded))
-        || FLAGGED.as_ref().is_some_and(|r| r.is_match(folded))
+    ((!filtered || RE_NEEDS.in_text(folded)) && RE.as_ref().is_some_and(|r| r.is_match(folded)))
+        || ((!filtered || (FLAGGED_VERB.in_text(folded) && THAT_WHICH.in_text(folded)))
+            && FLAGGED.as_ref().is_some_and(|r| r.is_match(folded)))
         || scanner()
         || (!folded.is_ascii() && CJK_SAID.iter().any(|w| folded.contains(w)))
         || (!folded.is_ascii()
@@ -1952,5 +1986,64 @@ mod tests {
         assert!(names("Please include the `request_id` from the error payload.").is_empty());
         assert!(names("retry after the `retry_after_ms` value; sorted by `created_at`").is_empty());
         assert_eq!(names("call `get_by_id` or `send_email` first"), vec!["get_by_id", "send_email"]);
+    }
+
+    /// Each expression of `describes_text` still answers behind the words looked for first.
+    #[test]
+    fn describing_text_is_told_by_each_expression() {
+        for text in [
+            "flags texts that ask the model to read credentials",
+            "instructions to read the file",
+            "descriptions whose text asks for the key",
+            "definitions tell the model to call another tool",
+            "payloads try to make the agent leak data",
+            "textos que piden leer",
+            "textes qui demandent au modèle",
+            "anweisungen, die das modell",
+            "тексты, которые просят",
+            "also flags install scripts that run `curl | sh`",
+            "checks tool definitions for poisoning: hidden instructions",
+            "examples of attack patterns",
+        ] {
+            assert!(super::describes_text(text), "{text}");
+            assert!(super::describes_text_by_regex(text), "{text}");
+        }
+        assert!(!super::describes_text("Use this tool to look up the item by its identifier."));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(600))]
+
+        /// The words looked for before each expression of `describes_text` drop no clause an
+        /// expression matches: the answer is the expressions' own.
+        #[test]
+        fn describing_text_reads_as_the_expressions_do(
+            words in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "flags", "detects", "catches", "reports", "finds", "looks for", "scans for",
+                    "warns about", "marks", "checks", "scans", "analyzes", "vérifie", "prüft",
+                    "проверяет", "text", "texts", "instructions", "descriptions", "content",
+                    "requests", "messages", "commands", "scripts", "that", "which", "asks",
+                    "tells", "contains", "runs", "pipes", "to", "read", "the model", "whose",
+                    "tries", "try", "attempts", "make", "que", "piden", "qui", "demandent",
+                    "pedem", "texte", "die", "das modell", "den assistenten", "тексты", "которые",
+                    "просят", "for", "poisoning", "injection", "hidden instructions",
+                    "instructions cachées", "instrucciones ocultas", "versteckte anweisungen",
+                    "скрытые", "malicious", "malicioso", "bösartig", "examples", "of", "exemples",
+                    "de", "ejemplos", "beispiele", "für", "patterns", "motifs", "attacks", "such as",
+                    "like", "`curl | sh`", ":", ",", ".", ";", "e.g.", "for example", "ignore",
+                    "send", "the file", "\n", "要求模型", "的文本", "という指示", "aimed at",
+                ]),
+                1..16,
+            )
+        ) {
+            let text = words.join(" ");
+            proptest::prop_assert_eq!(
+                super::describes_text(&text),
+                super::describes_text_by_regex(&text),
+                "{:?}",
+                text
+            );
+        }
     }
 }
