@@ -1086,7 +1086,7 @@ fn name_phrase_hits(scan: &Scan, fi: usize, field: &Field, hits: &mut Vec<Hit>) 
     if crate::model::words::name_word_count(field.text) < 3 {
         return;
     }
-    let words = crate::model::words::name_words(field.text);
+    let words = crate::model::words::name_words_shared(field.text);
     let phrase = Prepared::new(&words.join(" "));
     for m in scan.rules.scan(&phrase, StrKind::Description) {
         let pat = &scan.rules.patterns()[m.pattern];

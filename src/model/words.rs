@@ -8,6 +8,67 @@ pub fn name_words(name: &str) -> Vec<String> {
     unicode_words(name)
 }
 
+/// [`name_words`], shared: the words of a name asked before on this thread are not split again.
+///
+/// A tool's name is split by a dozen checks (its verbs, its nouns, its marketing words, its
+/// phrase), its property names by several more: each check would copy every word again. The
+/// words are kept per thread in [`SHARED_SLOTS`] slots, a name's slot picked by a hash of its
+/// bytes and the name kept beside its words (compared by content, never by address); a name
+/// that lands in a taken slot takes it over. So at most that many names are kept.
+pub fn name_words_shared(name: &str) -> std::rc::Rc<[String]> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    type Slot = Option<(Box<str>, Rc<[String]>)>;
+    thread_local! {
+        static KEPT: RefCell<Vec<Slot>> = RefCell::new(vec![None; SHARED_SLOTS]);
+    }
+    // (A name too long to be an identifier is split each time: a hostile definition's huge
+    // string is not kept.)
+    if name.len() > MAX_SHARED_NAME {
+        return name_words(name).into();
+    }
+    KEPT.with(|kept| {
+        let Ok(mut kept) = kept.try_borrow_mut() else {
+            return name_words(name).into();
+        };
+        let Some(slot) = kept.get_mut(slot_of(name)) else {
+            return name_words(name).into();
+        };
+        if let Some((kept_name, words)) = slot.as_ref()
+            && **kept_name == *name
+        {
+            return Rc::clone(words);
+        }
+        let words: Rc<[String]> = name_words(name).into();
+        *slot = Some((name.into(), Rc::clone(&words)));
+        words
+    })
+}
+
+/// Slots [`name_words_shared`] keeps per thread (a power of two).
+pub const SHARED_SLOTS: usize = 1024;
+/// Longest name [`name_words_shared`] keeps.
+const MAX_SHARED_NAME: usize = 256;
+
+/// The slot of a name: a multiplicative hash of its bytes, eight at a time (FxHash's
+/// mixing), reduced to [`SHARED_SLOTS`].
+fn slot_of(name: &str) -> usize {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h: u64 = name.len() as u64;
+    let mut chunks = name.as_bytes().chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    }
+    let mut w = [0u8; 8];
+    let rest = chunks.remainder();
+    w[..rest.len()].copy_from_slice(rest);
+    h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    // (The high bits are the best mixed.)
+    (h >> 40) as usize % SHARED_SLOTS
+}
+
 /// How many words [`name_words`] finds in `name`, without copying them (asked of every name
 /// and property name, most of which have too few words to be read as a phrase).
 pub fn name_word_count(name: &str) -> usize {
@@ -97,6 +158,31 @@ pub fn split_words(name: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The shared words are [`name_words`]' own, whatever was asked before (names asked
+        /// again, names past the keeping limit, long names).
+        #[test]
+        fn shared_words_are_the_names_own(
+            names in proptest::collection::vec("[aB1_ -zQé]{0,12}|[a-z_]{250,260}", 1..40),
+        ) {
+            for name in names.iter().chain(names.iter()) {
+                proptest::prop_assert_eq!(&name_words_shared(name)[..], &name_words(name)[..]);
+            }
+        }
+    }
+
+    #[test]
+    fn shared_words_survive_forgetting() {
+        for n in 0..SHARED_SLOTS * 4 {
+            let name = format!("getItem{n}_now");
+            assert_eq!(&name_words_shared(&name)[..], &name_words(&name)[..]);
+        }
+        assert_eq!(
+            &name_words_shared("getItem0_now")[..],
+            ["get", "item0", "now"]
+        );
+    }
 
     #[test]
     fn words_split() {

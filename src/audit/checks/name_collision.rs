@@ -29,12 +29,12 @@ const AFFIXES: &[&str] = &[
 
 /// Case and separators folded away.
 pub fn fold(name: &str) -> String {
-    crate::model::words::name_words(name).concat()
+    crate::model::words::name_words_shared(name).concat()
 }
 
 /// The name without marketing affixes, folded.
 fn core(name: &str) -> Option<String> {
-    let words = crate::model::words::name_words(name);
+    let words = crate::model::words::name_words_shared(name);
     let kept: Vec<&String> = words
         .iter()
         .filter(|w| !AFFIXES.contains(&w.as_str()))

@@ -32,7 +32,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         if field.kind != StrKind::Name || server.items[field.item].kind != ItemKind::Tool {
             continue;
         }
-        let words = crate::model::words::name_words(field.text);
+        let words = crate::model::words::name_words_shared(field.text);
         if words.len() < 2 {
             continue;
         }

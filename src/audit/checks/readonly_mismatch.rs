@@ -183,7 +183,7 @@ const REPORT_NOUNS: &[&str] = &[
 /// a report noun is in it) and no word of it deletes, writes, sends or runs: a tool whose
 /// text then says it destroys something does more than its name says.
 pub(crate) fn named_as_reader(name: &str) -> bool {
-    let words = crate::model::words::name_words(name);
+    let words = crate::model::words::name_words_shared(name);
     let lead = words.iter().take(2).any(|w| READ_VERBS.contains(&w.as_str()));
     let last = words.len() >= 2 && words.last().is_some_and(|w| READ_VERBS_LAST.contains(&w.as_str()));
     let noun = words.iter().any(|w| REPORT_NOUNS.contains(&w.as_str()));
@@ -205,7 +205,7 @@ pub(crate) fn named_as_reader(name: &str) -> bool {
 /// declare none (an export, an import, a summary, an album) and that later says that
 /// something is destroyed does more than it declares.
 pub(crate) fn declares_destruction(name: &str, desc: &str) -> bool {
-    let words = crate::model::words::name_words(name);
+    let words = crate::model::words::name_words_shared(name);
     let named = words.iter().any(|w| {
         let w = w.as_str();
         DELETE_WORDS.contains(&w) || DESTROYING_WORK.contains(&w)
@@ -1028,7 +1028,7 @@ pub fn effects(tool: &Value) -> Effects {
 /// [`effects`], with the description's clause terms if they were found already.
 fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
     let name = tool.field("name").and_then(Value::as_str).unwrap_or("");
-    let all_words = crate::model::words::name_words(name);
+    let all_words = crate::model::words::name_words_shared(name);
     // A name led by a read verb names what it reads: only its first word says what it does.
     // A namespace may stand before the verb (`auth_generate_password_reset_link`,
     // `storage_get_download_url`).
@@ -1118,7 +1118,7 @@ fn spares_data(desc: &str) -> bool {
 /// ("Runs terraform init", "Runs a prompt against the model") is not this.
 fn runs_any_code(tool: &Value) -> bool {
     let name = tool.field("name").and_then(Value::as_str).unwrap_or("");
-    runs_any_code_with(tool, &crate::model::words::name_words(name))
+    runs_any_code_with(tool, &crate::model::words::name_words_shared(name))
 }
 
 /// The words of a name that say what its tool does: all of them, or where a read verb leads
@@ -1347,7 +1347,7 @@ fn plans_only(tool: &Value) -> bool {
     ];
     const APPLIES: &[&str] = &["and applies", "then applies", "and executes", "then executes", "applies it", "and runs it"];
     let name = tool.field("name").and_then(Value::as_str).unwrap_or("");
-    let words = crate::model::words::name_words(name);
+    let words = crate::model::words::name_words_shared(name);
     let named = words.len() >= 2
         && (words.last().is_some_and(|w| PLAN_LAST.contains(&w.as_str()))
             || words.windows(2).any(|w| w[0] == "dry" && w[1] == "run"));
@@ -1375,7 +1375,7 @@ fn deletes_only_on_option(tool: &Value) -> bool {
     });
     let Some(gate) = GATE.as_ref() else { return false };
     let name = tool.field("name").and_then(Value::as_str).unwrap_or("");
-    if crate::model::words::name_words(name).iter().any(|w| DELETE_WORDS.contains(&w.as_str())) {
+    if crate::model::words::name_words_shared(name).iter().any(|w| DELETE_WORDS.contains(&w.as_str())) {
         return false;
     }
     let Some(desc) = tool.field("description").and_then(Value::as_str) else {
@@ -1441,7 +1441,7 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
     let shown = |v: &str| crate::audit::text::clip(&crate::model::escape::line(v), 80);
     let destroys = |v: &Value| {
         v.as_str().is_some_and(|v| {
-            crate::model::words::name_words(v)
+            crate::model::words::name_words_shared(v)
                 .first()
                 .is_some_and(|w| DELETE_WORDS.contains(&w.as_str()))
         })
@@ -1525,7 +1525,7 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
             }
         }
         let Some(name) = prop else { continue };
-        let words = crate::model::words::name_words(name);
+        let words = crate::model::words::name_words_shared(name);
         if output {
             // An output field that counts or lists what the call destroyed.
             let state = words.first().is_some_and(|w| ITEM_STATE.contains(&w.as_str()))

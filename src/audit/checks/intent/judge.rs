@@ -37,7 +37,7 @@ pub(super) fn lookups_only(targets: &[String]) -> bool {
     !targets.is_empty()
         && targets.iter().all(|t| {
             let name = t.trim_start_matches('`').split('`').next().unwrap_or_default();
-            let words = crate::model::words::name_words(name);
+            let words = crate::model::words::name_words_shared(name);
             // A namespace may stand before the verb (`s3_list_objects`, `jira_get_issue`).
             words.len() >= 2
                 && (words

@@ -111,7 +111,7 @@ fn follow_up_destroys(
     let Some(schema) = item.value.and_then(|v| crate::model::pointer::get(v, schema_at)) else {
         return false;
     };
-    let name_words = crate::model::words::name_words(name);
+    let name_words = crate::model::words::name_words_shared(name);
     let has = |list: &[&str]| name_words.iter().any(|w| list.contains(&w.as_str()));
     // (The description is folded only where the name does not settle it, and for an enum.)
     let desc_of = std::cell::OnceCell::new();
@@ -128,7 +128,7 @@ fn follow_up_destroys(
     if !follow_up {
         return false;
     }
-    let words = crate::model::words::name_words(value).join(" ");
+    let words = crate::model::words::name_words_shared(value).join(" ");
     let folded = fold(&format!("{value} {words}"));
     let destroys = lex.find(&folded).iter().any(|h| h.concept == Concept::ActDelete)
         || crate::audit::text::any_of!(folded, ["archive", "force push", "forcar push", "forçar push", "force-push", "wipe", "purge"]);
@@ -409,7 +409,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 // (A secret inside the name is read, and quoted, redacted: split into words
                 // it would no longer look like one, and the evidence would show it whole.)
                 let name = crate::model::redact::redact_cow(field.text);
-                let words = crate::model::words::name_words(&name);
+                let words = crate::model::words::name_words_shared(&name);
                 phrase = format!("{} ({name})", words.join(" "));
                 &phrase
             }
@@ -1320,7 +1320,7 @@ fn confirmation_on_by_default(tool: &Value) -> Vec<(String, String, bool)> {
         == Some(&Value::Bool(true));
     let grave = declared
         || tool.field("name").and_then(Value::as_str).is_some_and(|n| {
-            crate::model::words::name_words(n).iter().any(|w| GRAVE.contains(&w.as_str()))
+            crate::model::words::name_words_shared(n).iter().any(|w| GRAVE.contains(&w.as_str()))
         });
     let mut out = Vec::new();
     for (name, sub, here) in input_properties(tool) {
@@ -1329,7 +1329,7 @@ fn confirmation_on_by_default(tool: &Value) -> Vec<(String, String, bool)> {
         if !matches!(sub.field("default"), Some(Value::Bool(_))) {
             continue;
         }
-        let words = crate::model::words::name_words(name);
+        let words = crate::model::words::name_words_shared(name);
         let confirms = words.iter().any(|w| CONFIRM.contains(&w.as_str()));
         let requires = words.iter().any(|w| REQUIRES.contains(&w.as_str()));
         // (… or a switch that skips the question, on by default: `skip_review`,

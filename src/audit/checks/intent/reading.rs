@@ -1879,7 +1879,7 @@ pub(crate) fn about_conversation(item: &crate::audit::walk::Item) -> bool {
         .map_or(description, |i| &description[..i]);
     let text = crate::audit::lexicon::fold(&format!(
         "{} {opening}",
-        crate::model::words::name_words(&item.name).join(" ")
+        crate::model::words::name_words_shared(&item.name).join(" ")
     ));
     SUBJECT.iter().any(|w| text.contains(w))
 }
