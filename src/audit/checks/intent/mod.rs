@@ -78,11 +78,11 @@ fn own_names(scan: &Scan, si: usize) -> HashSet<String> {
     own
 }
 
-/// The description beside a default or an enum value of a schema node (`…/reply_to/default` →
-/// `…/reply_to/description`), if it has one.
+/// The description beside a default, an enum value, an example or a `const` of a schema node
+/// (`…/reply_to/default` → `…/reply_to/description`), if it has one.
 fn sibling_description<'v>(item: &crate::audit::walk::Item<'v>, pointer: &str) -> Option<&'v str> {
     let rel = pointer.strip_prefix(item.pointer.as_str())?;
-    let cut = ["/default", "/enum/", "/examples/"].iter().filter_map(|w| rel.rfind(w)).max()?;
+    let cut = ["/const", "/default", "/enum/", "/examples/"].iter().filter_map(|w| rel.rfind(w)).max()?;
     crate::model::pointer::get(item.value?, &format!("{}/description", &rel[..cut]))?.as_str()
 }
 
@@ -314,14 +314,6 @@ fn written_call(value: &str) -> Option<String> {
     .then(|| name.to_owned())
 }
 
-/// The description of the schema a value (`const`, `default`, an enum value, an example)
-/// belongs to.
-fn value_description<'v>(item: &crate::audit::walk::Item<'v>, pointer: &str) -> Option<&'v str> {
-    let rel = pointer.strip_prefix(item.pointer.as_str())?;
-    let cut = ["/const", "/default", "/enum/", "/examples/"].iter().filter_map(|w| rel.rfind(w)).max()?;
-    crate::model::pointer::get(item.value?, &format!("{}/description", &rel[..cut]))?.as_str()
-}
-
 /// A documented placeholder rather than a real address: the reserved example domains,
 /// the local host, a template.
 fn placeholder_destination(value: &str) -> bool {
@@ -534,7 +526,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             && !own.contains(&called.to_lowercase())
         {
             let item = &server.items[field.item];
-            let required = value_description(item, &field.pointer).is_some_and(|d| {
+            let required = sibling_description(item, &field.pointer).is_some_and(|d| {
                 let d = fold(d);
                 crate::audit::text::any_of!(d, ["must", "required", "has to", "needs to", "before", "always"])
             });
