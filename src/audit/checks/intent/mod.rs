@@ -300,11 +300,7 @@ fn written_call(value: &str) -> Option<String> {
     let v = value.trim();
     let (name, rest) = v.split_once('(')?;
     let name = name.trim();
-    let named_args = rest.starts_with(')') || {
-        let key = rest.trim_start();
-        let len = key.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(key.len());
-        len > 0 && key[len..].trim_start().starts_with('=')
-    };
+    let named_args = reading::call_arguments(rest);
     (name.contains('_')
         && name.len() <= 64
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')

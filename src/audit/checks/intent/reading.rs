@@ -457,6 +457,16 @@ fn listed_values(raw: &str) -> Vec<&str> {
     out
 }
 
+/// Whether the text after a call's opening parenthesis holds what a call written out holds:
+/// nothing (`sync_now()`) or a named argument first (`reset_journal(confirm=true)`).
+pub(super) fn call_arguments(args: &str) -> bool {
+    args.starts_with(')') || {
+        let key = args.trim_start();
+        let len = key.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(key.len());
+        len > 0 && key[len..].trim_start().starts_with('=')
+    }
+}
+
 pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
     let mut out: Vec<(String, bool)> = Vec::new();
     let mut push = |s: &str, quoted: bool| {
@@ -568,13 +578,7 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         // (… but a call written out with named arguments, `share_workspace(role='owner', …)`,
         // `reset_journal(confirm=true)`, or with none, `sync_now()`, names the tool called.)
         let after = &raw[at + word.len()..];
-        let called = after.strip_prefix('(').is_some_and(|args| {
-            args.starts_with(')') || {
-                let key = args.trim_start();
-                let key_len = key.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(key.len());
-                key_len > 0 && key[key_len..].trim_start().starts_with('=')
-            }
-        });
+        let called = after.strip_prefix('(').is_some_and(call_arguments);
         // (… and a name alone in parentheses, `(sozdat_perevod)`, is an aside that names it.)
         let aside = raw[..at].ends_with('(') && after.starts_with(')');
         let code = !called
