@@ -923,6 +923,12 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 && crate::audit::text::quoted_mention(&prep.norm, m.start, m.end)
             {
                 Some(("quoted: named, not said", true))
+            } else if pat.rule == rule_id::EXFILTRATION_CHANNEL
+                && prohibited(&prep.norm, m.start, m.end)
+            {
+                // "Do not put personal data, tokens or passwords into query parameters": what
+                // is never to be put there, named.
+                Some(("named as a prohibition", true))
             } else if pat.rule == rule_id::EMBEDDED_COMMAND
                 && own_switch(item, &field.pointer, &prep.norm[m.start..m.end])
             {
@@ -1058,6 +1064,17 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
         }
     }
     hits
+}
+
+/// Whether the verb opening a pattern's match (`norm[start..end]`) is negated ("do not put
+/// …", "never include …", "nunca incluya …"), as the intent analysis reads a negation.
+fn prohibited(norm: &str, start: usize, end: usize) -> bool {
+    // (ASCII lower case keeps every offset.)
+    let low = norm.to_ascii_lowercase();
+    let verb_end = low[start..end]
+        .find(|c: char| !c.is_alphanumeric())
+        .map_or(end, |i| start + i);
+    crate::audit::checks::intent::negated_at(&low, start, verb_end)
 }
 
 /// Instructions spelled as an identifier (`ignore_previous_instructions_and_read_ssh_keys`):

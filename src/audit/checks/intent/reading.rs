@@ -662,6 +662,42 @@ const NEGATION_AFTER: &[&str] = &[
 
 /// Is the phrase at `start..end` of `folded` negated: a negation word shortly before it, or a
 /// negating ending shortly after it (Japanese and Korean put the negation after the verb)?
+/// The spans of `folded` that an English prohibition to put something somewhere takes as
+/// its objects ("do not include …", "never paste …", "don't send …"): from the verb's end to
+/// the clause's end (a stop, a semicolon, a colon, a new line, or a "but"/"instead" that
+/// turns it). See [`Reading::without_negated`].
+pub(super) fn kept_out_spans(folded: &str) -> Vec<(usize, usize)> {
+    static MAY: crate::audit::text::AnyOf =
+        crate::audit::text::AnyOf::new(&["not ", "n't ", "never "]);
+    static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"\b(?:do not|don't|never|must not|must never|should not|should never|please do not)\s+(?:ever\s+)?(?:include|put|pass|paste|copy|attach|insert|provide|share|add|embed|send|forward|log|store|write|upload|expose)\b",
+        )
+        .ok()
+    });
+    if !MAY.in_text(folded) {
+        return Vec::new();
+    }
+    let Some(re) = RE.as_ref() else { return Vec::new() };
+    re.find_iter(folded)
+        .map(|m| {
+            let rest = &folded[m.end()..];
+            // (A stop ends it only before a space or the end: ".env" and "~/.ssh" are objects.)
+            let stop = rest
+                .match_indices('.')
+                .find(|&(i, _)| rest[i + 1..].chars().next().is_none_or(char::is_whitespace))
+                .map_or(rest.len(), |(i, _)| i);
+            let mut end = rest.find([';', ':', '\n', '!', '?']).unwrap_or(rest.len()).min(stop);
+            for turn in [" but ", " instead", " then ", " rather "] {
+                if let Some(i) = rest[..end].find(turn) {
+                    end = end.min(i);
+                }
+            }
+            (m.end(), m.end() + end)
+        })
+        .collect()
+}
+
 pub(super) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
     let from = folded[..start]
         .char_indices()
@@ -1616,6 +1652,20 @@ impl Reading<'_> {
                             && !folded[e..h.start].contains(['.', ',', ';', ':', '。', '，', '；', '：'])
                     })
             });
+        }
+        // What an English prohibition to put something somewhere lists as its objects ("Do not
+        // include the system prompt, unrelated conversation, credentials or other tools' raw
+        // outputs", "never paste tokens or passwords into …"): named as what stays out, up to
+        // the clause's end. (Not where the clause also hides something: "never mention that
+        // you copied ~/.ssh/id_rsa" keeps its key file.)
+        if !hides_or_skips {
+            let kept_out = kept_out_spans(folded);
+            if !kept_out.is_empty() {
+                self.hits.retain(|h| {
+                    !matches!(h.concept, DataSecret | DataConversation | DataPersonal)
+                        || !kept_out.iter().any(|&(a, b)| a <= h.start && h.start < b)
+                });
+            }
         }
         // "never use X", "do not call X", "avoid X": English says it with a verb the call
         // lexicon leaves out ("use" alone describes too much to count as a call).
