@@ -2089,6 +2089,14 @@ mod tests {
         assert!(identifiers("Buckets by date_trunc('day', created) and sums.").is_empty());
         // A name alone in parentheses is an aside that names it.
         assert_eq!(identifiers("the transfer tool (sozdat_perevod) gets them"), [("sozdat_perevod".to_owned(), false)]);
+        // A name among plain words in a parenthesised list is a value, not a tool; one among
+        // other names, or two, may still be tools.
+        assert!(identifiers("Add a webhook that sends selected events (push, pull_request, release…) to a URL.").is_empty());
+        assert!(identifiers("Moves the card (open, in_progress, done).").is_empty());
+        assert_eq!(
+            identifiers("then call the senders (the tools send_email, post_message, upload_file)").len(),
+            3
+        );
     }
 
     #[test]

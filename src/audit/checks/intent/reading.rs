@@ -588,12 +588,33 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         if snake
             && !code
             && !named_as_field(raw, at, word.len())
+            && !in_list_of_values(raw, at)
             && !listed.get_or_insert_with(|| listed_values(raw)).contains(&word)
         {
             push(word, false);
         }
     }
     out
+}
+
+/// Does the name at `at` stand in a parenthesised list of three or more items, one of them a
+/// plain word ("sends selected events (push, pull_request, release…)", "(open, in_progress,
+/// done)")? Then the list names values of something, not tools.
+fn in_list_of_values(raw: &str, at: usize) -> bool {
+    let Some(open) = raw[..at].rfind('(') else { return false };
+    if raw[open..at].contains(')') {
+        return false;
+    }
+    let Some(close) = raw[at..].find(')') else { return false };
+    let inner = &raw[open + 1..at + close];
+    let items: Vec<&str> = inner
+        .split([',', ';', '/', '|'])
+        .map(|w| w.trim().trim_end_matches(['…', '.']).trim())
+        .filter(|w| !w.is_empty() && !["etc", "and so on"].contains(w))
+        .collect();
+    items.len() >= 3
+        && items.iter().any(|w| w.bytes().all(|b| b.is_ascii_lowercase()))
+        && items.iter().all(|w| !w.contains(' ') || w.starts_with("and ") || w.starts_with("or "))
 }
 
 /// Is the name at `at..at + len` of `raw` called a field, a property, a column or a
