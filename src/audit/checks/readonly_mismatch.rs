@@ -1296,7 +1296,27 @@ fn keeps_versions(tool: &Value) -> bool {
         "en mémoire", "im speicher", "из памяти", "the old one", "the old key", "lease expires",
         "from the new version", "de la nueva versión", "da nova versão",
     ];
-    KEPT.iter().chain(TRANSIENT).any(|k| desc.contains(k))
+    // (Kept only on a condition — "without it, older versions remain recoverable", "only if
+    // versioning is on" — or beside a removal said to be for good, it is not kept.)
+    static FOR_GOOD: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "permanently removes", "permanently deletes", "permanently erases", "permanently destroys",
+        "elimina permanentemente", "exclui permanentemente", "supprime définitivement",
+        "endgültig gelöscht", "безвозвратно удаля", "永久删除", "完全に削除",
+    ]);
+    if FOR_GOOD.in_text(&desc) {
+        return false;
+    }
+    let unconditional = |at: usize| {
+        let from = desc[..at]
+            .rfind(['.', ';', '\n', '。', '；'])
+            .map_or(0, |i| i + desc[i..].chars().next().map_or(1, char::len_utf8));
+        let to = desc[at..].find(['.', ';', '\n', '。', '；']).map_or(desc.len(), |i| at + i);
+        !crate::audit::text::any_of!(&desc[from..to], [
+            "without it", "without this", "unless", "only if", "only when", " if ", "versioned",
+            "sin él", "sem ele", "sans cela", "ohne diese", "без него",
+        ])
+    };
+    KEPT.iter().chain(TRANSIENT).any(|k| desc.match_indices(k).any(|(at, _)| unconditional(at)))
 }
 
 /// Whether the description runs a program in a mode that, by that program's own definition,
@@ -1947,6 +1967,16 @@ mod tests {
         };
         assert!(!mismatch(kept));
         assert!(mismatch(gone));
+        // Kept only on a condition, or beside a removal said to be for good: not kept. (Any
+        // text, in any script, is read without a panic.)
+        for desc in [
+            "Delete every object under a prefix. `all_versions: true` also deletes non-current versions, which permanently removes the data; without it, older versions remain recoverable.",
+            "Deletes the folder. Older versions remain readable only if versioning was enabled.",
+        ] {
+            assert!(!keeps_versions(&tool(desc)), "{desc}");
+            assert!(mismatch(tool(desc)), "{desc}");
+        }
+        assert!(keeps_versions(&tool("写入新版本。旧版本保留。older versions remain readable; 以前の版は履歴に残ります。")));
     }
 
     #[test]
