@@ -752,9 +752,12 @@ fn attributive(after: &str) -> bool {
             .next()
             .is_some_and(|c| matches!(c.script(), Script::Han | Script::Katakana))
     };
+    // (… or a Japanese effect noun followed by だけ/のみ/の, "ステージ済みの変更だけを検査",
+    // "削除の予定": the change named, not made.)
     ["的", "いる", "いた"]
         .iter()
         .any(|m| after.strip_prefix(m).is_some_and(noun_next))
+        || ["だけ", "のみ", "の"].iter().any(|m| after.starts_with(m))
 }
 
 fn clause_effect(
@@ -906,6 +909,9 @@ fn clause_effect(
             || NOT_AN_EFFECT_AFTER.contains(&next)
             || crate::audit::text::any_of!(tail, ["ません", "ない", "지 않", "않습니다", "못합"])
             || attributive(&folded[h.end..])
+            // (… or the tail of a compound that names a moment or a kind: "pre-commit hook",
+            // "post-merge", "non-delete".)
+            || ["pre-", "post-", "non-", "anti-"].iter().any(|p| folded[..h.start].ends_with(p))
             || super::intent::negated_at(folded, h.start, h.end)
     };
     // Making something that is handed back (a report, a plan, a presigned URL) stores
@@ -988,6 +994,12 @@ fn clause_effect(
     } else {
         fx.writes = true;
     }
+    // A change made to the text the call is given ("Aplica codificação percentual a um texto",
+    // "Заменяет в тексте найденные токены на маски"): a transformation handed back, nothing
+    // stored. (Not where a file or a store is named: "replaces the text in the file" writes.)
+    if fx.writes && transforms_given_text(body) {
+        return None;
+    }
     // A destructive verb joined after the first ("Stops and permanently deletes every VM",
     // "Останавливает и безвозвратно удаляет все …") destroys too.
     if !fx.deletes
@@ -998,6 +1010,24 @@ fn clause_effect(
         fx.deletes = true;
     }
     Some(fx)
+}
+
+/// Whether a clause names the text the call is given as what its verb changes ("… a um
+/// texto", "в тексте", "in the text", "テキスト内の"), and no file or store.
+fn transforms_given_text(body: &str) -> bool {
+    static TEXT: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "to a text", "in a text", "in the text", "to the text", "in a string", "to a string",
+        "in the input", "of the input text", "a um texto", "em um texto", "no texto", "ao texto",
+        "a un texto", "en un texto", "en el texto", "al texto", "à un texte", "dans un texte",
+        "dans le texte", "au texte", "in einem text", "im text", "auf einen text", "в тексте",
+        "в строке", "к тексту", "テキスト中", "テキスト内", "文本中", "文本里", "텍스트에서",
+        "텍스트 안",
+    ]);
+    static STORE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "file", "fichier", "archivo", "arquivo", "datei", "файл", "ファイル", "文件", "파일",
+        "disk", "database", "repositor", "document", "page", "record", "save", "store",
+    ]);
+    TEXT.in_text(body) && !STORE.in_text(body)
 }
 
 /// [`effects`] of a tool of server `si`, computed once per tool however many checks ask
