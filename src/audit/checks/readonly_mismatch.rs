@@ -1931,6 +1931,34 @@ mod tests {
     }
 
     #[test]
+    fn changing_the_text_given_or_naming_a_change_writes_nothing() {
+        let worst = |name: &str, desc: &str| {
+            worst_of(
+                json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}}),
+                Some("readonly-claim-mismatch"),
+            )
+        };
+        // Must not: a transformation of the text given, a change named by a Japanese noun,
+        // a hook named by its moment.
+        for (name, desc) in [
+            ("url_codificar", "Aplica codificação percentual a um texto, por exemplo `São Paulo` vira `S%C3%A3o%20Paulo`."),
+            ("zamaskirovat_sekrety", "Заменяет в тексте найденные токены, ключи и пароли на маски вида sk-****abcd."),
+            ("redact_text", "Replaces e-mail addresses in the text with [email]."),
+            ("scan_staged", "ステージ済みの変更だけを高速に検査します。pre-commit フック向け。"),
+        ] {
+            assert_eq!(worst(name, desc), None, "{name}");
+        }
+        // Must: the same verbs on a file, a store, or as what the tool does.
+        for (name, desc) in [
+            ("replace_in_file", "Replaces e-mail addresses in the text of a file with [email]."),
+            ("apply_patch", "Aplica um patch ao repositório."),
+            ("henkou", "設定ファイルを変更します。"),
+        ] {
+            assert!(worst(name, desc) >= Some(Severity::High), "{name}");
+        }
+    }
+
+    #[test]
     fn removing_only_what_is_transient_destroys_nothing() {
         let worst = |name: &str, desc: &str| {
             worst_of(
