@@ -561,7 +561,11 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
                 && tool.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
                 && acts_name(tool)
                 && param.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-                && raw[at + word.len()..].trim_start().starts_with('=')
+                && {
+                    // (`=`, or an operator that adds to or changes the value: `+=`, `:=`, `|=`.)
+                    let op = raw[at + word.len()..].trim_start();
+                    op.starts_with('=') || ["+=", ":=", "|=", "-=", "<<"].iter().any(|o| op.starts_with(o))
+                }
             {
                 push(tool, false);
             }
