@@ -886,7 +886,32 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
     out.extend(earlier_rules_void(folded));
     out.extend(session_rule(folded));
     out.extend(dotted_assignment(folded));
+    out.extend(safety_net_destroyed(folded));
     out
+}
+
+/// What keeps data recoverable or accountable — backups, archives, snapshots, audit logs,
+/// recovery points — said to be destroyed ("every table whose name ends in _backup or
+/// _archive is dropped and audit_log is truncated"): a deletion however it is worded, where
+/// the same passive words said of connections or output ("are dropped", "is truncated")
+/// destroy nothing of the user's.
+fn safety_net_destroyed(folded: &str) -> Option<ConceptHit> {
+    static MAY: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "backup", "archive", "snapshot", "audit", "recovery point", "restore point",
+    ]);
+    static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"(?:backups?|_backup|_bak|archives?|_archive|snapshots?|audit[ _-]?(?:logs?|trails?|tables?)|recovery points?|restore points?)\b[^.;:\n]{0,80}?\b(?:is|are|gets|get|will be|get to be)\s+(?:\w+ly\s+)?(dropped|truncated|purged|wiped|erased|destroyed|deleted|removed|cleared|emptied)\b",
+        )
+        .ok()
+    });
+    if !MAY.in_text(folded) {
+        return None;
+    }
+    let c = RE.as_ref()?.captures(folded)?;
+    let verb = c.get(1)?;
+    (!negated_at(folded, verb.start(), verb.end()))
+        .then_some(ConceptHit { concept: Concept::ActDelete, start: verb.start(), end: verb.end() })
 }
 
 /// A value set on a named tool's parameter in the dotted notation of a configuration
@@ -895,7 +920,7 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
 /// as tool names do; whether it is another server's tool is the judgement's to tell.)
 fn dotted_assignment(folded: &str) -> Option<ConceptHit> {
     static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\.[a-z][a-z0-9_]*\s*=\s*[^\s,;]+").ok()
+        Regex::new(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\.[a-z][a-z0-9_]*\s*[+:|-]?=\s*[^\s,;]+").ok()
     });
     if !(folded.contains('=') && folded.contains('.')) {
         return None;
