@@ -687,6 +687,18 @@ const NEGATION_AFTER: &[&str] = &[
 
 /// Is the phrase at `start..end` of `folded` negated: a negation word shortly before it, or a
 /// negating ending shortly after it (Japanese and Korean put the negation after the verb)?
+/// Whether the words after a thing say it is left alone: "is not modified", "are never
+/// read", "stays untouched", "remains unchanged" (a noun such as "file" may stand between).
+fn left_alone(after: &str) -> bool {
+    static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"^(?:\s+files?|\s+folder|\s+directory)?\s+(?:(?:is|are|will be|gets|get)\s+(?:not|never|left)\s+(?:\w+ed|touched|read|written|sent|shown|changed)\b|(?:isn't|aren't|won't be)\s+\w+|(?:stays?|remains?|is left|are left)\s+(?:untouched|unchanged|as it is|as is|intact|alone))",
+        )
+        .ok()
+    });
+    after.len() > 4 && RE.as_ref().is_some_and(|re| re.is_match(after))
+}
+
 /// The spans of `folded` that an English prohibition to put something somewhere takes as
 /// its objects ("do not include …", "never paste …", "don't send …"): from the verb's end to
 /// the clause's end (a stop, a semicolon, a colon, a new line, or a "but"/"instead" that
@@ -1631,6 +1643,29 @@ impl Reading<'_> {
                             })
                 })
             {
+                return false;
+            }
+            // A scheme named bare ("http:// addresses are refused", "不接受 http:// 地址") is
+            // the protocol spoken of, not a destination.
+            if h.concept == Sink
+                && folded[h.start..h.end].ends_with("://")
+                && folded[h.end..].chars().next().is_none_or(|c| c.is_whitespace() || "\"'`)]）、，,.;".contains(c))
+            {
+                return false;
+            }
+            // A verb that is also a noun, after a determiner ("the mirror URL", "your relay
+            // host"), names a thing, not a move.
+            if h.concept == ActSend
+                && ["mirror", "relay"].contains(&&folded[h.start..h.end])
+                && ["the ", "a ", "an ", "your ", "its ", "their ", "this ", "that ", "each ", "every "]
+                    .iter()
+                    .any(|d| folded[..h.start].ends_with(d))
+            {
+                return false;
+            }
+            // A secret named as what is left alone ("the user's .npmrc is not modified", "your
+            // keys are never read", "~/.ssh stays untouched"): not data at hand.
+            if h.concept == DataSecret && left_alone(&folded[h.end..]) {
                 return false;
             }
             // A template of an environment file (`.env.example`, `.env.sample`) holds no secret.
