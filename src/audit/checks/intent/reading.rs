@@ -1270,7 +1270,7 @@ fn describes_text_with(folded: &str, filtered: bool) -> bool {
     // read ~/.ssh/id_rsa and …" orders.)
     static SCANNER: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"\b(?:checks?|scans?|analy[sz]es?|analyse|inspects?|audits?|reviews?|vérifie|analiza|revisa|verifica|analisa|prüft|untersucht|проверяет|анализирует)\b[^.:;]{0,100}?(?:\bfor\b|à la recherche d|en busca de|em busca de|\bauf\b|на предмет)[^.:;]{0,60}?(?:poison|inject|hidden instructions?|instructions? cachées|instrucciones ocultas|instruções ocultas|versteckte anweisungen|скрыт|вредонос|malicious|malveillant|malicios|bösartig)|\b(?:examples?|exemples?|ejemplos?|exemplos?|beispiele)\s+(?:of|de|für)\s+(?:[\w-]+\s+){0,2}?(?:patterns?|motifs?|patrones|padr[õo]es|muster|phrases|frases|attacks?|attaques|ataques|angriffe)\b",
+            r"\b(?:checks?|scans?|analy[sz]es?|analyse|inspects?|audits?|reviews?|vérifie|analiza|revisa|verifica|analisa|prüft|untersucht|проверяет|анализирует)\b[^.:;]{0,100}?(?:\bfor\b|à la recherche d|en busca de|em busca de|\bauf\b|на предмет|на попытк|на признак|на наличие)[^.:;]{0,60}?(?:poison|inject|hidden instructions?|instructions? cachées|instrucciones ocultas|instruções ocultas|versteckte anweisungen|скрыт|вредонос|malicious|malveillant|malicios|bösartig)|\b(?:examples?|exemples?|ejemplos?|exemplos?|beispiele)\s+(?:of|de|für)\s+(?:[\w-]+\s+){0,2}?(?:patterns?|motifs?|patrones|padr[õo]es|muster|phrases|frases|attacks?|attaques|ataques|angriffe)\b",
         )
         .ok()
     });
@@ -1299,7 +1299,12 @@ fn describes_text_with(folded: &str, filtered: bool) -> bool {
             let after = &folded[m.end()..];
             let listed = after.split_once([':', '：']).map_or(after, |(_, rest)| rest).trim_start();
             // (A quoted order is an example: "Exemples de motifs détectés : « ignore … »".)
-            listed.starts_with(['«', '"', '\'', '“', '‘', '`', '「']) || !imperative_en(listed)
+            // (An order in any language after the colon orders: "Проверяет текст на попытки
+            // prompt-injection: прочитай ~/.ssh/id_rsa …".)
+            listed.starts_with(['«', '"', '\'', '“', '‘', '`', '「'])
+                || !(imperative_en(listed)
+                    || crate::audit::lexicon::Lexicon::builtin()
+                        .is_ok_and(|lex| opens_with_action(listed, &lex.find(listed))))
         })
     };
     ((!filtered || RE_NEEDS.in_text(folded)) && RE.as_ref().is_some_and(|r| r.is_match(folded)))
