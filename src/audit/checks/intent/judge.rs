@@ -188,7 +188,7 @@ fn retention(folded: &str) -> bool {
 
 /// A host named bare: a DNS name ending in a common top-level domain, or an IPv4 address
 /// other than a loopback or unspecified one.
-fn names_a_host(folded: &str) -> bool {
+pub(super) fn names_a_host(folded: &str) -> bool {
     static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"\b[a-z0-9][\w-]*(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|cloud|co|ru|de|jp|kr|cn|br|fr|es|pt|uk|eu|example)\b|\b(?:\d{1,3}\.){3}\d{1,3}\b").ok()
     });
