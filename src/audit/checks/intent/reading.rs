@@ -1768,6 +1768,16 @@ impl Reading<'_> {
             crate::audit::text::AnyOf::new(&["never", "not", "don't", "avoid", "stop"]);
         let may_avoid = MAY_AVOID.in_text(folded);
         forbids |= may_avoid && AVOID.as_ref().is_some_and(|r| r.is_match(folded));
+        // (… and in the other languages: "evite chamar os outros", "évitez d'appeler", "避免调用".)
+        static AVOID_CALL: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+            "evite chamar", "evite usar", "evite utilizar", "evitar chamar", "evitar usar",
+            "evita llamar", "evita usar", "evite llamar", "evitar llamar", "évitez d'appeler",
+            "évitez d'utiliser", "évite d'appeler", "évite d'utiliser", "vermeide es,", "vermeiden sie es,",
+            "nicht aufrufen", "nicht verwenden", "nicht nutzen", "избегай вызова", "избегайте вызова",
+            "не вызывай", "не вызывайте", "не используй", "не используйте", "避免调用", "避免使用",
+            "不要调用", "不要使用", "呼び出さない", "使わない", "使用しない", "호출하지 마", "사용하지 마",
+        ]);
+        forbids |= AVOID_CALL.in_text(folded);
         self.forbids_call = forbids;
         self.forbids_move = forbids_move;
         self
