@@ -140,9 +140,9 @@ fn optional(folded: &str) -> bool {
         "只有", "仅当", "仅在", "只在", "可重新", "可以",
     ]);
     // (… or an option set in so many words: "borrar con `alcance=todos` elimina también …",
-    // "deleting with `scope=all` removes …".)
+    // "deleting with `scope=all` removes …", "is overwritten only with `overwrite: true`".)
     static SET_OPTION: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\b(?:with|con|com|avec|mit|при)\s+`[\w.-]+=[\w.-]+`").ok()
+        regex::Regex::new(r"\b(?:with|con|com|avec|mit|при)\s+`[\w.-]+\s*(?:=|:\s)\s*[\w.-]+`").ok()
     });
     WORDS.in_text(folded) || (folded.contains('`') && SET_OPTION.as_ref().is_some_and(|re| re.is_match(folded)))
 }

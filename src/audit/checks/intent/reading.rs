@@ -1650,6 +1650,17 @@ impl Reading<'_> {
             {
                 return false;
             }
+            // A Chinese act word that names a state, a time or a record ("待删除状态的密钥", "计划
+            // 删除时间"): a noun, no act.
+            if h.concept.is_action()
+                && !folded[h.start..h.end].is_ascii()
+                && (["待", "计划", "預定", "预定"].iter().any(|p| folded[..h.start].ends_with(p))
+                    || ["时间", "時間", "状态", "狀態", "日期", "记录", "記錄", "标记", "队列", "保护"]
+                        .iter()
+                        .any(|n| folded[h.end..].starts_with(n)))
+            {
+                return false;
+            }
             // A scheme named bare ("http:// addresses are refused", "不接受 http:// 地址") is
             // the protocol spoken of, not a destination.
             if h.concept == Sink
