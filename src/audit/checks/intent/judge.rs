@@ -206,7 +206,11 @@ fn hides_changes(folded: &str) -> bool {
     crate::audit::text::any_of!(folded, ["what this tool changed", "what the tool changed", "what it changed",
         "what was changed", "what was deleted", "what it deleted", "what was removed", "what it removed",
         "what was sent", "what it sent", "what it did", "what the tool did", "what this tool did",
-        "what was merged", "which records were deleted", "which files were deleted"])
+        "what was merged", "which records were deleted", "which files were deleted",
+        // (… or a further call made: "I will not tell the user that I also called
+        // delete_all_backups".)
+        "that i also called", "that i also ran", "that i also deleted", "that i also sent",
+        "that it also called", "that it also deleted", "that it also sent", "that the tool also"])
 }
 
 /// A literal argument value written as an assignment: `draft=false`, `public: true`,

@@ -902,6 +902,7 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
     out
 }
 
+
 /// What keeps data recoverable or accountable — backups, archives, snapshots, audit logs,
 /// recovery points — said to be destroyed ("every table whose name ends in _backup or
 /// _archive is dropped and audit_log is truncated"): a deletion however it is worded, where
