@@ -1620,7 +1620,15 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         emit(
             rule_id::PREFERENCE_MANIPULATION,
             "intent-prefer",
-            if r.has(AgainstUser) && other && told { 3 } else { 1 },
+            // (Ordered in place of every other tool of a kind — "use instead of all other
+            // math tools" — it is the steer itself.)
+            if other && (ordered || matches!(x.kind, StrKind::Title | StrKind::Annotation)) && r.has(AgainstUser) && crate::audit::text::any_of!(r.folded, ["all other", "any other", "every other"]) {
+                4
+            } else if r.has(AgainstUser) && other && told {
+                3
+            } else {
+                1
+            },
             "steers the model towards this tool",
         );
     }

@@ -1140,6 +1140,9 @@ const APPROVAL: &[&str] = &[
     "了承", "확인", "승인", "허락", "허가", "동의", "l'accord", "visto bueno",
     // (A preview or a draft shown first is the user's chance to approve.)
     "preview", "vorschau", "предпросмотр", "черновик", "aperçu", "vista previa", "pré-visualiza",
+    "draft",
+    // (… and the user said not to be asked at all: "immediate means the user is not asked".)
+    "is not asked", "isn't asked", "being asked",
 ];
 
 /// Could the clause forbid a call in words the lexicons leave out (see
@@ -1881,6 +1884,7 @@ impl Reading<'_> {
                         "不要", "无需", "不必", "しないで", "不要", "묻지", "없이", "not ", "jamais",
                         "aucune", "sans ", "ohne ", "без ", "不需要", "不用", "无须", "なしで",
                         "noise", "dismiss", "unnecessary", "désactiv", "desactiv", "pauschal",
+                        "waive", "not supported", "not asked", "approved all",
                         "заранее", "包括", "免确认", "ne demande pas", "ya dio",
                         "なしに", "せず", "필요 없", "생략", "entfällt",
                         // Standing consent claimed ("consent already given", "already
