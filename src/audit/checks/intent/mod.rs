@@ -536,7 +536,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         // sqlite_base64`, `aws_credentials_file_contents`) that neither its description nor the
         // tool's explains ("Sync state."): the model is to read the store to fill it.
         if field.kind == StrKind::PropertyName
-            && let Some(store) = store_contents_name(&lex, field.text)
+            && let Some(store) = store_contents_name(lex, field.text)
         {
             let item = &server.items[field.item];
             let own_desc = item.value.and_then(|v| {
