@@ -1009,7 +1009,15 @@ fn session_rule(folded: &str) -> Option<ConceptHit> {
     static EVERY_REPLY: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "every reply", "each reply", "all replies", "every answer", "each answer", "all answers",
     ]);
-    if !REPLIES.in_text(folded) {
+    // (… set as the user chooses: "Sets the reply persona the user picks for the rest of the
+    // session" is the user's setting.)
+    static USERS_CHOICE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "the user picks", "the user chooses", "the user selects", "the user's choice",
+        "the user can change", "the user asked for", "el usuario elige", "o usuário escolhe",
+        "l'utilisateur choisit", "der nutzer wählt", "пользователь выбирает", "用户选择", "ユーザーが選んだ",
+        "사용자가 선택한",
+    ]);
+    if !REPLIES.in_text(folded) || USERS_CHOICE.in_text(folded) {
         return None;
     }
     let (start, end) = LOADING.first_in(folded).or_else(|| {
