@@ -160,6 +160,8 @@ const READ_VERBS: &[&str] = &[
     "view", "check", "inspect", "lookup", "look", "explain", "preview", "diff", "status",
     "validate", "browse", "download", "export", "watch", "summarize", "summarise", "analyze",
     "analyse", "compare", "estimate", "calculate", "resolve", "verify", "test", "dry", "generate",
+    // A quote or a simulation prices what it names (`quote_transfer`, `simulate_payment`).
+    "quote", "simulate", "forecast",
     // Static analysis reads the script it is given (`lint_shell_script`, `parse_command`);
     // a scanner what it scans (`scan_commit_history`, `audit_dependencies`).
     "lint", "parse", "scan", "audit", "detect", "examine", "assess", "evaluate", "measure",
@@ -1956,6 +1958,21 @@ mod tests {
         ] {
             assert!(worst(name, desc) >= Some(Severity::High), "{name}");
         }
+    }
+
+    #[test]
+    fn a_quote_of_a_transfer_sends_nothing() {
+        let worst = |name: &str, desc: &str| {
+            worst_of(
+                json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}}),
+                Some("readonly-claim-mismatch"),
+            )
+        };
+        // Must not: a quote or a simulation named after what it prices.
+        assert_eq!(worst("quote_transfer", "Quotes an international transfer: converts at the mid-market rate, adds a 0.4 % fee and rounds to the cent. Nothing is sent."), None);
+        assert_eq!(worst("simulate_payment", "Simulates a card payment against the sandbox rules."), None);
+        // Must: the transfer itself.
+        assert!(worst("send_transfer", "Sends an international transfer.") >= Some(Severity::High));
     }
 
     #[test]
