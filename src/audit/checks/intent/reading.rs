@@ -1546,6 +1546,20 @@ fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> 
     {
         return true;
     }
+    // What the user can do ("the user can delete memories at any time", "o usuário pode
+    // apagar as notas quando quiser", "用户可以删除"): the user's own step, not the model's.
+    if [
+        "the user can ", "users can ", "the user may ", "users may ", "the user can also ",
+        "o usuário pode ", "os usuários podem ", "o usuario pode ", "el usuario puede ",
+        "los usuarios pueden ", "l'utilisateur peut ", "les utilisateurs peuvent ",
+        "der nutzer kann ", "die nutzer können ", "пользователь может ", "пользователи могут ",
+        "用户可以", "用户可随时", "用户随时可以",
+    ]
+    .iter()
+    .any(|p| before.ends_with(p))
+    {
+        return true;
+    }
     // The alternative turned down ("refine the query rather than widening the range").
     if [
         "rather than ", "instead of ", "plutôt que de ", "plutôt que d'", "au lieu de ", "au lieu d'",
