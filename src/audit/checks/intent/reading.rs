@@ -1906,7 +1906,8 @@ impl Reading<'_> {
                         "不要", "无需", "不必", "しないで", "不要", "묻지", "없이", "not ", "jamais",
                         "aucune", "sans ", "ohne ", "без ", "不需要", "不用", "无须", "なしで",
                         "noise", "dismiss", "unnecessary", "désactiv", "desactiv", "pauschal",
-                        "waive", "not supported", "not asked", "approved all",
+                        "waive", "not supported", "not asked", "approved all", "to the auto-approve",
+                        "to the auto-approval", "to the autoapprove", "to alwaysallow",
                         "заранее", "包括", "免确认", "ne demande pas", "ya dio",
                         "なしに", "せず", "필요 없", "생략", "entfällt",
                         // Standing consent claimed ("consent already given", "already
