@@ -543,7 +543,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     field: fi,
                     start: 0,
                     end: field.text.len(),
-                    message: "a parameter that says how the user is asked is given a value that asks no one: the call counts as confirmed before the user is asked".to_owned(),
+                    message: "sets a parameter that says how the user is asked to a value that asks no one: the call counts as confirmed before the user is asked".to_owned(),
                     evidence: Some(format!(
                         "`{}` = \"{}\"",
                         crate::audit::text::clip(&crate::model::escape::line(&crate::model::redact::redact_cow(param)), 60),
