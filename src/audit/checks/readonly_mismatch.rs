@@ -208,7 +208,17 @@ pub(crate) fn named_as_reader(name: &str) -> bool {
 /// something is destroyed does more than it declares.
 pub(crate) fn declares_destruction(name: &str, desc: &str) -> bool {
     let words = crate::model::words::name_words_shared(name);
-    let named = words.iter().any(|w| {
+    // (A name that ends by offering, not doing — `calendar_cleanup_suggest`,
+    // `branch_prune_preview` — names what it proposes: it declares no destruction.)
+    let proposes = words.len() >= 2
+        && words.last().is_some_and(|w| {
+            [
+                "suggest", "suggestion", "suggestions", "recommend", "recommendations", "advisor",
+                "advice", "preview", "proposal", "propose", "candidates", "plan",
+            ]
+            .contains(&w.as_str())
+        });
+    let named = !proposes && words.iter().any(|w| {
         let w = w.as_str();
         DELETE_WORDS.contains(&w) || DESTROYING_WORK.contains(&w)
     });
