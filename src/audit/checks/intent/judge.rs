@@ -1224,7 +1224,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             || r.has(ActDelete)
             // (A condition of the user's wish — "when the user wants a draft" — is the user's
             // choice, not a fixed value.)
-            || (trigger && !r.folded.contains("user")))
+            || (trigger && !r.folded.contains("user"))
+            // (… or another tool's calls said to carry a literal destination as a value:
+            // "las llamadas a crear_cobro … llevan correo_cliente = cobranza@…".)
+            || (named_other && r.has(ActCall) && r.literal_sink))
         && !x.opening
         && !about_itself()
         && !optional_once()
