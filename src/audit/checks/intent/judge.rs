@@ -563,7 +563,7 @@ fn offered_as_example(folded: &str) -> bool {
 
 /// A condition on the call that makes a rule an edge case: an amount or a count over a
 /// threshold, a time, a locale or a region, a retry, a kind of payment.
-static CONDITION: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+pub(super) static CONDITION: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
     " above ", " over ", "more than", "greater than", "exceeding", " beyond ", " after ",
     " for amounts", "au-delà", " plus de ", "supérieur", " más de ", "superiores a", "superior a",
     "mayores a", "acima de", " mais de ", " über ", "mehr als", " ab ", "свыше", " более ",
