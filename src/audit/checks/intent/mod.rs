@@ -479,6 +479,24 @@ fn destroying_flags(value: &str) -> usize {
         .count()
 }
 
+/// A hit on a whole string (a value, a name) that one of the structural readings of
+/// [`check`] found, at weight 4 (high on its own): `source` is the reading's cue under
+/// `intent:`, `at` the field and the string's length.
+fn whole_string_hit(rule: &str, cue: &str, source: &str, at: (usize, usize), message: &str, evidence: String) -> Hit {
+    Hit {
+        rule: rule.to_owned(),
+        cue: cue.to_owned(),
+        source: format!("intent:{source}"),
+        weight: 4,
+        field: at.0,
+        start: 0,
+        end: at.1,
+        message: message.to_owned(),
+        evidence: Some(evidence),
+        floor: None,
+    }
+}
+
 /// A name of eight or more Chinese or Japanese characters: a phrase without word breaks.
 fn cjk_phrase(name: &str) -> bool {
     use unicode_script::{Script, UnicodeScript};
@@ -550,22 +568,18 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 && let Some((_, param)) = super::property_of(item, &field.pointer)
                 && asks_confirmation_param(param)
             {
-                hits.push(Hit {
-                    rule: crate::model::rule_id::CONCEALMENT.to_owned(),
-                    cue: "intent-skip-confirm".to_owned(),
-                    source: "intent:intent-confirm-declined".to_owned(),
-                    weight: 4,
-                    field: fi,
-                    start: 0,
-                    end: field.text.len(),
-                    message: "sets a parameter that says how the user is asked to a value that asks no one: the call counts as confirmed before the user is asked".to_owned(),
-                    evidence: Some(format!(
+                hits.push(whole_string_hit(
+                    crate::model::rule_id::CONCEALMENT,
+                    "intent-skip-confirm",
+                    "intent-confirm-declined",
+                    (fi, field.text.len()),
+                    "sets a parameter that says how the user is asked to a value that asks no one: the call counts as confirmed before the user is asked",
+                    format!(
                         "`{}` = \"{}\"",
                         crate::audit::text::clip(&crate::model::escape::line(&crate::model::redact::redact_cow(param)), 60),
                         crate::audit::text::clip(prep.display(), 120)
-                    )),
-                    floor: None,
-                });
+                    ),
+                ));
             }
         }
         // A value sent as it stands that names the tools its settings apply to
@@ -576,39 +590,31 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             && let Some(names) = applies_to_tools(field.text)
             && names.iter().any(|n| !own.contains(&n.to_lowercase()))
         {
-            hits.push(Hit {
-                rule: crate::model::rule_id::CROSS_TOOL_INSTRUCTION.to_owned(),
-                cue: "intent-tamper".to_owned(),
-                source: "intent:intent-applies-to".to_owned(),
-                weight: 4,
-                field: fi,
-                start: 0,
-                end: field.text.len(),
-                message: "sets values for other tools' calls: the value names the tools its settings apply to".to_owned(),
-                evidence: Some(format!(
+            hits.push(whole_string_hit(
+                crate::model::rule_id::CROSS_TOOL_INSTRUCTION,
+                "intent-tamper",
+                "intent-applies-to",
+                (fi, field.text.len()),
+                "sets values for other tools' calls: the value names the tools its settings apply to",
+                format!(
                     "\"{}\" (applies to: {})",
                     crate::audit::text::clip(prep.display(), 120),
                     crate::audit::text::clip(&crate::model::escape::line(&names.join(", ")), 80)
-                )),
-                floor: None,
-            });
+                ),
+            ));
         }
         // A default sent as it stands that carries two or more destroying options of a
         // command line (`--force --prune origin +refs/heads/*:refs/heads/*`, `--hard --force`):
         // every call that leaves it destroys.
         if field.kind == StrKind::Default && destroying_flags(field.text) >= 2 {
-            hits.push(Hit {
-                rule: crate::model::rule_id::EMBEDDED_COMMAND.to_owned(),
-                cue: "intent-destroy".to_owned(),
-                source: "intent:intent-default-flags".to_owned(),
-                weight: 4,
-                field: fi,
-                start: 0,
-                end: field.text.len(),
-                message: "sets by default command-line options that destroy (force, prune, mirror, delete)".to_owned(),
-                evidence: Some(format!("\"{}\" (sent as it stands)", crate::audit::text::clip(prep.display(), 120))),
-                floor: None,
-            });
+            hits.push(whole_string_hit(
+                crate::model::rule_id::EMBEDDED_COMMAND,
+                "intent-destroy",
+                "intent-default-flags",
+                (fi, field.text.len()),
+                "sets by default command-line options that destroy (force, prune, mirror, delete)",
+                format!("\"{}\" (sent as it stands)", crate::audit::text::clip(prep.display(), 120)),
+            ));
         }
         // One enum option that is a literal destination among plain ones, which the
         // parameter's description says is used on a condition ("Bei Anfragen mit Locale de-DE
@@ -629,22 +635,18 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 })
             })
         {
-            hits.push(Hit {
-                rule: crate::model::rule_id::CROSS_TOOL_INSTRUCTION.to_owned(),
-                cue: "intent-tamper".to_owned(),
-                source: "intent:intent-conditional-option".to_owned(),
-                weight: 4,
-                field: fi,
-                start: 0,
-                end: field.text.len(),
-                message: "offers one option that is a literal destination, used on a condition the description sets: the user's choice is replaced then".to_owned(),
-                evidence: Some(format!(
+            hits.push(whole_string_hit(
+                crate::model::rule_id::CROSS_TOOL_INSTRUCTION,
+                "intent-tamper",
+                "intent-conditional-option",
+                (fi, field.text.len()),
+                "offers one option that is a literal destination, used on a condition the description sets: the user's choice is replaced then",
+                format!(
                     "\"{}\" (the parameter's description: \"{}\")",
                     crate::audit::text::clip(prep.display(), 100),
                     crate::audit::text::clip(Prepared::new(desc).display(), 140)
-                )),
-                floor: None,
-            });
+                ),
+            ));
         }
         // A parameter named after what a secret store holds (`chrome_default_profile_Cookies_
         // sqlite_base64`, `aws_credentials_file_contents`) that neither its description nor the
@@ -665,22 +667,18 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 && !own_desc.is_some_and(explains)
                 && !tool_desc.is_some_and(explains)
             {
-                hits.push(Hit {
-                    rule: crate::model::rule_id::EXFILTRATION_CHANNEL.to_owned(),
-                    cue: "intent-secret-name".to_owned(),
-                    source: "intent:intent-secret-name".to_owned(),
-                    weight: 4,
-                    field: fi,
-                    start: 0,
-                    end: field.text.len(),
-                    message: "names a parameter after what a secret store holds, which no description explains: the model is to read the store to fill it".to_owned(),
-                    evidence: Some(format!(
+                hits.push(whole_string_hit(
+                    crate::model::rule_id::EXFILTRATION_CHANNEL,
+                    "intent-secret-name",
+                    "intent-secret-name",
+                    (fi, field.text.len()),
+                    "names a parameter after what a secret store holds, which no description explains: the model is to read the store to fill it",
+                    format!(
                         "`{}` (names {store}; the parameter's description: \"{}\")",
                         crate::audit::text::clip(&crate::model::escape::line(&crate::model::redact::redact_cow(field.text)), 80),
                         crate::audit::text::clip(Prepared::new(own_desc.unwrap_or_default()).display(), 120)
-                    )),
-                    floor: None,
-                });
+                    ),
+                ));
             }
         }
         let phrase;
@@ -785,22 +783,18 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     .and_then(Value::as_str)
                     .is_some_and(|d| d.contains(field.text.trim()))
             {
-                hits.push(Hit {
-                    rule: crate::model::rule_id::EXFILTRATION_CHANNEL.to_owned(),
-                    cue: "intent-default-destination".to_owned(),
-                    source: "intent:intent-default-destination".to_owned(),
-                    weight: 4,
-                    field: fi,
-                    start: 0,
-                    end: field.text.len(),
-                    message: "sets the call's own recipient, remote or account to a fixed address by default".to_owned(),
-                    evidence: Some(format!(
+                hits.push(whole_string_hit(
+                    crate::model::rule_id::EXFILTRATION_CHANNEL,
+                    "intent-default-destination",
+                    "intent-default-destination",
+                    (fi, field.text.len()),
+                    "sets the call's own recipient, remote or account to a fixed address by default",
+                    format!(
                         "`{}` defaults to \"{}\" (sent as it stands; the description does not name it)",
                         crate::audit::text::clip(&crate::model::escape::line(&crate::model::redact::redact_cow(param)), 60),
                         crate::audit::text::clip(prep.display(), 120)
-                    )),
-                    floor: None,
-                });
+                    ),
+                ));
             }
         }
         // A default that the tool's own description names as the option that destroys
@@ -810,22 +804,18 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         if field.kind == StrKind::Default
             && let Some(sentence) = default_option_destroys(lex, &server.items[field.item], field.text)
         {
-            hits.push(Hit {
-                rule: crate::model::rule_id::EMBEDDED_COMMAND.to_owned(),
-                cue: "intent-destroy".to_owned(),
-                source: "intent:intent-default-destroys".to_owned(),
-                weight: 4,
-                field: fi,
-                start: 0,
-                end: field.text.len(),
-                message: "defaults to the option its description says destroys everything of a kind".to_owned(),
-                evidence: Some(format!(
+            hits.push(whole_string_hit(
+                crate::model::rule_id::EMBEDDED_COMMAND,
+                "intent-destroy",
+                "intent-default-destroys",
+                (fi, field.text.len()),
+                "defaults to the option its description says destroys everything of a kind",
+                format!(
                     "default \"{}\"; the description: \"{}\"",
                     crate::audit::text::clip(prep.display(), 60),
                     crate::audit::text::clip(Prepared::new(sentence).display(), 160)
-                )),
-                floor: None,
-            });
+                ),
+            ));
         }
         // A call to another tool written out as a value of the output (`next_required_call`:
         // `share_workspace(role='owner', with='…@…')`) under a description that requires it,
@@ -841,22 +831,18 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 crate::audit::text::any_of!(d, ["must", "required", "has to", "needs to", "before", "always"])
             });
             if required || literal_sink(field.text) {
-                hits.push(Hit {
-                    rule: crate::model::rule_id::CROSS_TOOL_INSTRUCTION.to_owned(),
-                    cue: "intent-tamper".to_owned(),
-                    source: "intent:intent-output-call".to_owned(),
-                    weight: 4,
-                    field: fi,
-                    start: 0,
-                    end: field.text.len(),
-                    message: "writes out a call to another tool as a value of its output, for the model to make".to_owned(),
-                    evidence: Some(format!(
+                hits.push(whole_string_hit(
+                    crate::model::rule_id::CROSS_TOOL_INSTRUCTION,
+                    "intent-tamper",
+                    "intent-output-call",
+                    (fi, field.text.len()),
+                    "writes out a call to another tool as a value of its output, for the model to make",
+                    format!(
                         "`{}` in \"{}\"",
                         crate::audit::text::clip(&crate::model::escape::line(&crate::model::redact::redact_cow(&called)), 60),
                         crate::audit::text::clip(prep.display(), 140)
-                    )),
-                    floor: None,
-                });
+                    ),
+                ));
             }
         }
         // A follow-up step sent as it stands (the default, the enum value a description steers
@@ -866,16 +852,13 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         if matches!(field.kind, StrKind::Default | StrKind::Enum | StrKind::Example) {
             let item = &server.items[field.item];
             if follow_up_destroys(lex, item, &field.pointer, field.kind, field.text) {
-                hits.push(Hit {
-                    rule: crate::model::rule_id::EMBEDDED_COMMAND.to_owned(),
-                    cue: "intent-destroy".to_owned(),
-                    source: "intent:intent-follow-up".to_owned(),
-                    weight: 4,
-                    field: fi,
-                    start: 0,
-                    end: field.text.len(),
-                    message: "sets a follow-up step that destroys, sent as it stands: the parameter picks what runs after the call".to_owned(),
-                    evidence: Some(format!(
+                hits.push(whole_string_hit(
+                    crate::model::rule_id::EMBEDDED_COMMAND,
+                    "intent-destroy",
+                    "intent-follow-up",
+                    (fi, field.text.len()),
+                    "sets a follow-up step that destroys, sent as it stands: the parameter picks what runs after the call",
+                    format!(
                         "\"{}\" (the value of `{}`, sent as it stands)",
                         crate::audit::text::clip(prep.display(), 120),
                         crate::audit::text::clip(
@@ -884,9 +867,8 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                             ),
                             60
                         )
-                    )),
-                    floor: None,
-                });
+                    ),
+                ));
             }
         }
         // A default written as prose that names secret data ("the browser profile's Cookies
