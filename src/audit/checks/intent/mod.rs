@@ -50,6 +50,12 @@ pub(crate) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
     reading::negated_at(folded, start, end)
 }
 
+/// The shapes of secret data, session rules and dotted settings in a clause (`raw` as written,
+/// `folded` its folded form) that the lexicons cannot list (see [`reading::secret_shapes`]).
+pub(crate) fn secret_shapes(raw: &str, folded: &str) -> Vec<crate::audit::lexicon::ConceptHit> {
+    reading::secret_shapes(raw, folded)
+}
+
 /// A literal destination in `raw` (a URL, an e-mail address, a phone number, an IBAN, a
 /// markdown image), as the intent analysis reads one.
 pub(crate) fn literal_destination(raw: &str) -> bool {
@@ -700,10 +706,11 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         if own_description {
             let terms = super::share_clause_terms(scan, si, lex, field.text);
             parts = Vec::with_capacity(terms.len() + 1);
-            for (c, folded, found) in terms.iter() {
-                let mut hits = found.clone();
-                hits.extend(reading::secret_shapes(&text[c.start..c.end], folded));
-                parts.push((c.start, c.end, folded.clone(), hits));
+            for (c, read) in terms.iter() {
+                let mut hits = Vec::with_capacity(read.found.len() + read.shapes.len());
+                hits.extend_from_slice(&read.found);
+                hits.extend_from_slice(&read.shapes);
+                parts.push((c.start, c.end, read.folded.clone(), hits));
             }
         } else {
             let clauses = clause::split(text);
@@ -1182,15 +1189,17 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
 }
 
 /// A clause folded, with its lexicon terms and the shapes the lexicons cannot list (secret
-/// variables, session rules, dotted settings; see [`reading::secret_shapes`]).
+/// variables, session rules, dotted settings; see [`reading::secret_shapes`]), read once per
+/// clause text (see [`super::read_clause`]).
 fn clause_terms(
     lex: &crate::audit::lexicon::Lexicon,
     raw: &str,
 ) -> (String, Vec<crate::audit::lexicon::ConceptHit>) {
-    let folded = fold(raw);
-    let mut hits = lex.find(&folded);
-    hits.extend(reading::secret_shapes(raw, &folded));
-    (folded, hits)
+    let read = super::read_clause(lex, raw);
+    let mut hits = Vec::with_capacity(read.found.len() + read.shapes.len());
+    hits.extend_from_slice(&read.found);
+    hits.extend_from_slice(&read.shapes);
+    (read.folded.clone(), hits)
 }
 
 /// Two clauses read as one (folded text and terms): `b` after `a` on a new line, its terms
