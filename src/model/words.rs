@@ -50,12 +50,19 @@ pub const SHARED_SLOTS: usize = 1024;
 /// Longest name [`name_words_shared`] keeps.
 const MAX_SHARED_NAME: usize = 256;
 
-/// The slot of a name: a multiplicative hash of its bytes, eight at a time (FxHash's
-/// mixing), reduced to [`SHARED_SLOTS`].
+/// The slot of a name: [`hash_of`] its bytes, reduced to [`SHARED_SLOTS`].
 fn slot_of(name: &str) -> usize {
+    // (The high bits are the best mixed.)
+    (hash_of(name) >> 40) as usize % SHARED_SLOTS
+}
+
+/// A multiplicative hash of a text's bytes, eight at a time (FxHash's mixing), its high bits
+/// the best mixed: picks the slot of a text kept per thread ([`name_words_shared`], the
+/// audit's clause readings).
+pub fn hash_of(text: &str) -> u64 {
     const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h: u64 = name.len() as u64;
-    let mut chunks = name.as_bytes().chunks_exact(8);
+    let mut h: u64 = text.len() as u64;
+    let mut chunks = text.as_bytes().chunks_exact(8);
     for c in &mut chunks {
         let mut w = [0u8; 8];
         w.copy_from_slice(c);
@@ -64,9 +71,7 @@ fn slot_of(name: &str) -> usize {
     let mut w = [0u8; 8];
     let rest = chunks.remainder();
     w[..rest.len()].copy_from_slice(rest);
-    h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-    // (The high bits are the best mixed.)
-    (h >> 40) as usize % SHARED_SLOTS
+    (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K)
 }
 
 /// How many words [`name_words`] finds in `name`, without copying them (asked of every name

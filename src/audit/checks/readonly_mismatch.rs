@@ -517,7 +517,7 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
     let mut prev_end = 0usize;
     for n in 0..count.min(sentences) {
         let (folded, found, at, end) = match shared.and_then(|t| t.get(n)) {
-            Some((c, folded, found)) => (std::borrow::Cow::Borrowed(folded.as_str()), Some(found), c.start, c.end),
+            Some((c, read)) => (std::borrow::Cow::Borrowed(read.folded.as_str()), Some(&read.found), c.start, c.end),
             None => {
                 let Some(c) = split.get(n) else { break };
                 (std::borrow::Cow::Owned(fold(&desc[c.start..c.end])), None, c.start, c.end)

@@ -50,6 +50,18 @@ pub(crate) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
     reading::negated_at(folded, start, end)
 }
 
+/// Read every text afresh (`true`) or not, for tests (see `inert`).
+#[cfg(test)]
+pub(crate) fn inert_off(off: bool) {
+    inert::set_off(off);
+}
+
+/// The shapes of secret data, session rules and dotted settings in a clause (`raw` as written,
+/// `folded` its folded form) that the lexicons cannot list (see [`reading::secret_shapes`]).
+pub(crate) fn secret_shapes(raw: &str, folded: &str) -> Vec<crate::audit::lexicon::ConceptHit> {
+    reading::secret_shapes(raw, folded)
+}
+
 /// A literal destination in `raw` (a URL, an e-mail address, a phone number, an IBAN, a
 /// markdown image), as the intent analysis reads one.
 pub(crate) fn literal_destination(raw: &str) -> bool {
@@ -993,20 +1005,22 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             && item.kind == crate::model::finding::ItemKind::Tool
             && prep.norm == field.text
             && field.pointer.strip_prefix(item.pointer.as_str()) == Some("/description");
+        // (Each clause's shared reading, kept beside its part: what the analysis reads of the
+        // clause alone is kept there too, see [`super::ClauseRead`].)
+        let reads: Vec<std::rc::Rc<super::ClauseRead>>;
         if own_description {
             let terms = super::share_clause_terms(scan, si, lex, field.text);
+            reads = terms.iter().map(|(_, read)| std::rc::Rc::clone(read)).collect();
             parts = Vec::with_capacity(terms.len() + 1);
-            for (c, folded, found) in terms.iter() {
-                let mut hits = found.clone();
-                hits.extend(reading::secret_shapes(&text[c.start..c.end], folded));
-                parts.push((c.start, c.end, folded.clone(), hits));
+            for (c, read) in terms.iter() {
+                parts.push((c.start, c.end, read.folded.clone(), read.hits()));
             }
         } else {
             let clauses = clause::split(text);
+            reads = clauses.iter().map(|c| super::read_clause(lex, &text[c.start..c.end])).collect();
             parts = Vec::with_capacity(clauses.len() + 1);
-            for c in &clauses {
-                let (folded, hits) = clause_terms(lex, &text[c.start..c.end]);
-                parts.push((c.start, c.end, folded, hits));
+            for (c, read) in clauses.iter().zip(&reads) {
+                parts.push((c.start, c.end, read.folded.clone(), read.hits()));
             }
         }
         let clauses = parts.len();
@@ -1035,18 +1049,20 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         // Whether each clause holds a literal sink: asked of a clause up to three times (a
         // later clause of an opening one, the clause before a pointing-back one, the clause
         // read), its expression run once.
+        // (Kept with the clause's shared reading: the clause is the text it was read from.)
         let spans: Vec<(usize, usize)> = parts.iter().map(|(s, e, _, _)| (*s, *e)).collect();
+        let shared = super::readings_shared();
         let sinks: Vec<std::cell::OnceCell<bool>> =
             spans.iter().map(|_| std::cell::OnceCell::new()).collect();
         let sink_in = |i: usize| {
-            *sinks[i].get_or_init(|| {
-                let (s, e) = spans[i];
-                literal_sink(&text[s..e])
-            })
+            let (s, e) = spans[i];
+            let sink = || literal_sink(&text[s..e]);
+            *if shared { reads[i].sink.get_or_init(sink) } else { sinks[i].get_or_init(sink) }
         };
         // Whether each clause describes text (a scanner's list of what it flags), asked of a
         // clause when the whole string is put together and when the clause is read: its
-        // expression run once.
+        // expression run once per clause text (kept with its shared reading; `folded` is the
+        // clause's folded form there).
         let described: Vec<std::cell::OnceCell<bool>> =
             spans.iter().map(|_| std::cell::OnceCell::new()).collect();
         // A scanner's description (its opening clause says what it looks for) whose list items
@@ -1065,10 +1081,13 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         };
         let describes = |i: usize, folded: &str| {
             scanner_items.get(i).copied().unwrap_or(false)
-                || described.get(i).map_or_else(
-                    || reading::describes_text(folded),
-                    |c| *c.get_or_init(|| reading::describes_text(folded)),
-                )
+                || match (reads.get(i), described.get(i)) {
+                    (Some(r), _) if shared => {
+                        *r.describes.get_or_init(|| reading::describes_text(folded))
+                    }
+                    (_, Some(c)) => *c.get_or_init(|| reading::describes_text(folded)),
+                    _ => reading::describes_text(folded),
+                }
         };
         let states_of = std::cell::OnceCell::new();
         let states_function = || {
@@ -1286,15 +1305,26 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             let mentions_tools = TOOL_WORDS.in_text(&folded);
             // (Words the expression needs, looked for first: it is dear to run.)
             let may_name_others = mentions_tools || OTHER_WORDS.in_text(&folded);
-            let mut reading = Reading {
-                hits: found,
+            let unread = |hits| Reading {
+                hits,
                 folded: &folded,
                 literal_sink: false,
                 other_tools: false,
                 forbids_call: false,
                 forbids_move: false,
-            }
-            .without_negated();
+            };
+            // (A clause's negations, read once per clause text: they depend on its terms and
+            // its folded form alone, both its shared reading's.)
+            let mut reading = match reads.get(n).filter(|_| shared) {
+                Some(read) => {
+                    let (hits, forbids_call, forbids_move) = read.negations.get_or_init(|| {
+                        let r = unread(found).without_negated();
+                        (r.hits, r.forbids_call, r.forbids_move)
+                    });
+                    Reading { forbids_call: *forbids_call, forbids_move: *forbids_move, ..unread(hits.clone()) }
+                }
+                None => unread(found).without_negated(),
+            };
             if reading.hits.is_empty()
                 && !reading.forbids_call
                 && !judge::names_this_tool(&folded)
@@ -1517,15 +1547,14 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
 }
 
 /// A clause folded, with its lexicon terms and the shapes the lexicons cannot list (secret
-/// variables, session rules, dotted settings; see [`reading::secret_shapes`]).
+/// variables, session rules, dotted settings; see [`reading::secret_shapes`]), read once per
+/// clause text (see [`super::read_clause`]).
 fn clause_terms(
     lex: &crate::audit::lexicon::Lexicon,
     raw: &str,
 ) -> (String, Vec<crate::audit::lexicon::ConceptHit>) {
-    let folded = fold(raw);
-    let mut hits = lex.find(&folded);
-    hits.extend(reading::secret_shapes(raw, &folded));
-    (folded, hits)
+    let read = super::read_clause(lex, raw);
+    (read.folded.clone(), read.hits())
 }
 
 /// Two clauses read as one (folded text and terms): `b` after `a` on a new line, its terms

@@ -383,6 +383,13 @@ pub(super) fn role_tool(folded: &str) -> bool {
 /// A literal destination in the clause: a URL, an e-mail address, a phone number, an IBAN, a
 /// markdown image.
 pub(super) fn literal_sink(raw: &str) -> bool {
+    // (ASCII text, most clauses, is looked at in one pass over its bytes; see [`ascii_may`].)
+    let may = ascii_may(raw).unwrap_or_else(|| literal_sink_gate(raw));
+    may && LITERAL_SINK.as_ref().is_some_and(|r| r.is_match(raw))
+}
+
+/// The quick look before the literal-sink expression ([`literal_sink`]), for any text.
+fn literal_sink_gate(raw: &str) -> bool {
     // Every shape the expression reads holds an `@`, a `+`, a `://`, a `![`, a `0x`, a `bc1`, `acct_` or two
     // digits in a row (of any script: `\d` is Unicode): a clause with none of them is not
     // searched.
@@ -398,17 +405,103 @@ pub(super) fn literal_sink(raw: &str) -> bool {
     static MARKS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "@", "+", "://", "![", "0x", "0X", "bc1", "BC1", "site:", "acct_", ">.", "}.", "].",
     ]);
-    static HOST: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
-        "host", "Host", "HOST", "domain", "Domain", "хост", "Хост", "домен", "ホスト", "主机", "域名", "호스트",
-        "cluster at", "server at", "endpoint at", "mirror at", "relay at", "instance at", "registry at",
-    ]);
-    let may = MARKS.in_text(raw)
+    MARKS.in_text(raw)
         || two_digits()
         || (raw.contains('/') && raw.contains('.'))
         // (A host of three labels: "share.example.io".)
         || raw.split_whitespace().any(|w| w.len() >= 8 && w.bytes().filter(|&b| b == b'.').count() >= 2)
-        || (raw.contains('.') && HOST.in_text(raw));
-    may && LITERAL_SINK.as_ref().is_some_and(|r| r.is_match(raw))
+        || (raw.contains('.') && HOST.in_text(raw))
+}
+
+/// Words that name a host before one written bare ("the host edge.example").
+static HOST: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+    "host", "Host", "HOST", "domain", "Domain", "хост", "Хост", "домен", "ホスト", "主机", "域名", "호스트",
+    "cluster at", "server at", "endpoint at", "mirror at", "relay at", "instance at", "registry at",
+]);
+
+/// [`literal_sink_gate`] of an ASCII text (`None` for any other), in one pass over its bytes,
+/// and with a closer look at its digits: the gate lets through two digits in a row, while
+/// every shape of the expression an ASCII text can hold needs more — an `@`, a `+`, a `://`,
+/// a `![`, a `0x`, a `bc1` or `site:` (in any case), `acct_`, a dot directly before a letter,
+/// digit, `_` or `-` (a host, a dotted number), four digits in a row, or a capital before two
+/// digits (an IBAN) — so a clause whose only mark is "shard 17" is not searched. (Its shapes
+/// in other scripts start with a character no ASCII text holds.) Exactly
+/// `literal_sink_gate(raw)` wherever the expression can match: the tests below check both
+/// against each other.
+fn ascii_may(raw: &str) -> Option<bool> {
+    /// The bytes the pass stops at: digits, capitals, the marks' first bytes, `/`, `.`, and
+    /// every byte of a character outside ASCII (the pass gives up there).
+    static STOPS: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut b = 0usize;
+        while b < 256 {
+            t[b] = b >= 0x80
+                || (b >= b'0' as usize && b <= b'9' as usize)
+                || (b >= b'A' as usize && b <= b'Z' as usize)
+                || matches!(b as u8, b'@' | b'+' | b':' | b'!' | b'a' | b'b' | b's' | b'>' | b'}' | b']' | b'/' | b'.');
+            b += 1;
+        }
+        t
+    };
+    let b = raw.as_bytes();
+    let at = |i: usize, lit: &[u8]| b.get(i..i + lit.len()).is_some_and(|s| s == lit);
+    let at_ci = |i: usize, lit: &[u8]| b.get(i..i + lit.len()).is_some_and(|s| s.eq_ignore_ascii_case(lit));
+    // The gate's own marks, and the marks the expression needs.
+    let (mut marks, mut needed) = (false, false);
+    let (mut two_digits, mut slash, mut dot) = (false, false, false);
+    // (The digits in a row up to the last digit seen, and where it stood.)
+    let (mut digits, mut last_digit) = (0usize, usize::MAX);
+    for (i, &c) in b.iter().enumerate() {
+        if !STOPS[usize::from(c)] {
+            continue;
+        }
+        let next = b.get(i + 1).copied().unwrap_or(0);
+        match c {
+            0x80.. => return None,
+            b'0'..=b'9' => {
+                digits = if last_digit.wrapping_add(1) == i { digits + 1 } else { 1 };
+                last_digit = i;
+                two_digits |= digits >= 2;
+                needed |= digits >= 4 || (c == b'0' && (next == b'x' || next == b'X'));
+                marks |= c == b'0' && (next == b'x' || next == b'X');
+            }
+            b'@' | b'+' => (marks, needed) = (true, true),
+            b':' if at(i + 1, b"//") => (marks, needed) = (true, true),
+            b'!' if next == b'[' => (marks, needed) = (true, true),
+            b'a' if at(i, b"acct_") => (marks, needed) = (true, true),
+            b'b' | b'B' if at_ci(i, b"bc1") => {
+                marks |= at(i, b"bc1") || at(i, b"BC1");
+                needed = true;
+            }
+            b's' | b'S' if at_ci(i, b"site:") => {
+                marks |= at(i, b"site:");
+                needed = true;
+            }
+            b'>' | b'}' | b']' if next == b'.' => marks = true,
+            b'/' => slash = true,
+            b'.' => {
+                dot = true;
+                needed |= next.is_ascii_alphanumeric() || next == b'_' || next == b'-';
+            }
+            b'A'..=b'Z' if next.is_ascii_digit() && b.get(i + 2).is_some_and(u8::is_ascii_digit) => needed = true,
+            _ => {}
+        }
+        // (Settled once the gate lets the text through and the expression may match: what
+        // follows, in any script, changes neither.)
+        if needed && (marks || two_digits || (slash && dot)) {
+            return Some(true);
+        }
+    }
+    // (A host of three labels and a word for a host, looked for last: the other marks are
+    // cheaper to tell.)
+    Some(
+        needed
+            && (marks
+                || two_digits
+                || (slash && dot)
+                || raw.split_whitespace().any(|w| w.len() >= 8 && w.bytes().filter(|&b| b == b'.').count() >= 2)
+                || (dot && HOST.in_text(raw))),
+    )
 }
 
 /// Identifiers in a clause that look like tool names (`send_email`, `sendEmail`, `` `x-y` ``),
@@ -1067,6 +1160,11 @@ fn earlier_rules_void(folded: &str) -> Option<ConceptHit> {
     Some(ConceptHit { concept: Concept::Override, start, end })
 }
 
+/// The extensions every file shape of [`secret_shapes_only`] ends with (each opens with its
+/// dot).
+const FILE_EXTENSIONS: &[&str] =
+    &[".pem", ".key", ".p12", ".pfx", ".jks", ".kdbx", ".ppk", ".gpg", ".asc", ".ovpn", ".json"];
+
 fn secret_shapes_only(raw: &str, folded: &str) -> Vec<ConceptHit> {
     static ENV: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:TOKEN|SECRET|PASSWORD|PASSWD|PWD|PASS|API_KEY|APIKEY|PRIVATE_KEY|SECRET_KEY|ACCESS_KEY|CREDENTIALS?|AUTH|PAT|DSN)\b").ok()
@@ -1104,11 +1202,13 @@ fn secret_shapes_only(raw: &str, folded: &str) -> Vec<ConceptHit> {
             }
         }
     }
-    // The file shapes all need one of these extensions.
-    static EXTENSIONS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
-        ".pem", ".key", ".p12", ".pfx", ".jks", ".kdbx", ".ppk", ".gpg", ".asc", ".ovpn", ".json",
-    ]);
-    let extension = || EXTENSIONS.in_text(raw);
+    // The file shapes all need one of these extensions. (Each `.` of the clause compared with
+    // them, rather than a phrase list: no other list reads the clause as written, and the
+    // lists' shared pass over a text it meets first reads every list.)
+    let extension = || {
+        let b = raw.as_bytes();
+        memchr::memchr_iter(b'.', b).any(|i| FILE_EXTENSIONS.iter().any(|e| b[i..].starts_with(e.as_bytes())))
+    };
     if let Some(re) = FILE.as_ref().filter(|_| raw.contains('.') && extension()) {
         for m in re.find_iter(raw) {
             // A path or a file name (`~/certs/server.key`, `*.pem`), not a word ending in
@@ -2202,6 +2302,87 @@ mod tests {
             assert!(super::describes_text_by_regex(text), "{text}");
         }
         assert!(!super::describes_text("Use this tool to look up the item by its identifier."));
+    }
+
+    /// The literal-sink expression with the gate kept for text in other scripts: what
+    /// [`super::literal_sink`] answered for every text before ASCII text had a gate of its own.
+    fn literal_sink_by_gate(raw: &str) -> bool {
+        super::literal_sink_gate(raw) && super::LITERAL_SINK.as_ref().is_some_and(|r| r.is_match(raw))
+    }
+
+    /// The pieces the gates and the expression look at, for the property tests below.
+    fn literal_sink_pieces() -> Vec<&'static str> {
+        vec![
+            "@", "+", ":", "//", "://", "!", "[", "](", "![", "0", "0x", "0X", "1", "12", "123", "2026", "4111",
+            "bc1", "Bc1", "BC1", "bC1", "qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "site:", "Site:", "SITE:",
+            "acct_", "acct_1QmigR8tEdGe2x", ">.", "}.", "].", ".", ". ", "..", ".io", ".com", ".example",
+            "/", "-", "_", " ", "\t", "\n", "\u{b}", "\r", "GB", "GB29", "DE44", "NWBK", "host", "Host",
+            "HOST", "hOST", "domain", "cluster at", "server at", "registry at", "en", "to", "via", "a",
+            "login", "example", "share", "edge", "x", "y", "mail", "ops", "git@", "https://", "http://x",
+            "e.g.", "1.2", "41.882.190/0001-07", "123.456.789-09", "12-34-5678", "普通", "хост", "ホスト",
+            "١٢", "٣٤", "é", "K", "ZZ12", "AB12", "ABCD", "WXYZ", "Z9", "99",
+        ]
+    }
+
+    /// Every extension of the file shapes opens with its dot (the clause is searched at its
+    /// dots).
+    #[test]
+    fn file_extensions_open_with_a_dot() {
+        assert!(super::FILE_EXTENSIONS.iter().all(|e| e.starts_with('.') && e.len() > 1));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// The one-pass gate of ASCII text answers as the gate kept for every text did: the
+        /// literal sinks found are the same.
+        #[test]
+        fn the_ascii_literal_sink_gate_answers_as_the_old_one(
+            pieces in proptest::collection::vec(proptest::sample::select(literal_sink_pieces()), 0..14),
+            joins in proptest::collection::vec(proptest::sample::select(vec!["", "", " ", "."]), 14),
+        ) {
+            let text: String = pieces.iter().zip(&joins).flat_map(|(p, j)| [*p, *j]).collect();
+            proptest::prop_assert_eq!(super::literal_sink(&text), literal_sink_by_gate(&text), "{:?}", text);
+        }
+
+        /// The same on each shape the expression reads, written with as few other marks as
+        /// it can hold, in a sentence with or without two digits elsewhere.
+        #[test]
+        fn the_ascii_literal_sink_gate_answers_as_the_old_one_on_each_shape(
+            before in "(|the |pay |shard 17 |e.g. )",
+            shape in proptest::prop_oneof![
+                "https?://[a-z]{1,5}",
+                "[0-9]{4}([ -][0-9]{4}){2,3}",
+                "[0-9]{2,6}-[0-9]{2,6}-[0-9]{4,8}",
+                "git@[a-z.]{1,6}:[a-z/]{1,6}",
+                "[a-z]{1,4}@[a-z]{1,4}[.][a-z]{2,3}",
+                "[+][0-9][0-9 ()-]{7,10}[0-9]",
+                "!\\[[a-z]{0,3}\\]\\(",
+                "0[xX][0-9a-fA-F]{40}",
+                "[bB][cC]1[ac-hj-np-z02-9]{25,30}",
+                "(en|to|at|a|in|via) [a-z0-9-]{1,4}[.](com|io)/[a-z]{0,3}",
+                "(en|to|at|a|in|via) [a-z0-9-]{1,3}[.][a-z0-9-]{1,3}[.](com|io|dev)",
+                "[sS][iI][tT][eE]:[a-z-]{1,4}[.][a-z]{2,3}",
+                "[A-Z]{2}[0-9]{2}( ?[0-9A-Z]{4}){3,7}( ?[0-9A-Z]{1,3})?",
+                "[0-9]{16,20}",
+                "([hH][oO][sS][tT]|[dD]omain|hostname) [a-z-]{1,4}([.][a-z-]{1,4}){1,2}",
+                "(cluster|server|relay) at [a-z-]{1,4}([.][a-z-]{1,4}){0,2}[.][a-z]{2,3}",
+                "acct_[A-Za-z0-9]{8,10}",
+                "[>}\\]][.][a-z-]{1,4}([.][a-z-]{1,4}){1,2}",
+                "[0-9]{2}[.][0-9]{3}[.][0-9]{3}/[0-9]{4}-[0-9]{2}",
+                "[0-9]{3}[.][0-9]{3}[.][0-9]{3}-[0-9]{2}",
+            ],
+            after in "(| now| today[.]|, 12)",
+        ) {
+            let text = format!("{before}{shape}{after}");
+            proptest::prop_assert_eq!(super::literal_sink(&text), literal_sink_by_gate(&text), "{:?}", text);
+        }
+
+        /// The same on arbitrary ASCII.
+        #[test]
+        fn the_ascii_literal_sink_gate_answers_as_the_old_one_on_any_ascii(text in "[ -~\t\n\r\x0b\x0c]{0,80}") {
+            proptest::prop_assert_eq!(super::literal_sink(&text), literal_sink_by_gate(&text), "{:?}", text);
+        }
     }
 
     proptest::proptest! {
