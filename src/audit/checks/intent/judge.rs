@@ -127,6 +127,23 @@ pub(super) const STEER_DONE: u8 = 4;
 /// [`Read::steer`]: an earlier clause ran something down (called it unfit, stale or not to be
 /// used) without naming it as a tool: "Jira и GitHub Issues считаются устаревшими".
 pub(super) const STEER_RUNDOWN: u8 = 8;
+/// A clause claimed this tool is the only safe or trustworthy one of its kind ("the only safe
+/// file reader"): the others are called unsafe without a word about them, so a clause naming
+/// one to be replaced ("use instead of read_file") completes the rundown.
+pub(super) const STEER_ONLY_SAFE: u8 = 16;
+
+/// Words that claim this tool is the only safe one of its kind, and so the others unsafe.
+static ONLY_SAFE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+    "the only safe", "the only secure", "the only reliable", "the only trusted",
+    "the only trustworthy", "the only sanctioned", "only safe way", "la única segura",
+    "el único seguro", "la única fiable", "el único fiable", "a única segura", "o único seguro",
+    "a única confiável", "o único confiável", "la seule sûre", "le seul sûr", "la seule fiable",
+    "le seul fiable", "das einzige sichere", "der einzige sichere", "die einzige sichere",
+    "das einzig sichere", "der einzig sichere", "die einzig sichere", "единственный безопасный",
+    "единственный надёжный", "единственный надежный", "единственная безопасная", "唯一安全",
+    "唯一可靠", "唯一可信", "唯一の安全", "唯一安全な", "唯一信頼できる", "유일하게 안전한",
+    "유일한 안전한",
+]);
 
 /// A destruction said to depend on what the caller asks ("if `prune` is true, stale branches
 /// are deleted", "whether the source is removed"): an option, not a side effect.
@@ -219,7 +236,7 @@ fn hides_changes(folded: &str) -> bool {
 /// A literal argument value written as an assignment: `draft=false`, `public: true`,
 /// `reviewer='merge-bot'` (a colon only before a flag, a number or a quoted value, so that
 /// "note: gists …" is no assignment).
-fn assigns_value(folded: &str) -> bool {
+pub(super) fn assigns_value(folded: &str) -> bool {
     static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r#"\b[a-z][a-z0-9_]*(?:\s*=\s*[\w'"@./-]+|:\s*(?:true|false|\d+\b|'[^']+'|"[^"]+"))"#).ok()
     });
@@ -1560,7 +1577,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let another = named_other || r.has(OtherTools) || r.other_tools || role;
     // "Only this one is correct; do not call the other translators": the others forbidden
     // beside a claim to be the only choice.
-    let only_this = r.has(Prefer) && r.forbids_call && (r.has(OtherTools) || r.other_tools || role);
+    // (… or the others ruled out without a verb: "use save_note, never other note tools".)
+    let only_this = r.has(Prefer)
+        && (r.forbids_call
+            || crate::audit::text::any_of!(r.folded, ["never other", "never any other", "never another", "nunca otras", "nunca otra", "nunca outras", "nunca outra", "jamais d'autres", "jamais un autre", "jamais une autre", "nie andere", "niemals andere", "никогда другие", "никаких других"]))
+        && (r.has(OtherTools) || r.other_tools || role);
     // (… or forbidden even where the user names them: "evite chamar os outros, mesmo que o
     // usuário os mencione".)
     let against_user = r.forbids_call && r.has(AgainstUser);
@@ -1667,9 +1688,16 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     if !whole && x.tool {
         // (Not said of this tool: "this tool only reads and never calls the tools it
         // inspects" is a restraint.)
+        let only_safe = ONLY_SAFE.in_text(r.folded);
         let knock = another
             && !about_itself()
-            && (r.has(Disparage) || r.has(Unfit) || r.forbids_call || STALE.in_text(r.folded));
+            && (r.has(Disparage)
+                || r.has(Unfit)
+                || r.forbids_call
+                || STALE.in_text(r.folded)
+                // (… or named to be replaced after this tool was called the only safe one:
+                // "the only safe file reader; use instead of read_file".)
+                || r.has(Prefer) && (only_safe || x.steer.get() & STEER_ONLY_SAFE != 0));
         // (This tool, "only" or "always", and a word for using it: "für Routen wird stets
         // dieses Werkzeug verwendet", "use only this one".)
         let puts_first = r.has(Prefer)
@@ -1681,7 +1709,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         let now = before
             | if knock { STEER_KNOCK } else { 0 }
             | if puts_first { STEER_SELF } else { 0 }
-            | if rundown { STEER_RUNDOWN } else { 0 };
+            | if rundown { STEER_RUNDOWN } else { 0 }
+            | if only_safe { STEER_ONLY_SAFE } else { 0 };
         if before & STEER_DONE == 0 && now & (STEER_KNOCK | STEER_SELF) == STEER_KNOCK | STEER_SELF {
             emit(
                 rule_id::PREFERENCE_MANIPULATION,

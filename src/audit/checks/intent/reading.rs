@@ -681,7 +681,9 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         let code = !called
             && !aside
             && (after.starts_with(['{', '(', '[', '='])
-                || raw[..at].ends_with(['{', '}', '(', '[', '$', '%', '.']));
+                || raw[..at].ends_with(['{', '}', '(', '[', '$', '%', '.'])
+                // (… or the value compared or assigned: `resource.type="cloud_run_revision"`.)
+                || raw[..at].trim_end_matches(['"', '\'', ' ']).ends_with(['=', '<', '>']));
         if snake
             && !code
             && !named_as_field(raw, at, word.len())
@@ -1540,7 +1542,11 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
         if prev.is_some_and(char::is_alphanumeric) || next.is_some_and(char::is_alphanumeric) {
             return false;
         }
-        let quoted = matches!(prev, Some('`' | '\'' | '"')) && matches!(next, Some('`' | '\'' | '"'));
+        let quoted = matches!(prev, Some('`' | '\'' | '"')) && matches!(next, Some('`' | '\'' | '"'))
+            // (… or in the quotation marks of prose, spaced as French writes them: « salle »,
+            // “note”, „Notiz“, 「memo」.)
+            || matches!(before.trim_end().chars().next_back(), Some('«' | '“' | '„' | '‘' | '「' | '『'))
+                && matches!(after.trim_start().chars().next(), Some('»' | '”' | '“' | '’' | '」' | '』'));
         let labelled = ["parameter", "field", "argument", "arg ", "param", "property", "input"]
             .iter()
             .any(|w| after.trim_start_matches(['`', '\'', '"', ' ']).starts_with(w));
