@@ -243,6 +243,31 @@ pub(super) fn assigns_value(folded: &str) -> bool {
     folded.contains(['=', ':']) && RE.as_ref().is_some_and(|re| re.is_match(folded))
 }
 
+/// [`assigns_value`] outside the arguments of a call written out (`get_revision(doc_id='d1')`
+/// is a call, read as one elsewhere): values fixed with no call around them ("for close_ticket:
+/// always notify_customer=false", also inside an aside in parentheses).
+pub(super) fn assigns_bare_value(folded: &str) -> bool {
+    if !folded.contains('=') && !folded.contains(':') {
+        return false;
+    }
+    if !folded.contains('(') {
+        return assigns_value(folded);
+    }
+    let mut kept = String::with_capacity(folded.len());
+    let mut depth = 0usize;
+    let mut prev: Option<char> = None;
+    for c in folded.chars() {
+        match c {
+            '(' if depth > 0 || prev.is_some_and(|p| p.is_alphanumeric() || p == '_') => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            _ if depth == 0 => kept.push(c),
+            _ => {}
+        }
+        prev = Some(c);
+    }
+    assigns_value(&kept)
+}
+
 /// "No longer into the user's project": the user's target said to be given up. ("Instead of"
 /// is left out: "use this instead of `execute_command`" is how honest tools point the model
 /// at the better of their own tools.)
@@ -354,6 +379,14 @@ fn denies(r: &Reading) -> bool {
                 && DOING.iter().any(|d| w[1].starts_with(d))
         });
         if governed {
+            return true;
+        }
+        // (A destruction that is the subject of a statement about its effect: "deleting the
+        // file from the latest commit does not remove it from history".)
+        let subject = f[..h.start].trim_end().is_empty()
+            && f[h.start..h.end].ends_with("ing")
+            && crate::audit::text::any_of!(f[h.end..], [" does not ", " doesn't ", " will not ", " won't ", " is not enough", " is not sufficient"]);
+        if subject {
             return true;
         }
         let from = f[..h.start].char_indices().rev().nth(24).map_or(0, |(i, _)| i);

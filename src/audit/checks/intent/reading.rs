@@ -181,7 +181,9 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // one site (`site:example.org`), a host named as one ("the host edge.example"), a payment
     // platform's account id (`acct_1Qm…`), a Brazilian company or person number used as a PIX
     // key (`41.882.190/0001-07`, `123.456.789-09`), a host with a placeholder for the data
-    // (`<hex of the key>.probe.example`, `{token}.collect.example`: a DNS name that carries it).
+    // (`<hex of the key>.probe.example`, `{token}.collect.example`: a DNS name that carries it;
+    // or a domain suffix the data is to be written before: "split into labels, followed by
+    // .cb.probe.app").
     // (A URL elided to its scheme, `https://…`, names no place.)
     Regex::new(
         concat!(
@@ -190,7 +192,7 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
             // three labels there: the word and the top-level domains written once.)
             r"\b", where_to!(), r"\s+(?:[a-z0-9-]+\.)+", top_level!(), r"/[\w./?=&%-]*|",
             r"\b", where_to!(), r"\s+[a-z0-9-]+\.[a-z0-9-]+\.", top_level!(), r"\b|",
-            r"\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?i:\b(?:cluster|server|endpoint|mirror|relay|instance|registry)\s+at\s+[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b)|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b"
+            r"\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?i:\b(?:cluster|server|endpoint|mirror|relay|instance|registry)\s+at\s+[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b)|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|(?i:\b(?:followed by|suffixed with|suffixed by|then append|and append|appended with)\s+)\.[\w-]+(?:\.[\w-]+)*\.", top_level!(), r"\b|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b"
         ),
     )
     .ok()
