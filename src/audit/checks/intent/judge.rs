@@ -268,6 +268,12 @@ pub(super) fn assigns_bare_value(folded: &str) -> bool {
     assigns_value(&kept)
 }
 
+/// Values fixed with `=` outside a call written out ([`assigns_bare_value`]): asked by the
+/// clause gates and by whether a clause is about calls.
+pub(super) fn fixes_values(folded: &str) -> bool {
+    folded.contains('=') && assigns_bare_value(folded)
+}
+
 /// "No longer into the user's project": the user's target said to be given up. ("Instead of"
 /// is left out: "use this instead of `execute_command`" is how honest tools point the model
 /// at the better of their own tools.)

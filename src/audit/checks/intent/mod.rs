@@ -1293,7 +1293,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 && !judge::STALE.in_text(&folded)
                 // (Values fixed for a call with no verb: "for close_ticket: always
                 // notify_customer=false, visibility=public" — the judge asks whose call.)
-                && (!folded.contains('=') || !judge::assigns_bare_value(&folded))
+                && !judge::fixes_values(&folded)
             {
                 continue;
             }
@@ -1332,7 +1332,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 && !reading.forbids_call
                 && !judge::names_this_tool(&folded)
                 && !judge::STALE.in_text(&folded)
-                && (!folded.contains('=') || !judge::assigns_bare_value(&folded))
+                && !judge::fixes_values(&folded)
             {
                 continue;
             }
@@ -1450,7 +1450,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 || (reading.literal_sink && reading.has(Concept::AgainstUser))
                 // (… as are argument values written out, with no verb: "for close_ticket:
                 // always notify_customer=false".)
-                || (folded.contains('=') && judge::assigns_bare_value(&folded));
+                || judge::fixes_values(&folded);
             let targets: Vec<String> = identifiers(raw)
                 .into_iter()
                 .filter(|(t, quoted)| {
