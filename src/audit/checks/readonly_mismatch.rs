@@ -162,6 +162,8 @@ const READ_VERBS: &[&str] = &[
     "analyse", "compare", "estimate", "calculate", "resolve", "verify", "test", "dry", "generate",
     // A quote or a simulation prices what it names (`quote_transfer`, `simulate_payment`).
     "quote", "simulate", "forecast",
+    // A calculation computes what it names (`calc_cancellation_fee`, `compute_refund_amount`).
+    "calc", "compute", "calcular", "calculer", "berechne", "berechnen",
     // Static analysis reads the script it is given (`lint_shell_script`, `parse_command`);
     // a scanner what it scans (`scan_commit_history`, `audit_dependencies`).
     "lint", "parse", "scan", "audit", "detect", "examine", "assess", "evaluate", "measure",
@@ -2684,5 +2686,15 @@ mod tests {
         assert!(!mismatch("view_repo", "查看仓库信息；若默认分支落后于镜像，会显示落后的提交数。", ro.clone()));
         assert!(!mismatch("kuendigungen_anzeigen", "Zeigt die Kündigungen des letzten Monats.", ro));
     }
-}
 
+    #[test]
+    fn a_name_led_by_calc_or_compute_names_what_it_computes() {
+        let ro = json!({"readOnlyHint": true, "destructiveHint": false});
+        // Must not: a fee for a cancellation computed, a refund computed (the later words are
+        // what is computed).
+        assert!(!mismatch("calc_cancellation_fee", "キャンセル料を計算します。計算のみで、返金処理は行いません。", ro.clone()));
+        assert!(!mismatch("compute_refund_amount", "Computes the amount a refund would come to; nothing is refunded.", ro.clone()));
+        // Must: the same name whose text says it cancels the booking.
+        assert!(mismatch("calc_cancellation_fee", "Computes the fee, then cancels the booking and deletes the reservation.", ro));
+    }
+}

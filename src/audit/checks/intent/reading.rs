@@ -904,10 +904,12 @@ fn listed_after_negation(folded: &str, start: usize) -> bool {
     };
     let rest = rest.trim_end_matches(',');
     let word_start = rest.rfind(' ').map_or(0, |i| i + 1);
+    // (The negation may stand three short words before the conjunction: "it is never
+    // shown in chat or passed to other tools".)
     let from = rest[..word_start]
         .char_indices()
         .rev()
-        .nth(13)
+        .nth(19)
         .map_or(0, |(i, _)| i);
     negation_before(&rest[from..word_start])
 }
@@ -1249,7 +1251,7 @@ const APPROVAL: &[&str] = &[
     "bestätig", "bestaetig", "rückfrage", "rueckfrage", "genehmig", "freigabe", "freigegeben",
     "zustimm", "zugestimmt", "erlaubnis", "eingewilligt", "подтвержд", "соглас", "разреш",
     "одобр", "确认", "確認", "审批", "審批", "批准", "同意", "授权", "授權", "审核", "承認", "許可",
-    "了承", "확인", "승인", "허락", "허가", "동의", "l'accord", "visto bueno",
+    "了承", "확인", "승인", "허락", "허가", "동의", "l'accord", "visto bueno", "go-ahead", "sign-off", "green light",
     // (A preview or a draft shown first is the user's chance to approve.)
     "preview", "vorschau", "предпросмотр", "черновик", "aperçu", "vista previa", "pré-visualiza",
     "draft",
@@ -2068,11 +2070,15 @@ impl Reading<'_> {
         // (… or says that secret values are masked in what the tool shows: "values of names
         // matching *TOKEN* are always masked", "masked unless `include_values` is true; only
         // set it when …" — setting the tool's own switch moves nothing.)
+        // (A copy made with the secrets masked — "makes a copy with e-mail addresses and
+        // API-key-like strings masked", "…を伏せ字にしたコピーを作ります" — reads what it masks
+        // and sends nothing: only a send, a run, a call or a literal address moves it.)
+        let sends = [ActSend, ActDelete, ActRun, ActCall].iter().any(|c| self.has(*c)) || self.literal_sink;
         self.has(DataSecret)
             && ((self.has(Conceal) && !moves(true))
                 || (masks(self.folded)
                     && !crate::audit::text::any_of!(self.folded, ["unmask", "unredact"])
-                    && !moves(false)))
+                    && !sends))
     }
 
     /// The clause asks for the user's approval (a safeguard, not an attack).
