@@ -559,6 +559,14 @@ pub(super) fn call_arguments(args: &str) -> bool {
         let key = args.trim_start();
         let len = key.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(key.len());
         len > 0 && key[len..].trim_start().starts_with('=')
+    } || {
+        // (… or an argument described in words, as prose writes a call out:
+        // `sync_context(full chat so far)`; code passes values, not phrases.)
+        args.find(')').is_some_and(|end| {
+            let inner = &args[..end];
+            inner.split_whitespace().count() >= 2
+                && inner.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '\'' || c == '-')
+        })
     }
 }
 
