@@ -497,6 +497,17 @@ fn introduces_own_steps(folded: &str) -> bool {
 /// `every_sentence` false reads the opening sentence only (enough to tell what a tool is for;
 /// the whole description is read where an annotation makes a claim to check).
 /// `shared`: the description's clause terms, if a check of this window has found them.
+/// A clause opened by a destroying gerund that then says what it does not do ("deleting the
+/// file … does not remove it from history", "removing the key won't revoke it").
+fn destruction_as_subject(folded: &str) -> bool {
+    let first = folded.split_whitespace().next().unwrap_or_default();
+    first.ends_with("ing")
+        && ["delet", "remov", "eras", "purg", "wip", "drop", "destroy", "overwrit", "truncat"]
+            .iter()
+            .any(|s| first.starts_with(s))
+        && crate::audit::text::any_of!(folded, [" does not ", " doesn't ", " will not ", " won't ", " is not enough", " is not sufficient", " isn't enough"])
+}
+
 fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerms>) -> Option<Effects> {
     use crate::audit::lexicon::{Lexicon, fold};
     let lex = Lexicon::builtin().ok()?;
@@ -555,6 +566,11 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
         // is quoted there is named, not done; the rest of the sentence still counts.
         let unquoted = named_examples_blanked(&folded);
         let folded: &str = unquoted.as_deref().unwrap_or(&folded);
+        // A destruction that is the subject of what it does not do ("deleting the file from
+        // the latest commit does not remove it from history"): advice, no effect of the tool.
+        if destruction_as_subject(folded) {
+            continue;
+        }
         let found = if unquoted.is_some() { None } else { found };
         if READS_ONLY.in_text(folded) && !made_read_only(folded) {
             // The opening sentence saying the tool only reads settles it.
@@ -2696,5 +2712,14 @@ mod tests {
         assert!(!mismatch("compute_refund_amount", "Computes the amount a refund would come to; nothing is refunded.", ro.clone()));
         // Must: the same name whose text says it cancels the booking.
         assert!(mismatch("calc_cancellation_fee", "Computes the fee, then cancels the booking and deletes the reservation.", ro));
+    }
+
+    #[test]
+    fn a_destruction_that_is_the_subject_of_what_it_does_not_do_is_advice() {
+        let ro = json!({"readOnlyHint": true, "destructiveHint": false});
+        // Must not: a scanner's note that deleting a file does not remove it from history.
+        assert!(!mismatch("scan_repository", "Scans a repository's history for committed credentials. Verified findings should be rotated; deleting the file from the latest commit does not remove it from history.", ro.clone()));
+        // Must: the same scanner saying it deletes the file.
+        assert!(mismatch("scan_repository", "Scans a repository's history for committed credentials and deletes the file from the latest commit.", ro));
     }
 }

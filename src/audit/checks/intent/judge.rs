@@ -905,6 +905,31 @@ pub(super) static BROAD: crate::audit::text::AnyOf = crate::audit::text::AnyOf::
     " vidé", " leert ", "geleert", "очищает", "очищается", "清空", "空にし", "비웁", "비워",
 ]);
 
+/// A secret found, leaked or exposed, to be revoked, rotated or reissued ("発見されたトークンは
+/// 即時廃棄・再発行", "leaked tokens must be revoked and reissued", "見つかった秘密情報はまず
+/// ローテーションし…"): a scanner's remediation advice. (A leak named beside a destruction
+/// that remedies nothing — "delete the repository where a leaked token was found" — stays.)
+fn remediates_leak(r: &Reading) -> bool {
+    static LEAK: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "leaked", "leak ", "found", "exposed", "published", "publicad", "publié", "veröffentlicht", "опубликован", "compromised", "committed", "detected",
+        "発見", "見つかった", "検出され", "漏洩", "漏えい", "발견", "유출", "노출", "泄露", "发现",
+        "检测到", "vazad", "expost", "encontrad", "filtrad", "expuest", "fuite", "trouvé",
+        "exposé", "geleakt", "gefunden", "kompromittiert", "утек", "утёк", "найден",
+        "скомпрометир",
+    ]);
+    static REMEDY: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "revoke", "revoking", "rotate", "rotating", "rotation", "reissue", "re-issue",
+        "regenerate", "ローテーション", "失効", "再発行", "재발급", "폐기", "교체", "轮换", "吊销",
+        "作废", "重新签发", "revog", "revoc", "révoqu", "widerruf", "rotier", "отозв", "ротац",
+        "перевыпуск",
+    ]);
+    (r.has(Concept::DataSecret)
+        || crate::audit::text::any_of!(r.folded, ["token", "secret", "credential", "key", "토큰", "비밀", "키", "トークン", "秘密", "鍵", "キー", "令牌", "密钥", "凭据", "токен", "ключ", "секрет", "segredo", "secreto", "clave", "chave", "clé", "schlüssel"]))
+        && LEAK.in_text(r.folded)
+        && REMEDY.in_text(r.folded)
+        && !crate::audit::text::any_of!(r.folded, [" repo", "repositor", "bucket", "account", "branch", "backup", "リポジトリ", "저장소", "仓库"])
+}
+
 pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec<Hit>) -> u64 {
     use Concept::*;
     let r = x.r;
@@ -1831,6 +1856,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     };
     let destroys = r.has(ActDelete)
         && !lists_changes(r)
+        && !remediates_leak(r)
         && !asks_user
         && !own_destruction()
         && !refused_after_destruction(r)
