@@ -177,17 +177,48 @@ fn leet_letter(c: char) -> Option<char> {
     })
 }
 
+/// Each byte's class for [`leet_pair`]: 1 an ASCII letter, 2 a digit [`leet_letter`] reads
+/// as a letter, 0 anything else.
+static LEET_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_alphabetic() {
+            1
+        } else if matches!(c, b'0' | b'1' | b'3' | b'4' | b'5' | b'7') {
+            2
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
+/// Whether an ASCII letter stands next to a digit that looks like a letter (either side):
+/// two neighbours' classes together are 3 only for a letter and such a digit. One table look-up
+/// a byte; [`leet_pair_by_chars`] is the oracle.
+fn leet_pair(b: &[u8]) -> bool {
+    b.windows(2).any(|w| LEET_CLASS[usize::from(w[0])] | LEET_CLASS[usize::from(w[1])] == 3)
+}
+
+/// [`leet_pair`] as first written: each pair of neighbours tested with [`leet_letter`].
+#[cfg(test)]
+fn leet_pair_by_chars(b: &[u8]) -> bool {
+    b.windows(2).any(|w| {
+        (w[0].is_ascii_alphabetic() && leet_letter(w[1] as char).is_some())
+            || (w[1].is_ascii_alphabetic() && leet_letter(w[0] as char).is_some())
+    })
+}
+
 /// Text with letters written as digits ("n0t3 f0r th3 4ss1st4nt"), read with the letters
 /// back: only where at least three words, and at least a third of the words with letters,
 /// mix letters with such digits and hold no other digit (`sha256`, `x86_64`, `utf8` and
 /// `k8s` are names, and a version or a count among words is no code).
 fn unleet(text: &str) -> Option<String> {
     // (Cheapest first: a digit next to a letter at all.)
-    let b = text.as_bytes();
-    if !b.windows(2).any(|w| {
-        (w[0].is_ascii_alphabetic() && leet_letter(w[1] as char).is_some())
-            || (w[1].is_ascii_alphabetic() && leet_letter(w[0] as char).is_some())
-    }) {
+    if !leet_pair(text.as_bytes()) {
         return None;
     }
     // A word's core (its letters and digits) written with look-alike digits, and whether it
@@ -262,6 +293,20 @@ mod tests {
     use crate::model::finding::Severity;
     use base64::Engine as _;
     use serde_json::json;
+
+    proptest::proptest! {
+        /// The byte-class gate answers as the pairwise test it replaces, for any bytes.
+        #[test]
+        fn the_leet_gate_is_the_pairwise_test(b in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64)) {
+            proptest::prop_assert_eq!(super::leet_pair(&b), super::leet_pair_by_chars(&b));
+        }
+
+        /// … and for text of letters, digits and spaces.
+        #[test]
+        fn the_leet_gate_is_the_pairwise_test_on_words(t in "[a-zA-Z0-9 .éß]{0,40}") {
+            proptest::prop_assert_eq!(super::leet_pair(t.as_bytes()), super::leet_pair_by_chars(t.as_bytes()));
+        }
+    }
 
     #[test]
     fn base64_instruction_is_decoded_and_high() {

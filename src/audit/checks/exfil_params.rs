@@ -74,12 +74,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         if field.kind != StrKind::PropertyName {
             continue;
         }
-        let key: String = field
-            .text
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect();
+        let key = super::name_key(field.text);
         let strong = STRONG.contains(&key.as_str());
         let weak = WEAK.contains(&key.as_str());
         if !strong && !weak {

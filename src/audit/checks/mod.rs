@@ -397,6 +397,33 @@ pub(crate) fn deny_list_value(
     DENY.in_text(&name) || described()
 }
 
+/// A parameter name as the name lists compare it: its letters and digits only, in lower case
+/// (`API-Key` → `apikey`, `Passwort_Feld` → `passwortfeld`). An ASCII name (nearly all) is
+/// read byte by byte; any other char by char, as [`name_key_chars`] reads every name (the
+/// fast way's oracle).
+pub(crate) fn name_key(text: &str) -> String {
+    if text.is_ascii() {
+        // (For ASCII, `char::is_alphanumeric` is `is_ascii_alphanumeric` and `to_lowercase`
+        // one `to_ascii_lowercase`.)
+        let mut key = String::with_capacity(text.len());
+        key.extend(
+            text.bytes()
+                .filter(u8::is_ascii_alphanumeric)
+                .map(|b| char::from(b.to_ascii_lowercase())),
+        );
+        return key;
+    }
+    name_key_chars(text)
+}
+
+/// [`name_key`] char by char, for any text.
+fn name_key_chars(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 #[cfg(test)]
 pub(crate) mod testutil {
     use crate::audit::{RuleSet, audit_snapshots};
@@ -513,6 +540,16 @@ mod tests {
     /// What a reading read (the fields filled when asked are the analysis' to compare).
     fn read_of(r: &ClauseRead) -> (&str, &[ConceptHit], &[ConceptHit]) {
         (&r.folded, &r.found, &r.shapes)
+    }
+
+    proptest::proptest! {
+        /// A name's key read byte by byte (ASCII) is the one read char by char.
+        #[test]
+        fn a_names_key_is_the_one_read_char_by_char(
+            name in "[ -~]{0,40}|[a-zA-Z0-9_ÄÖÜäöüßİıΣσςЁё\\-]{0,24}"
+        ) {
+            proptest::prop_assert_eq!(super::name_key(&name), super::name_key_chars(&name));
+        }
     }
 
     proptest::proptest! {

@@ -62,12 +62,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         if item.kind != ItemKind::Tool {
             continue;
         }
-        let key: String = field
-            .text
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect();
+        let key = super::name_key(field.text);
         if !SECRET.contains(&key.as_str()) {
             continue;
         }
