@@ -1,7 +1,7 @@
 //! Measure the definition audit on a labelled corpus (`../shared/corpus/`, see its README).
 //!
 //! ```text
-//! cargo run --release --example corpus_eval -- ../shared/corpus [--fail-on high] [--show] [--check] [--no-learned]
+//! cargo run --release --example corpus_eval -- ../shared/corpus [--fail-on high] [--show] [--findings] [--check] [--no-learned]
 //! ```
 //!
 //! Every `*.jsonl` file whose records carry `label` and `tool` is measured twice:
@@ -16,7 +16,8 @@
 //!
 //! A tool counts as flagged when a finding about it reaches the gate (default: high).
 //! Prints recall (malicious) and false-positive rate (benign) per file and per category;
-//! `--show` lists every miss and every false alarm with its strongest finding; `--check`
+//! `--show` lists every miss and every false alarm with its strongest finding (`--findings`
+//! prints every finding of every pass to stderr, to see what made a verdict); `--check`
 //! exits 1 unless in-scan recall ≥ 97 % and false-positive rate ≤ 2 % (`--check-per-server`:
 //! the same bar, each server alone). Records with a `language` field are also counted per
 //! language.
@@ -139,6 +140,7 @@ fn main() {
     let mut dir = PathBuf::from("../shared/corpus");
     let mut gate = Severity::High;
     let mut show = false;
+    let mut all_findings = false;
     let mut no_learned = false;
     let mut check = false;
     let mut check_mode = "in-scan";
@@ -152,6 +154,7 @@ fn main() {
                     .unwrap_or(Severity::High)
             }
             "--show" => show = true,
+            "--findings" => all_findings = true,
             // Measure the rules alone: the learned scorer's findings are left out.
             "--no-learned" => no_learned = true,
             "--check" => check = true,
@@ -222,6 +225,18 @@ fn main() {
                 findings
             };
             let w = worst(&findings);
+            if all_findings {
+                for f in &findings {
+                    eprintln!(
+                        "FINDING {} {} {} at {} — {}",
+                        f.severity,
+                        f.rule,
+                        f.message,
+                        f.location.pointer.as_deref().unwrap_or("-"),
+                        f.evidence.as_deref().unwrap_or("")
+                    );
+                }
+            }
             let mut file_tally = Tally::default();
             let label = recs.first().map_or("", |r| r.label.as_str());
             for (r, p) in recs.iter().zip(&pos) {

@@ -919,7 +919,14 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
             let mut cue = pat.cue.as_str();
             use crate::audit::checks::side_effect_command::{exemplified, named_as_example};
             // Named rather than said: how, and whether the hit joins the mentions' cue.
-            let mention = if pat.quoted_is_mention
+            let mention = if field.kind == crate::audit::walk::StrKind::Example
+                && crate::audit::checks::intent::detector_of_hostile_text(item)
+            {
+                // An example of the text a detector of injections classifies ("Text to
+                // classify", examples: "Ignore all previous instructions …"): a sample of its
+                // input, named, not said.
+                Some(("a sample of the text a detector of injections judges", true))
+            } else if pat.quoted_is_mention
                 && crate::audit::text::quoted_mention(&prep.norm, m.start, m.end)
             {
                 Some(("quoted: named, not said", true))
@@ -1001,6 +1008,13 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 let tool = t.as_str();
                 if tool == item.name || server.tool_names.contains(tool) {
                     continue; // the item itself or a sibling: a normal workflow note.
+                }
+                // "Nothing is stored unless you then call save_item": what waits on the
+                // user's next step, not an order.
+                if crate::audit::checks::intent::nothing_until_called(&crate::audit::lexicon::fold(
+                    sentence_at(&prep.norm, m.start, m.end),
+                )) {
+                    continue;
                 }
                 // A quoted parameter name or value ("use the 'head' parameter", "use 'UTC'")
                 // is not a tool.

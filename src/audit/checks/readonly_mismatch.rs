@@ -1423,13 +1423,18 @@ fn plans_only(tool: &Value) -> bool {
         "does not apply", "without applying", "is not applied", "are not applied",
         "dry run", "dry-run", "only plans", "changes nothing", "does not delete anything",
         "does not destroy anything", "does not change anything", "does not modify anything",
-        "deletes nothing",
+        "deletes nothing", "nothing is renamed", "nothing is moved", "nothing is updated",
+        "nothing is written", "nothing is modified", "何も変更しません", "何も変更されません",
+        "不做任何修改", "아무것도 변경하지", "ändert noch nichts", "ne modifie rien",
+        "no modifica nada", "não altera nada", "ничего не меняет",
     ];
     const APPLIES: &[&str] = &["and applies", "then applies", "and executes", "then executes", "applies it", "and runs it"];
     let name = tool.field("name").and_then(Value::as_str).unwrap_or("");
     let words = crate::model::words::name_words_shared(name);
+    // (… or leads it: `plan_bulk_update`, `preview_batch_rename`.)
     let named = words.len() >= 2
         && (words.last().is_some_and(|w| PLAN_LAST.contains(&w.as_str()))
+            || words.first().is_some_and(|w| matches!(w.as_str(), "plan" | "preview" | "simulate"))
             || words.windows(2).any(|w| w[0] == "dry" && w[1] == "run"));
     if !named {
         return false;
@@ -2343,6 +2348,17 @@ mod tests {
             "inputSchema": {"type": "object", "properties": {"force": {"type": "boolean"}}},
             "annotations": {"readOnlyHint": false, "destructiveHint": false}});
         assert_eq!(worst(hook), Some(Severity::Medium));
+        // Must not: a plan named by its first word that says nothing is changed yet.
+        for (name, desc) in [
+            ("plan_batch_rename", "Builds a rename plan for the files in a folder and returns old -> new names. Nothing is renamed yet."),
+            ("plan_bulk_update", "商品マスタの一括更新計画を作ります。この時点では何も変更しません。変更前後の値を一覧で返します。"),
+        ] {
+            assert_eq!(worst(json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}})), None, "{name}");
+        }
+        // Must: the same name that applies its plan.
+        let applies = json!({"name": "plan_bulk_update", "description": "Builds an update plan and then applies it to every product.",
+            "annotations": {"readOnlyHint": true}});
+        assert!(worst(applies) >= Some(Severity::High));
         // Must: a plan that is applied at once, an overwrite with no option to opt in.
         let applied = json!({"name": "cleanup_plan", "description": "Builds a cleanup plan and then applies it, deleting every stale volume.",
             "annotations": {"readOnlyHint": true}});

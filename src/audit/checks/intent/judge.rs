@@ -164,6 +164,18 @@ fn optional(folded: &str) -> bool {
     WORDS.in_text(folded) || (folded.contains('`') && SET_OPTION.as_ref().is_some_and(|re| re.is_match(folded)))
 }
 
+/// Whether a clause says nothing happens until or unless a tool is called ("Nothing is stored
+/// unless you then call save_item", "nada se guarda hasta que llames a …", "rien n'est
+/// enregistré tant que …"): a statement of what the tool does not do.
+pub(super) fn nothing_until_called(folded: &str) -> bool {
+    crate::audit::text::any_of!(folded, ["nothing is ", "nothing gets ", "nothing will be ",
+        "no changes are ", "nada se ", "nada é ", "nada será", "rien n'est ", "rien ne sera",
+        "nichts wird ", "ничего не ", "什么都不", "不会保存任何", "何も", "아무것도"])
+        && crate::audit::text::any_of!(folded, ["unless", "until", "hasta que", "a menos que",
+            "até que", "a não ser que", "tant que", "à moins que", "bis ", "solange", "пока",
+            "除非", "直到", "まで", "전까지"])
+}
+
 /// A possibility said of a named tool: "can be restored with `restore_secret`", "may be
 /// undone using undo_merge", "lässt sich mit `x` wiederherstellen" — where a capability lives.
 fn can_be_done_with(folded: &str) -> Option<(usize, usize)> {
@@ -1175,6 +1187,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // after the user confirms the fingerprint"), nothing carried or hidden: the
             // user's own step.
             (true, false, _) if asks_user && !broad && !r.has(Conceal) && !moves => 2,
+            // "Nothing is stored unless you then call save_item": what does not happen until
+            // the named tool is called, nothing carried or hidden: the next step, the user's.
+            (true, false, _) if nothing_until_called(r.folded) && !broad && !r.has(Conceal) && !moves => 2,
             // Other tools in general, with data named, under the user's explicit ask and
             // with nothing moved anywhere ("only when the user asks; anyone still using the
             // old password is locked out"): a safeguard.
@@ -1909,7 +1924,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 || (x.kind == StrKind::Title
                     && !x.in_param
                     && (irreversible() || broad || (x.facts)().quiet)
-                    && crate::audit::text::any_of!(r.folded, ["then ", "afterwards", "puis ", "ensuite", "luego ", "después", "depois ", "em seguida", "danach", "dann ", "anschließend", "затем", "после чего", "然后", "随后", "その後", "그 후", "이후"])
+                    && crate::audit::text::any_of!(r.folded, ["then ", "afterwards", "puis ", "ensuite", "luego ", "después", "depois ", "em seguida", "danach", "dann ", "anschließend", "затем", "после чего", "然后", "随后", "その後", "그 후", "이후",
+                        // (… or as an extra step: "Deduplicate contacts (also wipes the cloud
+                        // contacts backup to free quota)".)
+                        "also ", "additionally", "além disso", "também ", "también ", "además", "également", "außerdem", "также", "同时", "还会", "あわせて", "함께"])
                     && !optional_once()
                     && !denies(r))
                 || undeclared
