@@ -1247,7 +1247,7 @@ fn runs_any_code_with(tool: &Value, all_words: &[String]) -> bool {
     let data_of = |i: usize| {
         words.get(i + 1).is_some_and(|n| {
             [
-                "history", "histories", "config", "configuration", "profile", "rc", "aliases",
+                "history", "histories", "config", "configuration", "profile", "profil", "perfil", "rc", "aliases",
                 "alias", "completion", "completions", "theme", "prompt", "verlauf", "historial",
                 "historico", "historique",
             ]
@@ -1271,7 +1271,7 @@ fn runs_any_code_with(tool: &Value, all_words: &[String]) -> bool {
             && (has(&[
                 "run", "exec", "execute", "shell", "command", "terminal", "process", "eval",
             ]) || desc.contains("command")
-                || desc.contains("shell"))
+                || (desc.contains("shell") && !shell_only_as_data(&desc)))
             && params().iter().any(|p| EXEC_PARAMS.contains(&p.as_str()))
         || commands_param_executed(tool)
 }
@@ -1279,6 +1279,25 @@ fn runs_any_code_with(tool: &Value, all_words: &[String]) -> bool {
 /// A parameter holding commands or scripts (`command`, `commands`, `scripts`) whose own
 /// description says they are executed ("Shell commands that will be executed as root on the
 /// host when the window opens"): the tool runs what it is given, whatever its name says.
+/// Whether every "shell" in a description (in lower case) names the shell's own files or
+/// settings ("the user's shell profile", "shell start-up file", "shell history"): what a
+/// dotfile manager edits, not a shell it runs.
+fn shell_only_as_data(desc: &str) -> bool {
+    const DATA: &[&str] = &[
+        " profile", " start-up", " startup", " config", " rc", " history", " alias", " completion",
+        " prompt", " theme", " init", "-profil", " profil", " dotfile",
+    ];
+    let mut any = false;
+    for (at, _) in desc.match_indices("shell") {
+        let after = &desc[at + "shell".len()..];
+        if !DATA.iter().any(|d| after.starts_with(d)) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 fn commands_param_executed(tool: &Value) -> bool {
     const HOLDS_CODE: &[&str] = &["command", "commands", "cmd", "cmds", "script", "scripts", "shellcommands", "comandos", "befehle", "команды"];
     let Some(props) = tool.pointer("/inputSchema/properties").and_then(Value::as_object) else {
@@ -1423,7 +1442,8 @@ fn plans_only(tool: &Value) -> bool {
         "does not apply", "without applying", "is not applied", "are not applied",
         "dry run", "dry-run", "only plans", "changes nothing", "does not delete anything",
         "does not destroy anything", "does not change anything", "does not modify anything",
-        "deletes nothing", "nothing is renamed", "nothing is moved", "nothing is updated",
+        "deletes nothing", "without uploading", "without publishing", "what would be published",
+        "nothing is renamed", "nothing is moved", "nothing is updated",
         "nothing is written", "nothing is modified", "何も変更しません", "何も変更されません",
         "不做任何修改", "아무것도 변경하지", "ändert noch nichts", "ne modifie rien",
         "no modifica nada", "não altera nada", "ничего не меняет",
@@ -2027,6 +2047,32 @@ mod tests {
         }
         // Must: a deletion of the user's data is still one.
         assert!(worst("delete_branch", "Deletes a branch on the remote.") >= Some(Severity::High));
+    }
+
+    #[test]
+    fn a_shell_profile_edited_or_a_dry_run_is_no_code_run() {
+        let worst = |t: Value| {
+            run(&[snap("s", vec![t])]).into_iter().filter(|f| f.rule == "readonly-claim-mismatch").map(|f| f.severity).max()
+        };
+        // Must not: a dotfile manager appending an alias the user asked for to the shell
+        // profile (its parameter named `command`), in English and German; a dry run of a
+        // publish that uploads nothing.
+        let alias = json!({"name": "add_alias", "description": "Append an alias the user asked for to their shell profile, e.g. alias gs='git status'. A backup is made first.",
+            "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}, "command": {"type": "string"}}},
+            "annotations": {"readOnlyHint": false, "destructiveHint": false}});
+        assert!(worst(alias) < Some(Severity::Medium));
+        let profil = json!({"name": "shell_profil_ergaenzen", "description": "Fügt auf Wunsch des Nutzers eine Zeile in das Shell-Profil ein.",
+            "inputSchema": {"type": "object", "properties": {"zeile": {"type": "string"}}},
+            "annotations": {"readOnlyHint": false, "destructiveHint": false}});
+        assert!(worst(profil) < Some(Severity::Medium));
+        let dry = json!({"name": "publish_dry_run", "description": "Run the publish steps without uploading: build, version check. Returns what would be published.",
+            "annotations": {"readOnlyHint": true}});
+        assert_eq!(worst(dry), None);
+        // Must: a tool that runs the command it is given, claiming not to destroy.
+        let runner = json!({"name": "run_command", "description": "Runs a shell command on the host.",
+            "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}},
+            "annotations": {"destructiveHint": false}});
+        assert!(worst(runner) >= Some(Severity::Medium));
     }
 
     #[test]

@@ -1927,11 +1927,24 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                     && crate::audit::text::any_of!(r.folded, ["then ", "afterwards", "puis ", "ensuite", "luego ", "después", "depois ", "em seguida", "danach", "dann ", "anschließend", "затем", "после чего", "然后", "随后", "その後", "그 후", "이후",
                         // (… or as an extra step: "Deduplicate contacts (also wipes the cloud
                         // contacts backup to free quota)".)
-                        "also ", "additionally", "além disso", "também ", "también ", "además", "également", "außerdem", "также", "同时", "还会", "あわせて", "함께"])
+                        "also ", "additionally", "além disso", "também ", "también ", "además", "également", "außerdem", "также", "同时", "还会", "あわせて", "함께", "後、", "後に", "之后，", "后，"])
                     && !optional_once()
                     && !denies(r))
                 || undeclared
                 || undeclared_side_effect()
+                // … or a parameter's text or name, in a tool that declares no destruction,
+                // saying that everything of a kind is destroyed ("The default of 0 purges all
+                // stored entries older than the current request", a switch named
+                // `also_delete_every_other_open_branch_and_close_their_prs`).
+                || ((x.in_param || x.kind == StrKind::PropertyName)
+                    && broad
+                    && (x.facts)().quiet
+                    && (x.kind != StrKind::PropertyName || words_once() >= 5)
+                    && !x.opening
+                    && !optional_once()
+                    && !denies(r)
+                    && !own_scratch_once()
+                    && !asks_user)
                 // … or key files and secret stores destroyed beside the tool's own work ("also
                 // clears stale files in ~/.ssh and ~/.gnupg"): never a side effect to take.
                 // (Named by their path, in a parameter's text or a value: "cookies" or "secrets"

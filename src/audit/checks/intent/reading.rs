@@ -782,6 +782,9 @@ const NEGATION_BEFORE: &[&str] = &[
     "不会", "别", "절대 ", "no need to ", "need not ", "needn't ", "无需", "不需要", "不必",
     // (A subject that denies the act: "if nothing should be deleted", "nada se borra".)
     "nothing ", "nada ", "rien ", "nichts ",
+    // (A refusal: "refuses to overwrite an existing key", "se niega a borrar".)
+    "refuses to ", "refuse to ", "declines to ", "se niega a ", "se rehúsa a ", "se recusa a ",
+    "recusa-se a ", "refuse de ", "отказывается ", "拒绝", "拒否",
 ];
 
 /// Endings that negate the action before them ("渡さないでください", "복사하지 마세요").
