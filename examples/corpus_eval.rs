@@ -17,7 +17,7 @@
 //! A tool counts as flagged when a finding about it reaches the gate (default: high).
 //! Prints recall (malicious) and false-positive rate (benign) per file and per category;
 //! `--show` lists every miss and every false alarm with its strongest finding (`--findings`
-//! prints every finding of every pass to stderr, to see what made a verdict); `--check`
+//! prints every finding of every pass, to see what made a verdict); `--check`
 //! exits 1 unless in-scan recall ≥ 97 % and false-positive rate ≤ 2 % (`--check-per-server`:
 //! the same bar, each server alone). Records with a `language` field are also counted per
 //! language.
@@ -227,14 +227,14 @@ fn main() {
             let w = worst(&findings);
             if all_findings {
                 for f in &findings {
-                    eprintln!(
-                        "FINDING {} {} {} at {} — {}",
+                    out(&format!(
+                        "FINDING {} {} {} at {} — {}\n",
                         f.severity,
                         f.rule,
                         f.message,
                         f.location.pointer.as_deref().unwrap_or("-"),
                         f.evidence.as_deref().unwrap_or("")
-                    );
+                    ));
                 }
             }
             let mut file_tally = Tally::default();

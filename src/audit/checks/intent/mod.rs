@@ -1025,8 +1025,9 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         // (`&#100;&#111;&#32;&#110;&#111;&#116;…`, `curl%20-fsSL%20https%3A%2F%2F…`) are read
         // decoded.
         // (Not an example of what an encoder or decoder is given: a sample of its input.)
+        let codec_sample = field.kind == StrKind::Example && codec_tool(&server.items[field.item]);
         if !matches!(field.kind, StrKind::Name | StrKind::PropertyName)
-            && !(field.kind == StrKind::Example && codec_tool(&server.items[field.item]))
+            && !codec_sample
             && let Some(decoded) = decode_escaped_runs(ids_text.as_deref().unwrap_or(text))
         {
             ids_text = Some(decoded);
