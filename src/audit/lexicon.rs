@@ -1159,6 +1159,33 @@ mod tests {
         );
     }
 
+    /// Every built-in lexicon compiles, each script group and each language: the audit reads a
+    /// group that fails to compile as having no terms, so a broken file (a Latin term in
+    /// `ru.toml` once darkened the whole Cyrillic group) must fail here, not go quiet.
+    #[test]
+    fn every_builtin_lexicon_compiles_and_reads_its_own_examples() {
+        let lex = Lexicon::builtin().unwrap_or_else(|e| panic!("{e}"));
+        if let Err(e) = lex.load_all() {
+            panic!("a built-in lexicon does not compile: {e}");
+        }
+        for g in &lex.groups {
+            assert!(
+                g.compiled(&lex.files).is_ok(),
+                "the {:?} group does not compile",
+                g.script
+            );
+        }
+        let examples = lex.examples().unwrap_or_else(|e| panic!("{e}"));
+        for (file, language) in lex.files.iter().zip(&lex.languages) {
+            let own: Vec<_> = examples.iter().filter(|e| e.file == file.file).collect();
+            assert!(
+                !own.is_empty(),
+                "{} ({language}) has no examples checked",
+                file.file
+            );
+        }
+    }
+
     #[test]
     fn negations_are_read_contracted_and_spelled_out() {
         let lex = Lexicon::builtin().expect("lexicon");
