@@ -62,6 +62,9 @@ register_checks![
     duplicate_definition,
 ];
 
+/// Helpers of the checks above (no check of their own).
+pub mod lookalike_package;
+
 /// Rule ids owned by coded checks (pattern files may not define them).
 pub fn coded_rule_ids() -> Vec<String> {
     coded_rule_docs().into_iter().map(|m| m.id).collect()

@@ -248,6 +248,7 @@ pub(crate) fn warm_up() {
     LazyLock::force(&DESTROYS);
     LazyLock::force(&INTRUDES);
     LazyLock::force(&TEMPLATE);
+    super::lookalike_package::warm_up();
 }
 
 /// A placeholder the model is to expand (`${file:…}`, `{{read_file:…}}`, `<base64 of …>`,
@@ -423,6 +424,30 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 start,
                 end,
                 message: format!("a value holds a placeholder that, expanded, sends {what}"),
+                floor: None,
+                evidence: None,
+            });
+        }
+        // An install command naming a look-alike of a popular package (`npm install
+        // expresss`): a typo-squat, whatever the tool does (not one quoted as an example of
+        // what a scanner flags, nor under a negation).
+        if let Some(l) = super::lookalike_package::find(norm)
+            && !negated(norm, l.start)
+            && !exemplified(norm, l.start)
+            && !described_as_flagged(norm, l.start)
+        {
+            hits.push(Hit {
+                rule: rule_id::EMBEDDED_COMMAND.to_owned(),
+                cue: "lookalike-package".to_owned(),
+                source: "check:lookalike-package".to_owned(),
+                weight: 4,
+                field: fi,
+                start: l.start,
+                end: l.end,
+                message: format!(
+                    "installs `{}`, one letter from the popular package `{}` (a typo-squat)",
+                    l.written, l.imitates
+                ),
                 floor: None,
                 evidence: None,
             });

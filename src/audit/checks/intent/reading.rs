@@ -185,6 +185,7 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
     // or a domain suffix the data is to be written before: "split into labels, followed by
     // .cb.probe.app").
     // (A URL elided to its scheme, `https://…`, names no place.)
+    // (… or an account number in digit groups after the word: "send to account 0049-2231-77".)
     Regex::new(
         concat!(
             r"(?i:\bhttps?://[^\s….]\S*|\b\d{4}(?:[ -]\d{4}){2,3}\b|\b\d{2,6}-\d{2,6}-\d{4,8}\b|\bgit@[\w.-]+:[\w./-]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d|!\[[^\]]*\]\(|\b0x[0-9a-f]{40}\b|\bbc1[ac-hj-np-z02-9]{25,62}\b|",
@@ -192,7 +193,7 @@ pub(super) static LITERAL_SINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
             // three labels there: the word and the top-level domains written once.)
             r"\b", where_to!(), r"\s+(?:[a-z0-9-]+\.)+", top_level!(), r"/[\w./?=&%-]*|",
             r"\b", where_to!(), r"\s+[a-z0-9-]+\.[a-z0-9-]+\.", top_level!(), r"\b|",
-            r"\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?i:\b(?:cluster|server|endpoint|mirror|relay|instance|registry)\s+at\s+[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b)|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|(?i:\b(?:followed by|suffixed with|suffixed by|then append|and append|appended with)\s+)\.[\w-]+(?:\.[\w-]+)*\.", top_level!(), r"\b|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b"
+            r"\bsite:[\w-]+(?:\.[\w-]+)+)|\b[A-Z]{2}\d{2}(?: ?[0-9A-Z]{4}){3,7}(?: ?[0-9A-Z]{1,3})?\b|\b\d{16,34}\b|(?i:\b(?:host|hostname|domain|хост|домен)\s+)[\w-]+(?:\.[\w-]+)+|(?i:\b(?:cluster|server|endpoint|mirror|relay|instance|registry)\s+at\s+[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b)|(?:ホスト|主机|域名|호스트)\s*[\w-]+(?:\.[\w-]+)+|(?:普通|当座)\s*\d{6,8}|\bacct_[A-Za-z0-9]{8,}\b|[>}\]]\.[\w-]+(?:\.[\w-]+)+|(?i:\b(?:followed by|suffixed with|suffixed by|then append|and append|appended with)\s+)\.[\w-]+(?:\.[\w-]+)*\.", top_level!(), r"\b|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b|\b\d{3}\.\d{3}\.\d{3}-\d{2}\b|(?i:\b(?:account|acct|konto|cuenta|conta|compte|счёт|счет)\s+(?:no\.?\s*|number\s*|nr\.?\s*|n[°º]\s*|#\s*)?)\d{4,}(?:[ -]\d{2,}){1,4}\b"
         ),
     )
     .ok()
