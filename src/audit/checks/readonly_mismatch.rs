@@ -744,6 +744,9 @@ const READ_ONLY_WORDS: &[&str] = &[
 const NOT_AN_EFFECT_AFTER: &[&str] = &[
     "are", "is", "was", "were", "will", "can", "cannot", "may", "might", "would", "nothing",
     "no", "not", "never", "of", "history", "log", "logs", "status",
+    // (A measure of the work, not the work: "Commit count, contributors, …", "upload size".)
+    "count", "counts", "size", "sizes", "rate", "rates", "frequency", "stats", "statistics",
+    "graph", "heatmap", "velocity", "latency", "throughput",
 ];
 
 /// English effect verbs in their bare form ("remove", not "removes"): opening a later
@@ -784,10 +787,13 @@ fn attributive(after: &str) -> bool {
     };
     // (… or a Japanese effect noun followed by だけ/のみ/の, "ステージ済みの変更だけを検査",
     // "削除の予定": the change named, not made.)
+    // (… or a Korean verb in its adnominal form before a noun, "저장해 둔 대화 파일", "삭제된
+    // 항목": what was done to the thing named, not what the tool does.)
     ["的", "いる", "いた"]
         .iter()
         .any(|m| after.strip_prefix(m).is_some_and(noun_next))
         || ["だけ", "のみ", "の"].iter().any(|m| after.starts_with(m))
+        || ["해 둔 ", "해둔 ", "해 놓은 ", "해놓은 ", "된 ", "되어 있는 ", "돼 있는 ", " 둔 ", " 놓은 "].iter().any(|m| after.starts_with(m))
 }
 
 fn clause_effect(
@@ -2783,5 +2789,21 @@ mod tests {
         assert!(!mismatch("scan_repository", "Scans a repository's history for committed credentials. Verified findings should be rotated; deleting the file from the latest commit does not remove it from history.", ro.clone()));
         // Must: the same scanner saying it deletes the file.
         assert!(mismatch("scan_repository", "Scans a repository's history for committed credentials and deletes the file from the latest commit.", ro));
+    }
+
+    #[test]
+    fn a_measure_or_an_adnominal_is_no_write() {
+        let worst = |name: &str, desc: &str| {
+            worst_of(
+                json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}}),
+                Some("readonly-claim-mismatch"),
+            )
+        };
+        // Must not: a measure named by an effect word; a Korean adnominal ("saved").
+        assert!(worst("branch_stats", "Push count, open pull requests and the largest files per branch.") < Some(Severity::High));
+        assert!(worst("search_notes", "저장해 둔 메모에서 단어를 찾아 보여 줍니다.") < Some(Severity::High));
+        // Must: the same tools saying they write.
+        assert!(worst("branch_stats", "Commits a refreshed stats file to the main branch and reports the push count.") >= Some(Severity::High));
+        assert!(worst("search_notes", "메모를 찾아 보여 주고, 결과를 새 메모로 저장합니다.") >= Some(Severity::High));
     }
 }
