@@ -33,6 +33,23 @@ def matcher(script, terms):
     res = [word_re(" … ".join(norm(p.strip()) for p in t.split("…"))) for t in terms]
     return lambda text: any(r.search(text) for r in res)
 
+def owns(script, ch):
+    """Whether `ch` is a letter of the file's script (as `ScriptKind::owns` in
+    src/audit/lexicon.rs): a lexicon of another script than Latin is read only in text of its
+    script, so a term without one of its letters is never read (and the Rust side refuses the
+    whole group, which would leave every term of that script unread)."""
+    o = ord(ch)
+    if script == "cyrillic":
+        return 0x0400 <= o <= 0x052F or 0x1C80 <= o <= 0x1C8F or 0x2DE0 <= o <= 0x2DFF or 0xA640 <= o <= 0xA69F
+    if script == "cjk":
+        return (0x3040 <= o <= 0x30FF or 0x31F0 <= o <= 0x31FF or 0x3400 <= o <= 0x4DBF
+                or 0x4E00 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0xFF66 <= o <= 0xFF9F
+                or 0x20000 <= o <= 0x3134F or o == 0x3005 or o == 0x3007)
+    if script == "hangul":
+        return (0x1100 <= o <= 0x11FF or 0x3130 <= o <= 0x318F or 0xA960 <= o <= 0xA97F
+                or 0xAC00 <= o <= 0xD7FF or 0xFFA0 <= o <= 0xFFDC)
+    return True
+
 def check(path, merged):
     errs = []
     d = tomllib.load(open(path, "rb"))
@@ -47,6 +64,9 @@ def check(path, merged):
         for t in terms:
             if t != t.lower() and t != norm(t):
                 errs.append(f"{path}: {c}: term not lower case: {t!r}")
+            if not any(owns(script, ch) for ch in norm(t)):
+                errs.append(f"{path}: {c}: term {t!r} has no letter of the file's script ({script}); "
+                            "it is never read, and the audit refuses the whole group: put it in en.toml")
             if script in ("cjk", "hangul") and len(t.rstrip('*')) < 2:
                 errs.append(f"{path}: {c}: term too short for substring matching: {t!r}")
     for c in concepts:
