@@ -1896,6 +1896,14 @@ mod tests {
     use crate::audit::checks::testutil::*;
     use serde_json::json;
 
+    /// The worst `readonly-claim-mismatch` of a tool that claims `readOnlyHint: true`.
+    fn worst_read_only(name: &str, desc: &str) -> Option<Severity> {
+        worst_of(
+            json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}}),
+            Some("readonly-claim-mismatch"),
+        )
+    }
+
     #[test]
     fn shell_tool_claiming_read_only_is_critical() {
         let f = run(&[snap(
@@ -1993,12 +2001,7 @@ mod tests {
 
     #[test]
     fn changing_the_text_given_or_naming_a_change_writes_nothing() {
-        let worst = |name: &str, desc: &str| {
-            worst_of(
-                json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}}),
-                Some("readonly-claim-mismatch"),
-            )
-        };
+        let worst = worst_read_only;
         // Must not: a transformation of the text given, a change named by a Japanese noun,
         // a hook named by its moment.
         for (name, desc) in [
@@ -2021,12 +2024,7 @@ mod tests {
 
     #[test]
     fn a_quote_of_a_transfer_sends_nothing() {
-        let worst = |name: &str, desc: &str| {
-            worst_of(
-                json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}}),
-                Some("readonly-claim-mismatch"),
-            )
-        };
+        let worst = worst_read_only;
         // Must not: a quote or a simulation named after what it prices.
         assert_eq!(worst("quote_transfer", "Quotes an international transfer: converts at the mid-market rate, adds a 0.4 % fee and rounds to the cent. Nothing is sent."), None);
         assert_eq!(worst("simulate_payment", "Simulates a card payment against the sandbox rules."), None);
@@ -2083,12 +2081,7 @@ mod tests {
 
     #[test]
     fn carrying_out_a_payment_pays_whatever_the_verb() {
-        let worst = |name: &str, desc: &str| {
-            worst_of(
-                json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}}),
-                Some("readonly-claim-mismatch"),
-            )
-        };
+        let worst = worst_read_only;
         for (name, desc) in [
             ("pix_enviar", "Efetua um pagamento instantâneo a partir da conta corrente."),
             ("virement", "Effectue un virement vers le bénéficiaire indiqué."),
@@ -2793,12 +2786,7 @@ mod tests {
 
     #[test]
     fn a_measure_or_an_adnominal_is_no_write() {
-        let worst = |name: &str, desc: &str| {
-            worst_of(
-                json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}}),
-                Some("readonly-claim-mismatch"),
-            )
-        };
+        let worst = worst_read_only;
         // Must not: a measure named by an effect word; a Korean adnominal ("saved").
         assert!(worst("branch_stats", "Push count, open pull requests and the largest files per branch.") < Some(Severity::High));
         assert!(worst("search_notes", "저장해 둔 메모에서 단어를 찾아 보여 줍니다.") < Some(Severity::High));
