@@ -522,7 +522,7 @@ fn names_key_file(folded: &str) -> bool {
 /// Words that say other tools are out of date or broken, beside the lexicons' judgements
 /// ("veraltete Sperrungen", "неполные списки", "wrong totals", "perdent des données").
 pub(super) static STALE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
-    "outdated", "out of date", "stale", "retired", "deprecated", "broken", "wrong totals", "wrong result", "incomplete", "lose data",
+    "outdated", "out of date", "stale", "weeks old", "days old", "données de la veille", "retired", "deprecated", "broken", "wrong totals", "wrong result", "incomplete", "lose data",
     "loses data", "errors of", "inaccurate", "veraltet", "fehlerhaft", "unvollständig",
     "falsche", "obsolet", "desactualizad", "incomplet", "erróne", "errone", "imprecis",
     "pierden datos", "perdem dados", "perdent des données", "устаревш", "неполн", "ошибк",

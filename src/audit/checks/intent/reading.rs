@@ -226,6 +226,9 @@ pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
         // (With a word before "tools" only for three vendors or more: "Brave/Bing/Google
         // search tools", not "client/server setup tool".)
         r"|\b[a-z][\w-]*(?:\s*/\s*[a-z][\w-]*){2,}\s+[a-z][\w-]*\s+tools?\b",
+        // "do not use Google Maps or OpenStreetMap tools": tools named by their vendors,
+        // forbidden.
+        r"|\b(?:not|never|avoid)\s+(?:use|call|invoke|using|calling)\s+[a-z0-9 -]{1,40}?\s(?:or|and|nor)\s[a-z0-9 -]{1,30}?\btools\b",
         r"|\b[a-z][\w-]*\s+(?:and|or)\s+[a-z][\w-]*\s+tool\s+calls\b",
     ))
     .dfa_size_limit(LARGE_DFA_CACHE)
@@ -2272,10 +2275,10 @@ mod tests {
         let Some(re) = super::OTHER_TOOLS.as_ref() else {
             panic!("the other-tools expression compiles");
         };
-        for text in ["the brave/google/bing tools are retired", "the brave/bing/google search tools were deprecated"] {
+        for text in ["the brave/google/bing tools are retired", "the brave/bing/google search tools were deprecated", "do not use google maps or openstreetmap tools"] {
             assert!(re.is_match(text), "{text}");
         }
-        for text in ["reads and/or writes files", "the tools of this server", "client/server setup tool"] {
+        for text in ["reads and/or writes files", "the tools of this server", "client/server setup tool", "use the read or write tools", "google maps or openstreetmap data"] {
             assert!(!re.is_match(text), "{text}");
         }
     }
