@@ -296,6 +296,7 @@ const PAYMENTS: &[&str] = &[
 /// "Create a presigned URL", "Erstellt einen Plan", "보고서를 만듭니다"): making one is no write.
 const RETURNED_ARTIFACTS: &[&str] = &[
     "report", "summary", "plan", "preview", "inventory", "url", "link", "digest", "checklist",
+    "release notes", "commit message", "changelog entry",
     "bericht", "zusammenfassung", "inventar", "vorschau", "rapport", "résumé", "inventaire",
     "aperçu", "lien", "informe", "overview", "übersicht", "uebersicht", "visão geral", "resumen", "inventario", "enlace", "relatório", "relatorio",
     "resumo", "plano", "отчёт", "отчет", "сводк", "ссылк", "报告", "摘要", "清单", "链接",
@@ -316,6 +317,8 @@ const MAKE_VERBS: &[&str] = &[
     // (Merging or combining texts into a summary makes one: "Merge several fetched texts
     // into one summary".)
     "merg", "combin", "creat", "generat", "build", "produc", "compil", "draft", "render", "erstell", "generier",
+    // (Text written for the answer: "Writes release notes in Markdown from …".)
+    "writ",
     "crée", "cree", "génère", "genere", "crea", "genera", "gera", "cria", "созда", "формиру",
     "генериру", "生成", "创建", "制作", "作成", "生成し", "만듭", "만들", "생성",
 ];
@@ -964,7 +967,11 @@ fn clause_effect(
         } else {
             folded[h.end..].chars().take(48).collect()
         };
-        RETURNED_ARTIFACTS.iter().any(|a| object.contains(a))
+        // ("Writes release notes in Markdown" hands text back; "writes release notes to
+        // RELEASE.md", "into the wiki" stores them.)
+        let stored = word.starts_with("writ")
+            && crate::audit::text::any_of!(object.as_str(), [" to ", " into ", "file", "disk", "repo", "wiki", "page", ".md"]);
+        !stored && RETURNED_ARTIFACTS.iter().any(|a| object.contains(a))
     };
     let found = terms.unwrap_or_else(|| lex.find(folded));
     let verb = found
@@ -1137,7 +1144,15 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
         sends: has(SEND_WORDS),
     };
     fx.executes |= told.executes;
-    fx.deletes |= told.deletes;
+    // (A setting removed, with the description saying in so many words that data is kept —
+    // "Remove a configuração de um par. Nenhum arquivo é apagado." — destroys nothing.)
+    let setting_only = told.deletes
+        && tool.field("description").and_then(Value::as_str).is_some_and(|d| {
+            let f = crate::audit::lexicon::fold(d);
+            crate::audit::text::any_of!(f.as_str(), ["configuration", "config entry", "setting", "configuração", "configuracao", "configuración", "configuracion", "paramètre", "einstellung", "konfiguration", "настройк", "конфигурац", "設定", "설정", "配置"])
+                && spares_data(d)
+        });
+    fx.deletes |= told.deletes && !setting_only;
     fx.writes |= told.writes;
     fx.sends |= told.sends;
     fx
@@ -1175,7 +1190,26 @@ fn spares_data(desc: &str) -> bool {
         "bleiben unverändert", "bleiben erhalten", "ничего не удаляется", "остаются нетронутыми",
         "不会删除", "不删除任何", "何も削除されません", "削除されません", "삭제되지 않",
     ]);
-    SPARES.in_text(&crate::audit::lexicon::fold(desc))
+    let folded = crate::audit::lexicon::fold(desc);
+    // … or that what it touches is kept ("data already pushed to the mirror is not deleted",
+    // "Nenhum arquivo é apagado"): the thing removed is a setting, not data. (Not a deletion
+    // put off: "is not deleted until the copy is verified", "unless `purge` is set".)
+    const KEPT: &[&str] = &[
+        "is not deleted", "are not deleted", "is not removed", "are not removed", "is never deleted",
+        "are never deleted", "nenhum arquivo é apagado", "nenhum arquivo é excluído",
+        "nenhum ficheiro é apagado", "ningún archivo se borra", "ningún archivo se elimina",
+        "aucun fichier n'est supprimé", "keine dateien werden gelöscht", "es werden keine dateien gelöscht",
+        "файлы не удаляются",
+    ];
+    SPARES.in_text(&folded)
+        || KEPT.iter().any(|k| {
+            folded.match_indices(k).any(|(i, _)| {
+                let after = folded[i + k.len()..].trim_start();
+                !["until", "unless", "before", "for ", "only", "if ", "até", "hasta", "jusqu", "bis ", "пока", "если"]
+                    .iter()
+                    .any(|w| after.starts_with(w))
+            })
+        })
 }
 
 /// Whether the tool's form says it runs whatever code or command it is given: exec words in
@@ -2184,6 +2218,12 @@ mod tests {
             let f = run(&[snap("s", vec![t.clone()])]);
             assert!(!rules_of(&f).contains(&"readonly-claim-mismatch"), "{t}: {f:#?}");
         }
+        // (… nor release notes written as text and returned.)
+        let t = json!({"name": "draft_release_notes", "description": "Writes release notes in Markdown from the output of list_merged_prs. The draft is returned as text; nothing is published.", "annotations": {"readOnlyHint": true}});
+        assert!(!rules_of(&run(&[snap("s", vec![t])])).contains(&"readonly-claim-mismatch"));
+        // Must: the same notes written to a file.
+        let t = json!({"name": "draft_release_notes", "description": "Writes release notes to RELEASE.md in the repository.", "annotations": {"readOnlyHint": true}});
+        assert!(rules_of(&run(&[snap("s", vec![t])])).contains(&"readonly-claim-mismatch"));
         // Must: the verb after the report still counts; SQL may write; eval of code runs it.
         for t in [
             json!({"name": "weekly_digest", "description": "Creates a report and emails it to the whole team.", "annotations": {"readOnlyHint": true}}),
@@ -2310,6 +2350,15 @@ mod tests {
         // Must: the same name, with nothing said against it, or with a destruction said.
         assert!(flagged("git_reset", "Resets the repository to the given commit."));
         assert!(flagged("git_reset", "Unstages every change; nothing else is touched. Then untracked files are deleted."));
+        // Must not: a name word overruled by a description saying what it touches is kept
+        // (a mirror's setting removed, a sync pair's configuration in Portuguese).
+        assert!(!flagged("remove_mirror", "Stops mirroring to a URL. Data already pushed to the mirror is not deleted."));
+        assert!(!flagged("remover_par", "Remove a configuração de um par. Nenhum arquivo é apagado."));
+        // Must: the deletion only put off, or said beside the kept part.
+        assert!(flagged("remove_mirror", "Stops mirroring to a URL. The mirror's data is not deleted until the next nightly sync."));
+        assert!(flagged("remove_mirror", "Stops mirroring and deletes the mirror repository. The source is not deleted."));
+        assert!(flagged("remover_par", "Remove a configuração de um par e apaga a pasta de destino. Nenhum arquivo da origem é apagado."));
+        assert!(flagged("purge_old_logs", "Deletes log files older than the given number of days.\n\nWhat is kept\n- The current log file of each service."));
     }
 
     #[test]

@@ -87,6 +87,10 @@ pub(super) struct Read<'a> {
     /// Whether the item's own name or description is about prompts or conversations (asked
     /// only where a parameter merely names one).
     pub about_talk: &'a dyn Fn() -> bool,
+    /// Whether the clause documents one choice of the tool's own enum that is not its
+    /// default ("- automatic: reports are sent without a prompt"), asked only where a skipped
+    /// confirmation is read.
+    pub own_choice: &'a dyn Fn() -> bool,
     /// Whether the string names other tools anywhere, in any clause.
     pub others_in_field: &'a dyn Fn() -> bool,
     /// Its tool declares `destructiveHint: true`: the destruction it describes is its own.
@@ -360,6 +364,63 @@ fn refused_after_destruction(r: &Reading) -> bool {
         // the destruction is refused.)
         REFUSED.iter().filter(|w| !matches!(**w, " fail" | "rolled back")).any(|w| rest.contains(w))
     })
+}
+
+/// The personal-data word at `start` is where something is sent: a "to" right before it,
+/// with at most three words between ("an die hinterlegte Handynummer", "to the user's
+/// verified phone number", "a su correo registrado").
+fn contact_as_destination(folded: &str, start: usize) -> bool {
+    const TO: &[&str] = &[
+        " to ", " an die ", " an den ", " an das ", " an ihre ", " an seine ", " al ", " a la ",
+        " a su ", " a sus ", " para o ", " para a ", " para seu ", " para sua ", " ao ", " à ",
+        " au ", " aux ", " à la ", " à l'", " à votre ", " на ", " по номеру ",
+    ];
+    let before = folded.get(..start).unwrap_or_default();
+    // The last "to" in the 40 bytes before the word.
+    let from = before.char_indices().rev().nth(40).map_or(0, |(i, _)| i);
+    let window = &before[from..];
+    TO.iter().filter_map(|t| window.rfind(t).map(|i| &window[i + t.len()..])).any(|between| {
+        !between.contains([',', '.', ';', ':', '(', ')']) && between.split_whitespace().count() <= 3
+    })
+}
+
+/// Every destroying word of the clause takes characters of a text as its object ("after
+/// removing dots, slashes and dashes", "strips leading zeros and whitespace", "quita los
+/// guiones"): the input is normalised, nothing is destroyed.
+fn strips_characters(r: &Reading) -> bool {
+    // (Plural or specific forms only: "the quote", "a space", "restore points" and "ponto
+    // de restauração" are things a deletion takes.)
+    const CHARACTERS: &[&str] = &[
+        "dots", "dashes", "hyphens", "whitespace", "extra spaces", "leading spaces",
+        "trailing spaces", "spaces and", "spaces,", "punctuation", "slashes", "separators",
+        "accents", "diacritics", "leading zero", "trailing zero", "newlines", "line breaks",
+        "formatting", "characters", "commas", "barras", "traços", "tracos", "espaços", "espacos",
+        "acentos", "pontuação", "pontuacao", "hífens", "hifens", "vírgulas", "guiones", "espacios",
+        "tildes", "puntuación", "puntuacion", "comas", "tirets", "espaces", "virgules",
+        "bindestriche", "leerzeichen", "sonderzeichen", "akzente", "satzzeichen", "дефисы",
+        "пробелы", "знаки препинания", "空格", "标点", "连字符", "空白", "ハイフン", "記号", "句読点",
+        "공백", "하이픈", "기호", "구두점",
+    ];
+    let mut deletes = r.hits.iter().filter(|h| h.concept == Concept::ActDelete).peekable();
+    deletes.peek().is_some()
+        && deletes.all(|h| {
+            // The object: a few words after the verb (Latin and Cyrillic script), or before
+            // it (Chinese, Japanese, Korean put the verb last).
+            let after: String = r.folded.get(h.end..).unwrap_or_default().chars().take(28).collect();
+            let before: String = {
+                let b = r.folded.get(..h.start).unwrap_or_default();
+                b.chars().rev().take(12).collect::<Vec<_>>().into_iter().rev().collect()
+            };
+            // (A Latin or Cyrillic word counts where it starts a word: "workspaces" is no
+            // "spaces".)
+            let starts_word = |t: &str, c: &str| {
+                t.match_indices(c).any(|(i, _)| t[..i].chars().next_back().is_none_or(|p| !p.is_alphanumeric()))
+            };
+            CHARACTERS.iter().any(|c| {
+                let cjk = c.chars().next().is_some_and(|ch| ch as u32 >= 0x3000);
+                if cjk { after.contains(c) || before.contains(c) } else { starts_word(&after, c) }
+            })
+        })
 }
 
 /// A statement that something is *not* destroyed: a negation shortly before the destroying
@@ -977,7 +1038,13 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                 .iter()
                 .any(|h| h.concept == DataConversation && (h.end <= a || h.start >= b))
         });
-    let data_personal = r.has(DataPersonal);
+    // (A contact detail named as where a send goes — "schickt einen Code an die hinterlegte
+    // Handynummer", "sends the receipt to the user's e-mail address" — is the destination the
+    // user registered, not data sent.)
+    let data_personal = r
+        .hits
+        .iter()
+        .any(|h| h.concept == DataPersonal && !contact_as_destination(r.folded, h.start));
     let named_sink = r.has(Sink) || r.literal_sink;
     let sink = named_sink || x.param_sink || x.in_param;
     let skip = r.skip_confirm();
@@ -1650,7 +1717,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // the user's confirmation, is the bypass itself, however politely said.)
             // (Not in the opening clause: "Runs terraform apply with auto-approve" states
             // the tool's function.)
-            if told || r.skip_is_order() || (!x.opening && (x.facts)().acts) { 4 } else { 3 },
+            // (A choice of the tool's own enum, not its default, described — "- automatic:
+            // reports are sent without a prompt" — is the caller's pick: said, not told.)
+            if told || ((r.skip_is_order() || (!x.opening && (x.facts)().acts)) && !(x.own_choice)()) { 4 } else { 3 },
             "tells the model to act without the user's confirmation",
         );
     }
@@ -1875,6 +1944,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     };
     let destroys = r.has(ActDelete)
         && !lists_changes(r)
+        && !strips_characters(r)
         && !remediates_leak(r)
         && !asks_user
         && !own_destruction()
