@@ -165,7 +165,14 @@ fn optional(folded: &str) -> bool {
     static SET_OPTION: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"\b(?:with|con|com|avec|mit|при)\s+`[\w.-]+\s*(?:=|:\s)\s*[\w.-]+`").ok()
     });
-    WORDS.in_text(folded) || (folded.contains('`') && SET_OPTION.as_ref().is_some_and(|re| re.is_match(folded)))
+    // ("…, si no el ERP rechaza el pedido", "…, if not the call fails": "otherwise" says what
+    // follows a refusal, no condition on the order before it.)
+    let conditional = if crate::audit::text::any_of!(folded, [" si no ", ", if not ", "; if not "]) {
+        WORDS.in_text(&folded.replace(" si no ", " ").replace(", if not ", ", ").replace("; if not ", "; "))
+    } else {
+        WORDS.in_text(folded)
+    };
+    conditional || (folded.contains('`') && SET_OPTION.as_ref().is_some_and(|re| re.is_match(folded)))
 }
 
 /// Whether a clause says nothing happens until or unless a tool is called ("Nothing is stored
@@ -1094,7 +1101,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let narrowed_user_need_once = || *narrowed_user_need_memo.get_or_init(|| narrowed_user_need(r.folded));
     // (One automaton pass over the clause for the whole list.)
 
-    let broad = BROAD.in_text(r.folded);
+    // (A clause opening with "All …", "Todos …" is as broad as one with " all " inside.)
+    let broad = BROAD.in_text(r.folded)
+        || r.folded.split_whitespace().next().is_some_and(|w| {
+            ["all", "tous", "toutes", "todos", "todas", "alle", "allen", "alles", "все", "tudo", "todo", "toda", "tout", "toute", "весь", "вся"].contains(&w)
+        });
     let mut emit = |rule: &str, cue: &str, weight: u8, what: &str| {
         hits.push(Hit {
             rule: rule.to_owned(),
