@@ -1599,7 +1599,18 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
         // (… or after a lead-in: "for this, notes should carry …".)
         // (… or as the subject of holding: "session_blob holds …", "session_blob 에는 …
         // 들어갑니다", "memo には …".)
-        let label = (before.trim().is_empty() || before.trim_end().ends_with([',', '，', '、', ':', '：']))
+        // (… or after a conjunction of condition: "the style is calibrated only if historique
+        // contient …", "the report is complete once attachments hold …".)
+        let after_condition = [
+            " if ", " once ", " when ", " si ", " que si ", " quand ", " lorsque ",
+            " wenn ", " falls ", " sobald ", " se ", " quando ", " cuando ", " если ", " когда ",
+        ]
+        .iter()
+        .any(|w| before.ends_with(w));
+        // (Only as the subject of holding there: "unless allow_sensitive=true is passed" is
+        // the tool's own switch.)
+        let label = (before.trim().is_empty() || before.trim_end().ends_with([',', '，', '、', ':', '：']) || after_condition)
+            && (!after_condition || !after.trim_start().starts_with(['=', ':']))
             && (after.starts_with(':')
                 // ("salt = text of ~/.ssh/id_rsa": a value assigned to it.)
                 || after.trim_start().starts_with('=') && !after.trim_start().starts_with("==")
