@@ -1130,27 +1130,27 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
             }
         })
         .unwrap_or_default();
+    let desc = tool.field("description").and_then(Value::as_str);
+    let name_deletes = has(DELETE_WORDS) || (has(&["force"]) && has(&["push", "delete", "remove", "reset"]));
+    // Whether the description says in so many words that nothing is destroyed: asked once,
+    // and only where a deletion is read from the name or the description.
+    let spares = (name_deletes || told.deletes) && desc.is_some_and(spares_data);
     let mut fx = Effects {
         executes: runs_any_code_with(tool, &all_words),
         // (A name word is overruled by a description that says in so many words that nothing
         // is destroyed: `git_reset` "without --hard; working-tree files are not touched".)
-        deletes: (has(DELETE_WORDS) || (has(&["force"]) && has(&["push", "delete", "remove", "reset"])))
-            && !tool.field("description").and_then(Value::as_str).is_some_and(spares_data),
-        writes: has(WRITE_WORDS)
-            && !tool
-                .field("description")
-                .and_then(Value::as_str)
-                .is_some_and(|d| RUNS_NOTHING.in_text(&d.to_lowercase())),
+        deletes: name_deletes && !spares,
+        writes: has(WRITE_WORDS) && !desc.is_some_and(|d| RUNS_NOTHING.in_text(&d.to_lowercase())),
         sends: has(SEND_WORDS),
     };
     fx.executes |= told.executes;
     // (A setting removed, with the description saying in so many words that data is kept —
     // "Remove a configuração de um par. Nenhum arquivo é apagado." — destroys nothing.)
     let setting_only = told.deletes
-        && tool.field("description").and_then(Value::as_str).is_some_and(|d| {
+        && spares
+        && desc.is_some_and(|d| {
             let f = crate::audit::lexicon::fold(d);
             crate::audit::text::any_of!(f.as_str(), ["configuration", "config entry", "setting", "configuração", "configuracao", "configuración", "configuracion", "paramètre", "einstellung", "konfiguration", "настройк", "конфигурац", "設定", "설정", "配置"])
-                && spares_data(d)
         });
     fx.deletes |= told.deletes && !setting_only;
     fx.writes |= told.writes;
