@@ -395,6 +395,16 @@ fn described_passive(desc: &str) -> Option<Effects> {
         if conditional {
             continue;
         }
+        // A removal dated by a version ("the `format: storage` option is deprecated since
+        // v2.3 and will be removed in v3.0", "removed in a future release"): the API's own
+        // deprecation, nothing the tool deletes.
+        let end = c.get(0).map_or(0, |m| m.end());
+        let rest = &lower[end..];
+        if rest.strip_prefix(" in v").is_some_and(|v| v.starts_with(|ch: char| ch.is_ascii_digit()))
+            || [" in version", " in a future", " in the next", " in a later"].iter().any(|w| rest.starts_with(w))
+        {
+            continue;
+        }
         let verb = c.get(4).map_or("", |m| m.as_str());
         // Only what destroys or moves money: "is sent", "is executed", "is truncated" also
         // describe what a reader does (a request, a read-only query, a long page).
@@ -2359,6 +2369,13 @@ mod tests {
         assert!(flagged("remove_mirror", "Stops mirroring and deletes the mirror repository. The source is not deleted."));
         assert!(flagged("remover_par", "Remove a configuração de um par e apaga a pasta de destino. Nenhum arquivo da origem é apagado."));
         assert!(flagged("purge_old_logs", "Deletes log files older than the given number of days.\n\nWhat is kept\n- The current log file of each service."));
+        // Must not: an option's removal dated by a version (the API's deprecation notice).
+        let reader = |desc: &str| mismatch("get_page", desc, json!({"readOnlyHint": true}));
+        assert!(!reader("Return a page as markdown. Deprecation notice: the `format: storage` option is deprecated since v2.3 and will be removed in v3.0; use `format: markdown`."));
+        assert!(!reader("Return a page as markdown. The `expand` parameter is deprecated and will be removed in a future release."));
+        // Must: the same reader saying that pages are removed.
+        assert!(reader("Return a page as markdown. The page will be removed after it is read."));
+        assert!(reader("Return a page as markdown. Older revisions are removed in the background."));
     }
 
     #[test]

@@ -747,6 +747,9 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
         "错误", "返回", "エラー", "오류", "fails with", "fail with", "failed with",
         "rejected with", "responds with", "answers with", "falla con", "échoue avec", "falha com",
         "с ошибкой",
+        // A setting, an option or a flag of the server, or what a response holds ("the
+        // server's `blocked_commands` setting", "each response contains `next_cursor`").
+        "setting", "contains", "includes",
     ];
     const AFTER: &[&str] = &[
         "property", "field", "column", "parameter", "argument", "attribute", "key ", "字段", "属性",
@@ -758,6 +761,9 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
         "seconds", "ms", "erreur", "fehler", "ошибк", "секунд", "segundos", "secondes",
         "sekunden", "错误", "错误码", "被返回", "秒", "エラー", "が返", "を返", "오류", "에러",
         "가 반환", "이 반환", "초",
+        // (A flag or an option after a name may be another tool's argument: "every request
+        // it receives ought to have the safe_search flag turned off".)
+        "setting", "settings",
     ];
     let skip = |c: char| c.is_whitespace() || matches!(c, '`' | '\'' | '"' | '(' | ')' | ':' | '«' | '»' | '“' | '”');
     let before = raw[..at].trim_end_matches(skip).to_lowercase();
@@ -1837,6 +1843,53 @@ impl Reading<'_> {
                     || ["时间", "時間", "状态", "狀態", "日期", "记录", "記錄", "标记", "队列", "保护"]
                         .iter()
                         .any(|n| folded[h.end..].starts_with(n)))
+            {
+                return false;
+            }
+            // A deletion the clause says is left out ("hiding a page from search without
+            // deleting it", "archiva sin borrarla", "sans la supprimer", "ohne sie zu löschen").
+            // (Only a deletion: "without showing the user the list" is the hiding itself.)
+            if h.concept == ActDelete && {
+                let before = &folded[..h.start];
+                let near = before.char_indices().rev().nth(13).map_or(before, |(i, _)| &before[i..]);
+                crate::audit::text::any_of!(near, ["without ", " sin ", " sem ", " sans ", "ohne ", " без "])
+            } {
+                return false;
+            }
+            // Hiding said of what is shown once ("the secret is stored encrypted and never
+            // shown again"): the store's own rule for a secret, nothing kept from the user.
+            if h.concept == Conceal && folded[h.end..].starts_with(" again") {
+                return false;
+            }
+            // A removal dated by a version ("is deprecated since v2.3 and will be removed in
+            // v3.0", "removed in a future release"): the API's own deprecation, no deletion.
+            if h.concept == ActDelete
+                && (folded[h.end..].strip_prefix(" in v").is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+                    || [" in version", " in a future", " in the next", " in a later"]
+                        .iter()
+                        .any(|w| folded[h.end..].starts_with(w)))
+            {
+                return false;
+            }
+            // A Japanese act word closing a clause that describes a noun ("過去に削除したファイル
+            // に残った鍵", "削除されたブランチ"): the noun's past, no act. (Not before 後, 時, 上 or
+            // 際, which make it a step: "削除した後で".)
+            if h.concept.is_action() && !folded[h.start..h.end].is_ascii() {
+                let rest = &folded[h.end..];
+                let after = rest.strip_prefix("した").or_else(|| rest.strip_prefix("された"));
+                if after.and_then(|a| a.chars().next()).is_some_and(|c| {
+                    (('\u{30a0}'..='\u{30ff}').contains(&c) || ('\u{4e00}'..='\u{9fff}').contains(&c))
+                        && !"後上際時場直結".contains(c)
+                }) {
+                    return false;
+                }
+            }
+            // An order given to the user's other software ("applications must obtain
+            // credentials from Vault"): what those programs do, not the model.
+            if h.concept == Directive
+                && ["applications ", "apps ", "services ", "workloads "]
+                    .iter()
+                    .any(|w| folded[..h.start].ends_with(w))
             {
                 return false;
             }
