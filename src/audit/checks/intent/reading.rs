@@ -1019,7 +1019,42 @@ pub(super) fn secret_shapes(raw: &str, folded: &str) -> Vec<ConceptHit> {
     out.extend(session_rule(folded));
     out.extend(dotted_assignment(folded));
     out.extend(safety_net_destroyed(folded));
+    out.extend(safeguard_switched_off(folded));
     out
+}
+
+/// A safeguard switched off in a setting's own notation, whatever the key is called:
+/// `confirm_destructive=off`, `require_approval: false`, `prompt_before_send = no` (a key of
+/// two words or more naming a confirmation, an approval, a prompt or a review, set off), or `silent_mode=on`,
+/// `auto_confirm: true` (a key naming a bypass, set on). A key that already negates
+/// (`skip_confirmation=false`, `no_prompt: off`) keeps the safeguard and is not read.
+fn safeguard_switched_off(folded: &str) -> Option<ConceptHit> {
+    static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"\b([a-z][a-z0-9]*(?:[_-][a-z0-9]+)*)\s*[:=]\s*(off|false|no|none|never|disabled|0|on|true|yes|always|enabled|1)\b").ok()
+    });
+    if !folded.contains(['=', ':']) {
+        return None;
+    }
+    RE.as_ref()?.captures_iter(folded).find_map(|c| {
+        let key = c.get(1)?.as_str();
+        let value = c.get(2)?.as_str();
+        let words: Vec<&str> = key.split(['_', '-']).collect();
+        let negates = words.iter().any(|w| ["skip", "no", "disable", "bypass", "without", "never", "auto", "silent"].contains(w));
+        // (A bare `confirm: false` is often an API's own argument — a payment intent created
+        // unconfirmed — and is the lexicons' to read; a key of two words or more names a
+        // setting.)
+        let guard = words.len() >= 2 && words.iter().any(|w| {
+            w.starts_with("confirm") || w.starts_with("approv") || ["prompt", "review", "ask"].contains(w)
+        });
+        let off = ["off", "false", "no", "none", "never", "disabled", "0"].contains(&value);
+        let bypass = ["silent", "yolo", "unattended"].iter().any(|b| words.contains(b))
+            || (words.contains(&"auto") && guard)
+            || words.windows(2).any(|p| matches!(p, ["skip" | "no" | "bypass", w] if w.starts_with("confirm") || w.starts_with("approv") || *w == "prompt" || *w == "review"));
+        let on = ["on", "true", "yes", "always", "enabled", "1"].contains(&value);
+        let all = c.get(0)?;
+        ((guard && off && !negates) || (bypass && on))
+            .then_some(ConceptHit { concept: Concept::SkipConfirm, start: all.start(), end: all.end() })
+    })
 }
 
 
@@ -2003,7 +2038,7 @@ impl Reading<'_> {
         // "never use X", "do not call X", "avoid X": English says it with a verb the call
         // lexicon leaves out ("use" alone describes too much to count as a call).
         static AVOID: LazyLock<Option<Regex>> = LazyLock::new(|| {
-            Regex::new(r"\b(never|do not|don't|must not|should not|not to|avoid|stop)\s+(use|using|call|calling|invoke|choose|select|pick|trust|rely on|recommend)\b")
+            Regex::new(r"\b(never|do not|don't|must not|should not|not to|avoid|stop)\s+(use|using|call|calling|invoke|choose|select|pick|trust|rely on|recommend|consult|consulting)\b")
                 .ok()
         });
         // (Every phrase it reads holds one of these words.)
