@@ -398,11 +398,7 @@ fn described_passive(desc: &str) -> Option<Effects> {
         // A removal dated by a version ("the `format: storage` option is deprecated since
         // v2.3 and will be removed in v3.0", "removed in a future release"): the API's own
         // deprecation, nothing the tool deletes.
-        let end = c.get(0).map_or(0, |m| m.end());
-        let rest = &lower[end..];
-        if rest.strip_prefix(" in v").is_some_and(|v| v.starts_with(|ch: char| ch.is_ascii_digit()))
-            || [" in version", " in a future", " in the next", " in a later"].iter().any(|w| rest.starts_with(w))
-        {
+        if super::intent::dated_by_version(&lower[c.get(0).map_or(0, |m| m.end())..]) {
             continue;
         }
         let verb = c.get(4).map_or("", |m| m.as_str());

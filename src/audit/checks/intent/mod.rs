@@ -295,7 +295,7 @@ fn used_by_another_tool(lex: &Lexicon, own: &HashSet<String>, desc: &str) -> boo
         }))
 }
 
-pub(crate) use reading::{about_conversation, describes_text, own_session};
+pub(crate) use reading::{about_conversation, dated_by_version, describes_text, own_session};
 
 /// Add the names one item (`name`, its definition when it has one) lets its server's
 /// definitions mention as their own: see [`own_names`].

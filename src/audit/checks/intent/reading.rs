@@ -779,6 +779,14 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
     })
 }
 
+/// Whether the words after a removal date it by a version (" in v3.0", " in version 4", " in a
+/// future release", " in the next major", " in a later version"): an API's deprecation notice,
+/// no deletion. Read by the intent analysis and by `readonly-claim-mismatch`.
+pub(crate) fn dated_by_version(after: &str) -> bool {
+    after.strip_prefix(" in v").is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+        || [" in version", " in a future", " in the next", " in a later"].iter().any(|w| after.starts_with(w))
+}
+
 /// Names of well-known files written without a path (`id_rsa`, `known_hosts`): data, not tools.
 pub(super) const WELL_KNOWN_FILES: &[&str] = &[
     "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "known_hosts", "authorized_keys", "ssh_config",
@@ -1898,12 +1906,7 @@ impl Reading<'_> {
             }
             // A removal dated by a version ("is deprecated since v2.3 and will be removed in
             // v3.0", "removed in a future release"): the API's own deprecation, no deletion.
-            if h.concept == ActDelete
-                && (folded[h.end..].strip_prefix(" in v").is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()))
-                    || [" in version", " in a future", " in the next", " in a later"]
-                        .iter()
-                        .any(|w| folded[h.end..].starts_with(w)))
-            {
+            if h.concept == ActDelete && dated_by_version(&folded[h.end..]) {
                 return false;
             }
             // A Japanese act word closing a clause that describes a noun ("過去に削除したファイル
