@@ -227,10 +227,11 @@ pub struct Lookalike {
 
 /// The first install command in `text` that names a look-alike of a popular package.
 pub fn find(text: &str) -> Option<Lookalike> {
-    if !["install", "add", " get", " i "]
-        .iter()
-        .any(|w| text.contains(w))
-    {
+    // (Asked of every string of every definition: each word's searcher is set up once, not
+    // on every call as `str::contains` does; the same answer.)
+    static WORDS: LazyLock<[memchr::memmem::Finder<'static>; 4]> =
+        LazyLock::new(|| ["install", "add", " get", " i "].map(memchr::memmem::Finder::new));
+    if !WORDS.iter().any(|w| w.find(text.as_bytes()).is_some()) {
         return None;
     }
     let re = INSTALL.as_ref()?;

@@ -1346,7 +1346,12 @@ fn shell_only_as_data(desc: &str) -> bool {
 
 fn commands_param_executed(tool: &Value) -> bool {
     const HOLDS_CODE: &[&str] = &["command", "commands", "cmd", "cmds", "script", "scripts", "shellcommands", "comandos", "befehle", "команды"];
-    let Some(props) = tool.pointer("/inputSchema/properties").and_then(Value::as_object) else {
+    // (Two members asked by name: `Value::pointer` would hash each key.)
+    let Some(props) = tool
+        .field("inputSchema")
+        .and_then(|s| s.field("properties"))
+        .and_then(Value::as_object)
+    else {
         return false;
     };
     props.iter().any(|(k, v)| {

@@ -408,25 +408,39 @@ fn strips_characters(r: &Reading) -> bool {
         "пробелы", "знаки препинания", "空格", "标点", "连字符", "空白", "ハイフン", "記号", "句読点",
         "공백", "하이픈", "기호", "구두점",
     ];
+    fn cjk(c: &str) -> bool {
+        c.chars().next().is_some_and(|ch| ch as u32 >= 0x3000)
+    }
+    // The Latin and Cyrillic words, searched in one pass, overlapping: every place one of
+    // them stands is seen, as each word's own search saw it. (A word's search skips a place
+    // that overlaps its previous match; such a place follows a letter of the word, and no
+    // word starts there.)
+    static WORDS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> = std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::new(CHARACTERS.iter().filter(|c| !cjk(c))).ok()
+    });
     let mut deletes = r.hits.iter().filter(|h| h.concept == Concept::ActDelete).peekable();
     deletes.peek().is_some()
         && deletes.all(|h| {
             // The object: a few words after the verb (Latin and Cyrillic script), or before
             // it (Chinese, Japanese, Korean put the verb last).
             let after: String = r.folded.get(h.end..).unwrap_or_default().chars().take(28).collect();
-            let before: String = {
-                let b = r.folded.get(..h.start).unwrap_or_default();
-                b.chars().rev().take(12).collect::<Vec<_>>().into_iter().rev().collect()
-            };
             // (A Latin or Cyrillic word counts where it starts a word: "workspaces" is no
             // "spaces".)
-            let starts_word = |t: &str, c: &str| {
-                t.match_indices(c).any(|(i, _)| t[..i].chars().next_back().is_none_or(|p| !p.is_alphanumeric()))
+            let starts_word = |i: usize| after[..i].chars().next_back().is_none_or(|p| !p.is_alphanumeric());
+            let word = match WORDS.as_ref() {
+                Some(ac) => ac.find_overlapping_iter(after.as_str()).any(|m| starts_word(m.start())),
+                None => CHARACTERS
+                    .iter()
+                    .filter(|c| !cjk(c))
+                    .any(|c| after.match_indices(c).any(|(i, _)| starts_word(i))),
             };
-            CHARACTERS.iter().any(|c| {
-                let cjk = c.chars().next().is_some_and(|ch| ch as u32 >= 0x3000);
-                if cjk { after.contains(c) || before.contains(c) } else { starts_word(&after, c) }
-            })
+            word || {
+                let before: String = {
+                    let b = r.folded.get(..h.start).unwrap_or_default();
+                    b.chars().rev().take(12).collect::<Vec<_>>().into_iter().rev().collect()
+                };
+                CHARACTERS.iter().filter(|c| cjk(c)).any(|c| after.contains(c) || before.contains(c))
+            }
         })
 }
 

@@ -395,7 +395,14 @@ fn spell_long_identifiers(text: &str) -> Option<String> {
 /// part after the word's colon (or the whole, without one) decoded and appended. `None`
 /// without the word.
 fn rot13_as_said(text: &str) -> Option<String> {
-    let at = text.to_ascii_lowercase().find("rot13").or_else(|| text.to_ascii_lowercase().find("rot-13"))?;
+    // (Both spellings end in "13", which lower-casing leaves as it is: a text without those
+    // two bytes in a row holds neither, and is passed over without a lower-case copy.)
+    let bytes = text.as_bytes();
+    if !memchr::memchr_iter(b'1', bytes).any(|i| bytes.get(i + 1) == Some(&b'3')) {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    let at = lower.find("rot13").or_else(|| lower.find("rot-13"))?;
     let rest = &text[at..];
     let tail = rest.find([':', '：']).map_or(rest, |c| &rest[c..]);
     if tail.chars().filter(char::is_ascii_alphabetic).count() < 12 {
@@ -417,6 +424,19 @@ fn rot13_as_said(text: &str) -> Option<String> {
 /// part after its last colon (or the whole, without one) turned round and appended, so both
 /// readings are read. `None` when no such words are there.
 fn reversed_as_said(text: &str) -> Option<String> {
+    // (An ASCII text is lowered letter by letter, A-Z to a-z, so only the words in ASCII can
+    // stand in its lower-case form, and they stand there exactly where they stand in the text
+    // ignoring ASCII case: such a text without them is passed over without a lower-case copy.)
+    static ASCII_WORDS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::LazyLock::new(|| {
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(["reversed", "right-to-left", "right to left", "backwards", "invertido"])
+                .ok()
+        });
+    if text.is_ascii() && ASCII_WORDS.as_ref().is_some_and(|ac| !ac.is_match(text)) {
+        return None;
+    }
     let lower = text.to_lowercase();
     if !crate::audit::text::any_of!(lower, ["reversed", "right-to-left", "right to left", "backwards",
         "al revés", "invertido", "de trás para frente", "à l'envers", "rückwärts", "наоборот",
