@@ -1809,6 +1809,16 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
                     || !["to ", "for "].iter().any(|w| r.folded[h.end..].trim_start().starts_with(w))
                     || !r.folded[h.start..h.end].ends_with("used")
             })
+            // (A removal said of what a deletion in the same clause takes: "show them the
+            // exact block that will be removed" before "deleting" is the data, no tool.)
+            .filter(|h| {
+                other
+                    || role
+                    || r.has(OtherTools)
+                    || r.other_tools
+                    || !r.folded[h.start..h.end].ends_with("removed")
+                    || !r.hits.iter().any(|a| a.concept == ActDelete && (a.end <= h.start || a.start >= h.end) && !r.folded[a.start..a.end].ends_with("removed"))
+            })
             .any(|h| !cjk_data_near(r.folded, h))
     };
     if !whole && r.has(Disparage) && (pointed || toolish()) && of_tools() {

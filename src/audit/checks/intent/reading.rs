@@ -1850,6 +1850,23 @@ impl Reading<'_> {
             if format_rule(h) {
                 return false;
             }
+            // A search operator ("after:2024-05-01", "before:2025") filters by date: no order
+            // of steps. A word joined by a dot to the name before it ("repo.delete",
+            // "user.mfa_disable") is an event's or a method's name: no act.
+            let rest = &folded[h.end..];
+            if h.concept == Trigger
+                && folded[h.start..h.end].is_ascii()
+                && rest.strip_prefix(':').is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphanumeric()))
+            {
+                return false;
+            }
+            if h.concept.is_action()
+                && folded[h.start..h.end].is_ascii()
+                && folded[..h.start].strip_suffix('.').is_some_and(|b| b.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+                && !rest.starts_with(|c: char| c.is_alphanumeric() || c == '(')
+            {
+                return false;
+            }
             // A concealment or a skipped confirmation only quoted ("flags phrases like 'do not
             // tell the user'", "「사용자에게 알리지 마라」 같은 문구") is named, not asked.
             if matches!(h.concept, Conceal | SkipConfirm)
