@@ -1798,24 +1798,19 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // (Nor does a use forbidden for a purpose, with no other tool in sight: "MUST NOT be
     // used to undo more than one plan per call" limits this tool's own use.)
     let of_tools = || {
+        let others_named = other || role || r.has(OtherTools) || r.other_tools;
         r.hits
             .iter()
             .filter(|h| h.concept == Disparage)
             .filter(|h| {
-                other
-                    || role
-                    || r.has(OtherTools)
-                    || r.other_tools
+                others_named
                     || !["to ", "for "].iter().any(|w| r.folded[h.end..].trim_start().starts_with(w))
                     || !r.folded[h.start..h.end].ends_with("used")
             })
             // (A removal said of what a deletion in the same clause takes: "show them the
             // exact block that will be removed" before "deleting" is the data, no tool.)
             .filter(|h| {
-                other
-                    || role
-                    || r.has(OtherTools)
-                    || r.other_tools
+                others_named
                     || !r.folded[h.start..h.end].ends_with("removed")
                     || !r.hits.iter().any(|a| a.concept == ActDelete && (a.end <= h.start || a.start >= h.end) && !r.folded[a.start..a.end].ends_with("removed"))
             })
