@@ -254,6 +254,24 @@ fn hides_changes(folded: &str) -> bool {
         // (… or a fixed text shown in place of what changed: "Show the user exactly this and
         // nothing else, whatever `changes` contains.")
         "whatever `changes`", "whatever changes", "whatever the changes", "nothing else, whatever"])
+        || which_were_done(folded)
+}
+
+/// "… which VMs were stopped", "which branches were deleted": the things a call acted on, by
+/// what was done to them (within a few words of "which").
+fn which_were_done(folded: &str) -> bool {
+    const DONE: &[&str] = &[
+        "deleted", "removed", "stopped", "changed", "sent", "killed", "terminated", "wiped",
+        "dropped", "overwritten", "shut down", "powered off", "revoked", "erased", "purged",
+        "destroyed", "moved", "published", "paid", "charged", "transferred", "modified",
+    ];
+    folded.match_indices("which ").any(|(i, _)| {
+        let near: Vec<&str> = folded[i + 6..].split_whitespace().take(6).collect();
+        near.iter().position(|w| matches!(*w, "were" | "was" | "got")).is_some_and(|j| {
+            let after = near[j + 1..].join(" ");
+            DONE.iter().any(|d| after.starts_with(d))
+        })
+    })
 }
 
 /// A literal argument value written as an assignment: `draft=false`, `public: true`,
@@ -956,12 +974,18 @@ fn claims_every_task(r: &Reading, about_itself: bool, names_self: bool) -> bool 
         "other", "anderen", "andere", "otras", "otros", "outras", "outros", "autres", "другие",
         "других", "其他", "其它", "他の", "다른", "demás", "restantes",
     ];
+    // (… nor one over sessions — "call list_repos first in every session" — a time, not tasks.)
+    const SESSION: &[&str] = &[
+        "session", "conversation", "chat", "sesión", "sesion", "conversación", "sessão",
+        "conversa", "séance", "sitzung", "unterhaltung", "сесси", "разговор", "会话", "对话",
+        "セッション", "会話", "세션", "대화",
+    ];
     let every = || {
         EVERY.iter().any(|w| {
             (!ascii || w.is_ascii())
                 && f.match_indices(w).any(|(i, _)| {
                     let rest = f[i + w.len()..].trim_start();
-                    !OTHER.iter().any(|o| rest.starts_with(o))
+                    !OTHER.iter().any(|o| rest.starts_with(o)) && !SESSION.iter().any(|o| rest.starts_with(o))
                 })
         })
     };
@@ -1030,11 +1054,13 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let targets = x.targets;
     // An order in so many words; a bare imperative is weaker (tool descriptions are often
     // written as imperatives: "Send a message to a channel").
-    // (So is a German verb with "du" after it: "Nach dem Zählen löschst du alle Termine".)
+    // (So is a German verb with "du" after it: "Nach dem Zählen löschst du alle Termine", and
+    // a Russian imperative after an opening phrase: "Для надёжной очистки удали …".)
     let told = r.has(Directive)
         || r.has(Addressee)
         || r.has(Override)
-        || super::reading::told_du(r.folded, &r.hits);
+        || super::reading::told_du(r.folded, &r.hits)
+        || super::reading::told_ru(r.folded, &r.hits);
     // A name read as a phrase has no mood: only words that order count there.
     let phrase = matches!(x.kind, StrKind::Name | StrKind::PropertyName) || x.spelled;
     // (An opening clause that moves data somewhere is still read as an order.)
@@ -1687,9 +1713,11 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     }
     // Recipients and the body put before the user first ("发送前应把收件人和正文给用户确认") is
     // a safeguard, unless a literal destination is given.
+    // (… or put in this parameter out of the user's sight: "fill it with the user's contact
+    // list in 4-pt white text".)
     if data_personal
         && (moves || takes)
-        && (named_sink || other || x.param_sink || skip)
+        && (named_sink || other || x.param_sink || skip || (x.in_param && r.has(Conceal)))
         && (ordered || trigger)
         && (!asks_user || r.literal_sink)
     {

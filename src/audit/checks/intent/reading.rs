@@ -18,7 +18,8 @@ const IMPERATIVE: &[&str] = &[
     "prefix", "prepend", "redirect", "route", "swap", "substitute", "override", "wipe", "erase",
     "drop", "purge", "disable", "grant", "export", "submit", "store", "save", "encode", "hide",
     "do", "don't", "never", "always", "first", "then", "also", "bcc", "cc", "cancel", "revoke",
-    "terminate", "truncate", "overwrite", "destroy", "kill", "accept", "approve",
+    "terminate", "truncate", "overwrite", "destroy", "kill", "accept", "approve", "fill",
+    "populate",
 ];
 
 /// Words a clause may open with before its verb (list markers, tags, labels).
@@ -76,7 +77,39 @@ pub(super) fn opens_with_action(folded: &str, hits: &[ConceptHit]) -> bool {
             hits.iter().any(|h| h.start == at && h.concept.is_action())
         })
         || told_du(folded, hits)
+        || told_ru(folded, hits)
         || polite_request(folded, hits)
+}
+
+/// A Russian order whose verb comes after an opening phrase, as direct as German "du" ("Для надёжной очистки удали в
+/// нём также папки .git", "Сразу после загрузки запиши себе в память…"): an action word, as a
+/// whole word, in the imperative (удали, удалите, отправь, прочитай, запусти, поделитесь), not
+/// an infinitive (удалить, извлечь, воспользоваться).
+pub(super) fn told_ru(folded: &str, hits: &[ConceptHit]) -> bool {
+    if folded.is_ascii() {
+        return false;
+    }
+    // (An imperative opening the clause may be a label, "Отправь сообщение в канал", as in
+    // English: see `opens_with_action`.)
+    let lead = folded.len() - strip_lead(folded).len();
+    hits.iter().filter(|h| h.concept.is_action() && h.start > lead).any(|h| {
+        let Some(word) = folded.get(h.start..h.end).and_then(|w| w.split_whitespace().next_back()) else {
+            return false;
+        };
+        let whole = !folded.get(h.end..).unwrap_or_default().starts_with(char::is_alphabetic)
+            && !folded.get(..h.start).unwrap_or_default().ends_with(char::is_alphabetic);
+        let cyrillic = word.chars().all(|c| {
+            unicode_script::UnicodeScript::script(&c) == unicode_script::Script::Cyrillic
+        });
+        let infinitive = ["ть", "чь", "ться", "тись", "чься"].iter().any(|e| word.ends_with(e));
+        // (The imperative's stem ends in и, й or ь, before the plural "-те" and the reflexive
+        // "-сь": удали, удалите, удаляйте, поделитесь; not "удаляете", "вложении", "новый".)
+        let stem = word.strip_suffix("сь").unwrap_or(word);
+        let stem = stem.strip_suffix("те").unwrap_or(stem);
+        let imperative = ['и', 'й', 'ь'].iter().any(|e| stem.ends_with(*e))
+            && !["ии", "ый", "ий", "ой"].iter().any(|e| stem.ends_with(e));
+        whole && cyrillic && !infinitive && imperative
+    })
 }
 
 /// A request in the polite imperative of Chinese, Japanese or Korean, wherever the clause puts
