@@ -257,6 +257,24 @@ fn hides_changes(folded: &str) -> bool {
         || which_were_done(folded)
 }
 
+/// Every deletion of the clause named as the subject of a sentence that says it does not do
+/// something ("deleting the line does not remove the secret from git history", "removing the
+/// file isn't enough"): advice about what deleting fails to do, no deletion asked.
+fn deletion_said_not_to_work(folded: &str, hits: &[crate::audit::lexicon::ConceptHit]) -> bool {
+    let mut deletes = hits.iter().filter(|h| h.concept == Concept::ActDelete).peekable();
+    deletes.peek().is_some()
+        && deletes.all(|h| {
+            let word_end = folded[h.start..].find(|c: char| !c.is_alphanumeric()).map_or(folded.len(), |i| h.start + i);
+            folded[h.start..word_end].ends_with("ing") && {
+                let near: Vec<&str> = folded[word_end..].split_whitespace().take(6).collect();
+                let near = near.join(" ");
+                ["does not ", "doesn't ", "will not ", "won't ", "is not enough", "isn't enough", "does nothing", "cannot ", "can't "]
+                    .iter()
+                    .any(|w| near.contains(w))
+            }
+        })
+}
+
 /// "… which VMs were stopped", "which branches were deleted": the things a call acted on, by
 /// what was done to them (within a few words of "which").
 fn which_were_done(folded: &str) -> bool {
@@ -1094,7 +1112,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         .any(|h| h.concept == DataPersonal && !contact_as_destination(r.folded, h.start));
     let named_sink = r.has(Sink) || r.literal_sink;
     let sink = named_sink || x.param_sink || x.in_param;
-    let skip = r.skip_confirm();
+    // (… or said bare, "no hace falta preguntar", beside no act of its own, in a later
+    // sentence or a field of a tool that itself sends, pays, deletes or runs.)
+    let skip = r.skip_confirm()
+        || (!x.opening && x.damp == 0 && r.has(SkipConfirm) && r.skip_confirm_bare() && (x.facts)().acts);
     let takes = r.has(ActRead) || r.has(Contents);
     let moves = r.has(ActSend) || r.has(ActModify);
     // … or a scanner that reports where secrets are written or exposed ("scan for hard-coded
@@ -2002,6 +2023,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     };
     let destroys = r.has(ActDelete)
         && !lists_changes(r)
+        && !deletion_said_not_to_work(r.folded, &r.hits)
         && !strips_characters(r)
         && !remediates_leak(r)
         && !asks_user
@@ -2134,7 +2156,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         .filter(|(on, _)| *on)
         .fold(0, |m, (_, b)| m | b)
     };
-    let filled_command = matches!(x.kind, StrKind::Default | StrKind::Example) && named_sink;
+    // (An enum value is sent as it stands too: "lts (first run: npx --yes https://…/pkg.tgz)".)
+    let filled_command = matches!(x.kind, StrKind::Default | StrKind::Example | StrKind::Enum) && named_sink;
     let handed = role && r.literal_sink;
     if !whole
         && r.has(ActRun)

@@ -2187,6 +2187,25 @@ impl Reading<'_> {
         })
     }
 
+    /// A `skip-confirm` term said with nothing else in the clause ("no hace falta preguntar",
+    /// "no need to ask"), not negated, not part of a safeguard, and not about asking for
+    /// information ("do not ask the user for the id"): a bypass where the tool itself acts.
+    pub(super) fn skip_confirm_bare(&self) -> bool {
+        use Concept::*;
+        self.hits.iter().any(|h| {
+            h.concept == SkipConfirm
+                && !self.negated_without(h)
+                && !self.hits.iter().any(|a| {
+                    a.concept == AskUser && a.start <= h.start && h.end <= a.end && a.end - a.start > h.end - h.start
+                })
+                && {
+                    let after = self.folded.get(h.end..).unwrap_or_default();
+                    let near: String = after.chars().take(24).collect();
+                    !crate::audit::text::any_of!(near, [" for ", " por ", " pour ", " nach ", " which", " what", " qué", " cuál", " para "])
+                }
+        })
+    }
+
     /// The skipped confirmation is itself worded as an order ("never ask the user", "do not
     /// wait for approval", "skip confirmation"), not a description ("with auto-approve").
     pub(super) fn skip_is_order(&self) -> bool {
