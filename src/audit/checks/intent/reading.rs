@@ -2173,17 +2173,15 @@ impl Reading<'_> {
             .iter()
             .any(|c| self.has(*c));
         let approval = APPROVAL.iter().any(|a| self.folded.contains(a));
-        // (A skip phrase held whole by a longer approval phrase is part of the safeguard.)
-        let held = |h: &ConceptHit| {
-            self.hits.iter().any(|a| {
-                a.concept == AskUser
-                    && a.start <= h.start
-                    && h.end <= a.end
-                    && a.end - a.start > h.end - h.start
-            })
-        };
         self.hits.iter().any(|h| {
-            h.concept == SkipConfirm && !self.negated_without(h) && !held(h) && (acts || approval)
+            h.concept == SkipConfirm && !self.negated_without(h) && !self.held_by_safeguard(h) && (acts || approval)
+        })
+    }
+
+    /// A skip phrase held whole by a longer approval phrase is part of the safeguard.
+    fn held_by_safeguard(&self, h: &ConceptHit) -> bool {
+        self.hits.iter().any(|a| {
+            a.concept == Concept::AskUser && a.start <= h.start && h.end <= a.end && a.end - a.start > h.end - h.start
         })
     }
 
@@ -2195,9 +2193,7 @@ impl Reading<'_> {
         self.hits.iter().any(|h| {
             h.concept == SkipConfirm
                 && !self.negated_without(h)
-                && !self.hits.iter().any(|a| {
-                    a.concept == AskUser && a.start <= h.start && h.end <= a.end && a.end - a.start > h.end - h.start
-                })
+                && !self.held_by_safeguard(h)
                 && {
                     let after = self.folded.get(h.end..).unwrap_or_default();
                     let near: String = after.chars().take(24).collect();
