@@ -2186,12 +2186,21 @@ impl Reading<'_> {
     }
 
     /// A `skip-confirm` term said with nothing else in the clause ("no hace falta preguntar",
-    /// "no need to ask"), not negated, not part of a safeguard, and not about asking for
-    /// information ("do not ask the user for the id"): a bypass where the tool itself acts.
+    /// "no need to ask"), that itself speaks of asking, confirming or approving (not "don't
+    /// wait for performance warnings"), not negated, not part of a safeguard, and not about
+    /// asking for information ("do not ask the user for the id"): a bypass where the tool
+    /// itself acts.
     pub(super) fn skip_confirm_bare(&self) -> bool {
         use Concept::*;
+        const ASKING: &[&str] = &[
+            "ask", "confirm", "approv", "consent", "permission", "pregunt", "aprob", "pergunt",
+            "aprova", "permiso", "permissão", "demander", "autoris", "frag", "bestätig",
+            "genehmig", "zustimm", "спраш", "спрос", "подтвер", "разреш", "согласи", "确认",
+            "询问", "詢問", "確認", "承認", "許可", "확인", "승인", "묻", "허락",
+        ];
         self.hits.iter().any(|h| {
             h.concept == SkipConfirm
+                && self.folded.get(h.start..h.end).is_some_and(|w| ASKING.iter().any(|a| w.contains(a)))
                 && !self.negated_without(h)
                 && !self.held_by_safeguard(h)
                 && {
