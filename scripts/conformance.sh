@@ -112,6 +112,9 @@ fi
 [ -x "$BIN" ] || die "$TARGET binary not found at $BIN"
 
 SERVER_LOG="$RUN/server.stderr"
+# (Created before the server starts: the redirect below runs in the background child, which a
+# loaded machine may schedule after the first read of the log.)
+: > "$SERVER_LOG"
 "$BIN" --http 127.0.0.1:0 2>"$SERVER_LOG" </dev/null &
 SERVER_PID=$!
 cleanup() {
