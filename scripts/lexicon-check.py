@@ -74,12 +74,27 @@ def check(path, merged):
         n_co = sum(1 for e in d.get("counter", []) if c in e.get("absent", []))
         if n_ex < 2 or n_co < 2:
             errs.append(f"{path}: concept {c} needs >= 2 examples and >= 2 counters (has {n_ex}, {n_co})")
+    # An example without concepts, or a counter without absent ones, checks nothing; a concept
+    # they name that no file defines is a typo.
+    for kind, key in (("example", "concepts"), ("counter", "absent")):
+        for e in d.get(kind, []):
+            if not isinstance(e.get("text"), str) or not e["text"].strip():
+                errs.append(f"{path}: [[{kind}]] without a text: {e!r}")
+            if not e.get(key):
+                errs.append(f"{path}: [[{kind}]] without {key} (it checks nothing): {e.get('text')!r}")
+            for c in e.get(key, []):
+                if c not in CONCEPTS:
+                    errs.append(f"{path}: [[{kind}]] names unknown concept {c}: {e.get('text')!r}")
     for e in d.get("example", []):
+        if not isinstance(e.get("text"), str):
+            continue
         text = norm(e["text"])
         for c in e.get("concepts", []):
             if not any(m(text) for m in merged.get(c, [])):
                 errs.append(f"{path}: example misses {c}: {e['text']!r}")
     for e in d.get("counter", []):
+        if not isinstance(e.get("text"), str):
+            continue
         text = norm(e["text"])
         for c in e.get("absent", []):
             if any(m(text) for m in merged.get(c, [])):
