@@ -1115,7 +1115,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // (… or said bare, "no hace falta preguntar", beside no act of its own, in a later
     // sentence or a field of a tool that itself sends, pays, deletes or runs.)
     let skip = r.skip_confirm()
-        || (!x.opening && x.damp == 0 && r.has(SkipConfirm) && r.skip_confirm_bare() && (x.facts)().acts);
+        || (!x.opening && x.damp == 0 && r.skip_confirm_bare() && (x.facts)().acts);
     let takes = r.has(ActRead) || r.has(Contents);
     let moves = r.has(ActSend) || r.has(ActModify);
     // … or a scanner that reports where secrets are written or exposed ("scan for hard-coded
