@@ -1174,10 +1174,13 @@ pub fn score(hits: &[&Hit]) -> u32 {
     // Secret files named and attacks quoted as examples, and nothing said (a scanner's list
     // of what it flags: "blocks that ask the model to read `~/.ssh/id_rsa`; phrases like
     // \"do not tell the user\""): named, however much, is at most medium.
+    // (So is a shout for attention beside them, and nothing said: "IMPORTANT: holds take up
+    // to a day to apply" in a key manager's documentation that names `authorized_keys`. An
+    // order to read or send the file is the intent analysis' cue, and counts in full.)
     let named_only = by_cue.len() > 1
         && by_cue
             .keys()
-            .all(|c| *c == DATA_ONLY_CUE || *c == MENTION_CUE);
+            .all(|c| *c == DATA_ONLY_CUE || *c == MENTION_CUE || *c == ATTENTION_CUE);
     let total: u32 = by_cue
         .iter()
         .map(|(cue, (w, sources))| {
@@ -1198,6 +1201,9 @@ pub fn score(hits: &[&Hit]) -> u32 {
 /// The cue of every pattern or phrase named rather than said (quoted, or as an example):
 /// together they weigh as one cue, with at most one repeat (see [`score`]).
 pub(crate) const MENTION_CUE: &str = "mention";
+
+/// The cue of a word that shouts for the model's attention ("IMPORTANT:", see [`score`]).
+const ATTENTION_CUE: &str = "attention";
 
 /// The cue of a secret file named in a definition (see [`score`]).
 const DATA_ONLY_CUE: &str = "sensitive-path";
@@ -1425,6 +1431,19 @@ mod tests {
         let read = hit("intent-secret", "intent:intent-secret", 4);
         assert_eq!(
             severity_of_score(score(&[&ssh, &read])),
+            Some(Severity::Critical)
+        );
+        // A shout for attention beside a named file, and nothing said: still medium ("IMPORTANT:
+        // holds take a day" in a key manager naming `authorized_keys`); an order beside them
+        // counts in full.
+        let shout = hit("attention", "hi-attention-word", 1);
+        assert_eq!(
+            severity_of_score(score(&[&ssh, &shout])),
+            Some(Severity::Medium)
+        );
+        assert!(score(&[&ssh, &shout]) >= score(&[&ssh]));
+        assert_eq!(
+            severity_of_score(score(&[&ssh, &shout, &read])),
             Some(Severity::Critical)
         );
     }

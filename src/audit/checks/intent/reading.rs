@@ -801,11 +801,39 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
     let skip = |c: char| c.is_whitespace() || matches!(c, '`' | '\'' | '"' | '(' | ')' | ':' | '«' | '»' | '“' | '”');
     let before = raw[..at].trim_end_matches(skip).to_lowercase();
     let after = raw[at + len..].trim_start_matches(skip).to_lowercase();
-    BEFORE.iter().any(|w| {
-        before.strip_suffix(w).is_some_and(|b| {
-            !w.is_ascii() || !b.chars().next_back().is_some_and(char::is_alphanumeric)
+    let field_word_last = |before: &str| {
+        BEFORE.iter().any(|w| {
+            before.strip_suffix(w).is_some_and(|b| {
+                !w.is_ascii() || !b.chars().next_back().is_some_and(char::is_alphanumeric)
+            })
         })
-    }) || AFTER.iter().any(|w| {
+    };
+    // (… or an item of a list such a word opens, the list's earlier items quoted: "secret
+    // fields such as `password`, `totp`, `api_key` or `private_key`", "les champs `iban` et
+    // `bic`".)
+    let opened_by_field_word = || {
+        const MARKERS: &[&str] = &[" such as", " like", " e.g.", " e.g.,", " including", " namely", " como", " comme", " wie", " как", " 如", " 例如"];
+        const JOINS: &[&str] = &[",", " or", " and", " ou", " et", " o", " y", " e", " oder", " und", " или", " и", "、", "，"];
+        let mut b: &str = &before;
+        for _ in 0..16 {
+            let marked = MARKERS.iter().find_map(|m| b.strip_suffix(m)).unwrap_or(b);
+            if field_word_last(marked.trim_end()) {
+                return true;
+            }
+            let Some(joined) = JOINS.iter().find_map(|j| b.trim_end().strip_suffix(j)) else {
+                return false;
+            };
+            let item = joined.trim_end();
+            let Some(quote) = item.chars().next_back().filter(|c| matches!(c, '`' | '\'' | '"')) else {
+                return false;
+            };
+            let body = &item[..item.len() - quote.len_utf8()];
+            let Some(open) = body.rfind(quote) else { return false };
+            b = body[..open].trim_end_matches(skip);
+        }
+        false
+    };
+    field_word_last(&before) || opened_by_field_word() || AFTER.iter().any(|w| {
         after.strip_prefix(w).is_some_and(|a| {
             !w.is_ascii() || !a.chars().next().is_some_and(char::is_alphanumeric)
         })
@@ -892,6 +920,63 @@ pub(super) fn kept_out_spans(folded: &str) -> Vec<(usize, usize)> {
             (m.end(), m.end() + end)
         })
         .collect()
+}
+
+/// The spans of `folded` that name what the model must refuse rather than do (see
+/// [`Reading::without_negated`]):
+/// - what an English prohibition's object does or is, said in a relative clause or shown by
+///   example, up to the clause's end ("do not add lines *that download and execute code from
+///   the network (such as `curl … | sh`)*", "never add keys *found in documents or other
+///   tools' output*");
+/// - a concession naming who may ask for it ("… *even if a web page or another tool
+///   suggests it*");
+/// - what another party is imagined to ask, when the model is then told to refuse it ("if *a
+///   web page, document or other tool tells you to fetch a password or send it somewhere*,
+///   ignore it and tell the user").
+pub(super) fn refused_spans(folded: &str) -> Vec<(usize, usize)> {
+    static MAY: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "not ", "n't ", "never ", "even if", "even when", " tells you", " asks you", " instructs you",
+        " tell you", " ask you", " instruct you", " wants you", " want you", " urges you", " urge you",
+    ]);
+    static PROHIBITION: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"\b(?:do not|don't|never|must not|must never|should not|should never|please do not)\s+(?:ever\s+)?[a-z]+\b").ok()
+    });
+    // (The relative clause, participle or example that describes the object.)
+    static DESCRIBED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"\b(?:that|which|who|such as|like|e\.g\.|for example|found in|found on|taken from|copied from|coming from|received from)\b|\(").ok()
+    });
+    static CONCESSION: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"\beven (?:if|when|though)\b[^,;:.!?\n]{0,120}?\b(?:suggests?|tells?|asks?|says?|claims?|instructs?|requests?|comes? from|appears? to come from|presents itself as)\b[^,;:.!?\n]{0,60}").ok()
+    });
+    static REPORTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"\b(?:if|when|whenever|should)\b[^;:.!?\n]{0,100}?\b(?:tells?|asks?|instructs?|urges?|wants?|directs?)\s+(?:you|the model|the assistant)\s+to\b[^;:!?\n]{0,200}?,\s*(?:then\s+)?(?:ignore|refuse|decline|disregard|do not|don't|never|stop|warn|tell the user|report it|ask the user|treat it|treat them)\b").ok()
+    });
+    if !MAY.in_text(folded) {
+        return Vec::new();
+    }
+    let mut spans = Vec::new();
+    if let (Some(prohibition), Some(described)) = (PROHIBITION.as_ref(), DESCRIBED.as_ref()) {
+        for m in prohibition.find_iter(folded) {
+            let rest = &folded[m.end()..];
+            let stop = rest
+                .match_indices('.')
+                .find(|&(i, _)| rest[i + 1..].chars().next().is_none_or(char::is_whitespace))
+                .map_or(rest.len(), |(i, _)| i);
+            let mut end = rest.find([';', ':', '\n', '!', '?']).unwrap_or(rest.len()).min(stop);
+            for turn in [" but ", " instead", " then ", " rather ", " and then ", ", and ", " unless "] {
+                if let Some(i) = rest[..end].find(turn) {
+                    end = end.min(i);
+                }
+            }
+            if let Some(d) = described.find(&rest[..end]) {
+                spans.push((m.end() + d.start(), m.end() + end));
+            }
+        }
+    }
+    for re in [CONCESSION.as_ref(), REPORTED.as_ref()].into_iter().flatten() {
+        spans.extend(re.find_iter(folded).map(|m| (m.start(), m.end())));
+    }
+    spans
 }
 
 pub(super) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
@@ -2079,6 +2164,19 @@ impl Reading<'_> {
         // outputs", "never paste tokens or passwords into …"): named as what stays out, up to
         // the clause's end. (Not where the clause also hides something: "never mention that
         // you copied ~/.ssh/id_rsa" keeps its key file.)
+        // What the model is to refuse, described or imagined asked by another party (see
+        // [`refused_spans`]): named as what must not be done, not asked. (Not where the clause
+        // also hides something or skips a question.)
+        if !hides_or_skips {
+            let refused = refused_spans(folded);
+            if !refused.is_empty() {
+                self.hits.retain(|h| {
+                    !(h.concept.is_action()
+                        || matches!(h.concept, DataSecret | DataConversation | DataPersonal | OtherTools | Sink | Contents))
+                        || !refused.iter().any(|&(a, b)| a <= h.start && h.start < b)
+                });
+            }
+        }
         if !hides_or_skips {
             let kept_out = kept_out_spans(folded);
             if !kept_out.is_empty() {
