@@ -1045,6 +1045,25 @@ pub(super) static BROAD: crate::audit::text::AnyOf = crate::audit::text::AnyOf::
 /// 即時廃棄・再発行", "leaked tokens must be revoked and reissued", "見つかった秘密情報はまず
 /// ローテーションし…"): a scanner's remediation advice. (A leak named beside a destruction
 /// that remedies nothing — "delete the repository where a leaked token was found" — stays.)
+fn users_own_removal(r: &Reading) -> bool {
+    // The user as the subject, with a word for being able to ("the user can review everything
+    // or remove items with `forget`", "el usuario puede … borrar los que quiera"): a
+    // capability left to the user, not a side effect. (Only a clause that tells the model
+    // nothing, hides nothing and names no data: see the caller.)
+    static ABLE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "the user can ", "the user may ", "users can ", "users may ", "the user is able to ",
+        "el usuario puede ", "los usuarios pueden ", "o usuário pode ", "o usuario pode ",
+        "os usuários podem ", "l'utilisateur peut ", "les utilisateurs peuvent ", "der nutzer kann ",
+        "der benutzer kann ", "die nutzer können ", "nutzer können ", "пользователь может ",
+        "пользователи могут ", "用户可以", "用户可", "ユーザーは", "사용자는 ",
+    ]);
+    let Some((at, _)) = ABLE.first_in(r.folded) else { return false };
+    // (Japanese and Korean say it at the end: "ユーザーは … 削除できます", "사용자는 … 삭제할 수 있습니다".)
+    let cjk_able = || crate::audit::text::any_of!(r.folded, ["できます", "できる", "할 수 있", "수 있습니다"]);
+    (r.folded.is_ascii() || !r.folded[at..].starts_with(['ユ', '사']) || cjk_able())
+        && r.hits.iter().filter(|h| h.concept == Concept::ActDelete).all(|h| h.start > at)
+}
+
 fn remediates_leak(r: &Reading) -> bool {
     static LEAK: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "leaked", "leak ", "found", "exposed", "published", "publicad", "publié", "veröffentlicht", "опубликован", "compromised", "committed", "detected",
@@ -2027,6 +2046,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !strips_characters(r)
         && !remediates_leak(r)
         && !asks_user
+        && !(users_own_removal(r) && !told && !stakes && !irreversible_words_once())
         && !own_destruction()
         && !refused_after_destruction(r)
         // ("Updates the list of commands the server refuses to run (e.g. rm -rf /, mkfs)":
