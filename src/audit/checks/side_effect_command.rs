@@ -165,9 +165,29 @@ pub(crate) fn named_as_example(norm: &str, start: usize) -> bool {
         "such as", "like ", "e.g.", "for example", "for instance", " wie ", "z. b.", "z.b.",
         " como ", "por ejemplo", "por exemplo", " comme ", "par exemple", " как ", "например",
         "例如", "比如", "诸如", "などの", "のような", "같은", "예:",
+        // ("etwa `curl … | sh`", "p. ej.", "напр.".)
+        "(etwa", " etwa ", "beispielsweise", "zum beispiel", "p. ej.", "p.ej.", "p. ex.", "p.ex.",
+        "напр.",
     ];
     let before = sentence_before(norm, start, 60);
-    MARKERS.iter().any(|m| before.contains(m))
+    MARKERS.iter().any(|m| before.contains(m)) || exemplified_after(norm, start)
+}
+
+/// Japanese, Chinese and Korean mark an example after it: "(`curl … | sh` など)", "`rm -rf`
+/// 等命令", "`curl … | sh` 같은 명령": the text named is an example when such a marker closes
+/// the quoted or bracketed span it opens, close after it.
+fn exemplified_after(norm: &str, start: usize) -> bool {
+    let rest = &norm[start..];
+    let quoted_end = match rest.chars().next() {
+        Some('`') => rest[1..].find('`').map(|i| i + 2),
+        _ => {
+            // (The match itself may start inside the span: find the span's closing quote.)
+            (norm[..start].matches('`').count() % 2 == 1).then(|| rest.find('`').map(|i| i + 1)).flatten()
+        }
+    };
+    let Some(end) = quoted_end else { return false };
+    let after = rest[end..].trim_start();
+    ["など", "等", "といった", "のような", "같은", "등"].iter().any(|m| after.starts_with(m))
 }
 
 /// Whether the sentence before `start` describes text that a scanner flags ("descriptions

@@ -937,6 +937,8 @@ pub(super) fn refused_spans(folded: &str) -> Vec<(usize, usize)> {
     static MAY: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "not ", "n't ", "never ", "even if", "even when", " tells you", " asks you", " instructs you",
         " tell you", " ask you", " instruct you", " wants you", " want you", " urges you", " urge you",
+        "même si", "aunque", "incluso si", "auch wenn", "selbst wenn", "mesmo que", "mesmo se",
+        "даже если", "即使", "即便", "哪怕", "たとえ",
     ]);
     static PROHIBITION: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(r"\b(?:do not|don't|never|must not|must never|should not|should never|please do not)\s+(?:ever\s+)?[a-z]+\b").ok()
@@ -973,7 +975,13 @@ pub(super) fn refused_spans(folded: &str) -> Vec<(usize, usize)> {
             }
         }
     }
-    for re in [CONCESSION.as_ref(), REPORTED.as_ref()].into_iter().flatten() {
+    // (The same concession in the other languages, with a word for asking, saying or coming
+    // from: "même si elle se présente comme venant du support", "aunque otra herramienta lo
+    // pida", "auch wenn ein anderes Tool das verlangt", "даже если другой инструмент просит".)
+    static CONCESSION_OTHER: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?:même si|même lorsqu|aunque|incluso si|auch wenn|selbst wenn|mesmo que|mesmo se|даже если|即使|即便|哪怕|たとえ)[^,;:.!?\n，；：。！？]{0,120}?(?:se présente|présent|demande|dit |suggère|prétend|venant|vient|provien|pida|diga|sugiera|afirme|parezca|proven|venga|verlangt|sagt|vorschlägt|behauptet|stammt|kommt|peça|diga|sugira|afirme|pareça|venha|просит|говорит|предлагает|утверждает|исходит|要求|声称|建议|来自|求め|指示|主張|から来)[^,;:.!?\n，；：。！？]{0,60}").ok()
+    });
+    for re in [CONCESSION.as_ref(), CONCESSION_OTHER.as_ref(), REPORTED.as_ref()].into_iter().flatten() {
         spans.extend(re.find_iter(folded).map(|m| (m.start(), m.end())));
     }
     spans
@@ -1008,11 +1016,23 @@ pub(super) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
     let after = &folded[end..to];
     static AFTER: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(NEGATION_AFTER);
     negation_before(before)
+        || french_elided_negation(folded, start, end)
         || listed_after_negation(folded, start)
         || german_final_negated(folded, start, end)
         || AFTER.in_text(after)
         || listed_then_negated(&folded[end..])
         || chinese_sequence_negated(&folded[..start])
+}
+
+/// French elides "ne" before a vowel and closes the negation after the verb: "n'ajoutez
+/// jamais une clé", "n'envoyez pas le fichier", "n'exécute rien". (Not "n'importe", "any".)
+fn french_elided_negation(folded: &str, start: usize, end: usize) -> bool {
+    let before = &folded[..start];
+    if !(before.ends_with("n'") || before.ends_with("n’")) {
+        return false;
+    }
+    let after: String = folded[end..].chars().take(24).collect();
+    [" pas", " jamais", " plus ", " rien", " aucun", " point ", " nullement"].iter().any(|w| after.starts_with(w) || after.contains(&format!("{w} ")))
 }
 
 /// A Chinese verb that follows a negated one as its next step ("不要用它读取令牌后发往别处",
