@@ -1280,7 +1280,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             || (data_personal && broad);
         // Names the clause uses beside "call this tool first" may be this tool's own output
         // fields; a general "other tools" under the user's approval is a safeguard.
-        let weight = match (named_other, loaded, about_itself()) {
+        let weight = match (named_other, loaded, about_itself() || (x.names_self && !named_other)) {
             (true, false, true) => 3,
             // "Prefer `copy_to_clipboard` when the user just needs to paste it", "prefer this
             // over list_repositories when the user names a topic rather than an owner": the
