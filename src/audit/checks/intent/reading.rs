@@ -892,10 +892,12 @@ fn left_alone(after: &str) -> bool {
 /// turns it). See [`Reading::without_negated`].
 pub(super) fn kept_out_spans(folded: &str) -> Vec<(usize, usize)> {
     static MAY: crate::audit::text::AnyOf =
-        crate::audit::text::AnyOf::new(&["not ", "n't ", "never "]);
+        crate::audit::text::AnyOf::new(&["not ", "n't ", "never ", "no access to"]);
+    // (… or what something is said not to see or be given: "the sub-agent does not inherit
+    // your conversation or your system prompt", "has no access to your credentials".)
     static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"\b(?:do not|don't|never|must not|must never|should not|should never|please do not)\s+(?:ever\s+)?(?:include|put|pass|paste|copy|attach|insert|provide|share|add|embed|send|forward|log|store|write|upload|expose)\b",
+            r"\b(?:do not|don't|never|must not|must never|should not|should never|please do not)\s+(?:ever\s+)?(?:include|put|pass|paste|copy|attach|insert|provide|share|add|embed|send|forward|log|store|write|upload|expose)\b|\b(?:does not|doesn't|do not|don't|cannot|can't|never|will not|won't)\s+(?:inherit|see|receive|get access to|have access to)\b|\bhas no access to\b",
         )
         .ok()
     });
@@ -1995,6 +1997,15 @@ impl Reading<'_> {
             if h.concept == Trigger
                 && folded[h.start..h.end].is_ascii()
                 && rest.strip_prefix(':').is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphanumeric()))
+            {
+                return false;
+            }
+            // A time word joined by a hyphen into a name or a value ("before-reinstall",
+            // "after-hours", "nightly-before-deploy"): part of a label, no order of steps.
+            if h.concept == Trigger
+                && folded[h.start..h.end].is_ascii()
+                && (rest.strip_prefix('-').is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphanumeric()))
+                    || folded[..h.start].strip_suffix('-').is_some_and(|b| b.ends_with(|c: char| c.is_ascii_alphanumeric())))
             {
                 return false;
             }
