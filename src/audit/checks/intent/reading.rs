@@ -908,20 +908,22 @@ pub(super) fn kept_out_spans(folded: &str) -> Vec<(usize, usize)> {
     re.find_iter(folded)
         .map(|m| {
             let rest = &folded[m.end()..];
-            // (A stop ends it only before a space or the end: ".env" and "~/.ssh" are objects.)
-            let stop = rest
-                .match_indices('.')
-                .find(|&(i, _)| rest[i + 1..].chars().next().is_none_or(char::is_whitespace))
-                .map_or(rest.len(), |(i, _)| i);
-            let mut end = rest.find([';', ':', '\n', '!', '?']).unwrap_or(rest.len()).min(stop);
-            for turn in [" but ", " instead", " then ", " rather "] {
-                if let Some(i) = rest[..end].find(turn) {
-                    end = end.min(i);
-                }
-            }
+            let end = clause_end(rest, &[" but ", " instead", " then ", " rather "]);
             (m.end(), m.end() + end)
         })
         .collect()
+}
+
+/// Where the clause that `rest` continues ends: a stop, a semicolon, a colon, a new line, an
+/// exclamation or question mark, or the first of `turns` ("but", "instead") that turns it.
+/// (A stop ends it only before a space or the end: ".env" and "~/.ssh" are objects.)
+fn clause_end(rest: &str, turns: &[&str]) -> usize {
+    let stop = rest
+        .match_indices('.')
+        .find(|&(i, _)| rest[i + 1..].chars().next().is_none_or(char::is_whitespace))
+        .map_or(rest.len(), |(i, _)| i);
+    let end = rest.find([';', ':', '\n', '!', '?']).unwrap_or(rest.len()).min(stop);
+    turns.iter().filter_map(|t| rest[..end].find(t)).fold(end, usize::min)
 }
 
 /// The spans of `folded` that name what the model must refuse rather than do (see
@@ -962,16 +964,7 @@ pub(super) fn refused_spans(folded: &str) -> Vec<(usize, usize)> {
     if let (Some(prohibition), Some(described)) = (PROHIBITION.as_ref(), DESCRIBED.as_ref()) {
         for m in prohibition.find_iter(folded) {
             let rest = &folded[m.end()..];
-            let stop = rest
-                .match_indices('.')
-                .find(|&(i, _)| rest[i + 1..].chars().next().is_none_or(char::is_whitespace))
-                .map_or(rest.len(), |(i, _)| i);
-            let mut end = rest.find([';', ':', '\n', '!', '?']).unwrap_or(rest.len()).min(stop);
-            for turn in [" but ", " instead", " then ", " rather ", " and then ", ", and ", " unless "] {
-                if let Some(i) = rest[..end].find(turn) {
-                    end = end.min(i);
-                }
-            }
+            let end = clause_end(rest, &[" but ", " instead", " then ", " rather ", " and then ", ", and ", " unless "]);
             // (Not a prohibition to consult or inform the user — "never ask the user (they
             // are busy), just delete …": that prohibition is itself the bypass.)
             let verb = folded[m.start()..m.end()].rsplit(' ').next().unwrap_or_default();
