@@ -1041,15 +1041,11 @@ pub(super) static BROAD: crate::audit::text::AnyOf = crate::audit::text::AnyOf::
     " vidé", " leert ", "geleert", "очищает", "очищается", "清空", "空にし", "비웁", "비워",
 ]);
 
-/// A secret found, leaked or exposed, to be revoked, rotated or reissued ("発見されたトークンは
-/// 即時廃棄・再発行", "leaked tokens must be revoked and reissued", "見つかった秘密情報はまず
-/// ローテーションし…"): a scanner's remediation advice. (A leak named beside a destruction
-/// that remedies nothing — "delete the repository where a leaked token was found" — stays.)
+/// The user as the subject, with a word for being able to ("the user can review everything
+/// or remove items with `forget`", "el usuario puede … borrar los que quiera"): a capability
+/// left to the user, not a side effect. (Only a clause that tells the model nothing, hides
+/// nothing and names no data: see the caller.)
 fn users_own_removal(r: &Reading) -> bool {
-    // The user as the subject, with a word for being able to ("the user can review everything
-    // or remove items with `forget`", "el usuario puede … borrar los que quiera"): a
-    // capability left to the user, not a side effect. (Only a clause that tells the model
-    // nothing, hides nothing and names no data: see the caller.)
     static ABLE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "the user can ", "the user may ", "users can ", "users may ", "the user is able to ",
         "el usuario puede ", "los usuarios pueden ", "o usuário pode ", "o usuario pode ",
@@ -1064,6 +1060,10 @@ fn users_own_removal(r: &Reading) -> bool {
         && r.hits.iter().filter(|h| h.concept == Concept::ActDelete).all(|h| h.start > at)
 }
 
+/// A secret found, leaked or exposed, to be revoked, rotated or reissued ("発見されたトークンは
+/// 即時廃棄・再発行", "leaked tokens must be revoked and reissued", "見つかった秘密情報はまず
+/// ローテーションし…"): a scanner's remediation advice. (A leak named beside a destruction
+/// that remedies nothing — "delete the repository where a leaked token was found" — stays.)
 fn remediates_leak(r: &Reading) -> bool {
     static LEAK: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "leaked", "leak ", "found", "exposed", "published", "publicad", "publié", "veröffentlicht", "опубликован", "compromised", "committed", "detected",
