@@ -31,6 +31,41 @@ pub struct Effects {
     pub sends: bool,
 }
 
+/// Where each effect of [`Effects`] was first read, for a finding's evidence: the clause of
+/// the description (as written), the name's words or the parameters.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Why {
+    executes: Option<String>,
+    deletes: Option<String>,
+    writes: Option<String>,
+    sends: Option<String>,
+}
+
+impl Why {
+    /// Keep `reason` for each effect of `fx` that has none yet.
+    fn note(&mut self, fx: Effects, reason: impl Fn() -> String) {
+        for (on, slot) in [
+            (fx.executes, &mut self.executes),
+            (fx.deletes, &mut self.deletes),
+            (fx.writes, &mut self.writes),
+            (fx.sends, &mut self.sends),
+        ] {
+            if on && slot.is_none() {
+                *slot = Some(reason());
+            }
+        }
+    }
+
+    /// A clause of a description, quoted for the evidence (at most about 200 characters,
+    /// secrets redacted).
+    fn quote(clause: &str) -> String {
+        let clause = clause.trim();
+        let cut: String = clause.chars().take(200).collect();
+        let more = if cut.len() < clause.len() { "…" } else { "" };
+        format!("\"{}{more}\"", crate::model::redact::redact_secrets(&cut))
+    }
+}
+
 const EXEC_WORDS: &[&str] = &[
     "exec",
     "execute",
@@ -164,6 +199,8 @@ const READ_VERBS: &[&str] = &[
     "quote", "simulate", "forecast",
     // A calculation computes what it names (`calc_cancellation_fee`, `compute_refund_amount`).
     "calc", "compute", "calcular", "calculer", "berechne", "berechnen",
+    // A proposal hands back what it would change (`propose_edit`, `propose_fix`).
+    "propose",
     // Static analysis reads the script it is given (`lint_shell_script`, `parse_command`);
     // a scanner what it scans (`scan_commit_history`, `audit_dependencies`).
     "lint", "parse", "scan", "audit", "detect", "examine", "assess", "evaluate", "measure",
@@ -224,7 +261,7 @@ pub(crate) fn declares_destruction(name: &str, desc: &str) -> bool {
         let w = w.as_str();
         DELETE_WORDS.contains(&w) || DESTROYING_WORK.contains(&w)
     });
-    named || described(desc, false, None).is_some_and(|fx| fx.deletes || fx.writes && replaces(desc))
+    named || described(desc, false, None, None).is_some_and(|fx| fx.deletes || fx.writes && replaces(desc))
 }
 
 /// Name words of work that removes or replaces as its function (a move removes the original,
@@ -354,7 +391,7 @@ const NOT_AN_OBJECT: &[&str] = &[
 /// A passive statement of what the call destroys or moves, anywhere in an English description
 /// ("resources not in the manifest are deleted", "the balance is transferred"), not a
 /// hypothetical ("would be deleted") or a state ("files that were deleted").
-fn described_passive(desc: &str) -> Option<Effects> {
+fn described_passive(desc: &str, mut why: Option<&mut Why>) -> Option<Effects> {
     use std::sync::LazyLock;
     static RE: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
         regex::Regex::new(
@@ -402,20 +439,64 @@ fn described_passive(desc: &str) -> Option<Effects> {
             continue;
         }
         let verb = c.get(4).map_or("", |m| m.as_str());
+        let after = &lower[c.get(0).map_or(0, |m| m.end())..];
+        // A money participle before a plural noun is its adjective ("some results are paid
+        // placements"); a period after the participle is a retention rule of the service ("is
+        // deleted 30 days after the ticket closes", "are purged after 90 days"), not what the
+        // call does.
+        if matches!(verb, "transferred" | "charged" | "paid") && plural_noun_next(after) {
+            continue;
+        }
+        if period_after(after) {
+            continue;
+        }
         // Only what destroys or moves money: "is sent", "is executed", "is truncated" also
         // describe what a reader does (a request, a read-only query, a long page).
-        if matches!(verb, "transferred" | "charged" | "paid") {
-            fx.sends = true;
+        let one = if matches!(verb, "transferred" | "charged" | "paid") {
+            Effects { sends: true, ..Effects::default() }
         } else if verb == "force-pushed" || verb.starts_with("applied")
         {
             // ("Findings with an auto-fix are applied in place": the files are written. A
             // state — "whether it is merged", "changes are committed" — is no such word.)
-            fx.writes = true;
+            Effects { writes: true, ..Effects::default() }
         } else {
-            fx.deletes = true;
+            Effects { deletes: true, ..Effects::default() }
+        };
+        if let Some(w) = why.as_deref_mut() {
+            // (Lower case keeps the offsets of the text as written only where it is ASCII;
+            // otherwise the words matched stand for the sentence.)
+            let m = c.get(0).map_or(0..0, |m| m.range());
+            let shown = if desc.is_ascii() { &desc[m] } else { &lower[m] };
+            w.note(one, || Why::quote(shown));
         }
+        fx.executes |= one.executes;
+        fx.deletes |= one.deletes;
+        fx.writes |= one.writes;
+        fx.sends |= one.sends;
     }
     (fx != Effects::default()).then_some(fx)
+}
+
+/// Whether the word after a participle (`after`, the text from it) is a plural noun
+/// ("paid placements"), not an adverb or a preposition.
+fn plural_noun_next(after: &str) -> bool {
+    let word = after.split_whitespace().next().unwrap_or_default();
+    word.len() >= 5
+        && word.chars().all(|c| c.is_ascii_lowercase())
+        && word.ends_with('s')
+        && !word.ends_with("ss")
+        && !["always", "unless", "across", "towards", "afterwards", "whereas", "perhaps", "sometimes"].contains(&word)
+}
+
+/// Whether a period of time follows shortly after (`after`, the text from a participle):
+/// "30 days after the ticket closes", "after 90 days", "within 24 hours".
+fn period_after(after: &str) -> bool {
+    use std::sync::LazyLock;
+    static RE: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
+        regex::Regex::new(r"^\W*(?:\w+\W+){0,3}?\d+\s*(?:-\s*)?(?:minutes?|hours?|days?|weeks?|months?|years?)\b").ok()
+    });
+    let head: String = after.chars().take(48).collect();
+    RE.as_ref().is_some_and(|re| re.is_match(&head))
 }
 
 /// Whether a sentence opens with a person as its subject (the user, an operator, a support
@@ -517,7 +598,12 @@ fn destruction_as_subject(folded: &str) -> bool {
         && crate::audit::text::any_of!(folded, [" does not ", " doesn't ", " will not ", " won't ", " is not enough", " is not sufficient", " isn't enough"])
 }
 
-fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerms>) -> Option<Effects> {
+fn described(
+    desc: &str,
+    every_sentence: bool,
+    shared: Option<&super::ClauseTerms>,
+    mut why: Option<&mut Why>,
+) -> Option<Effects> {
     use crate::audit::lexicon::{Lexicon, fold};
     let lex = Lexicon::builtin().ok()?;
     let mut fx = Effects::default();
@@ -618,10 +704,18 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
         // "TRUNCATE", "DROP TABLE"), anywhere in the sentence and not negated, is a
         // destruction whatever verb the sentence opens with ("Reescribe el historial … y la
         // publica con push forzado", "Vacía (TRUNCATE) todas las tablas").
-        fx.deletes |= destroying_operation(folded);
+        if destroying_operation(folded) {
+            fx.deletes = true;
+            if let Some(w) = why.as_deref_mut() {
+                w.note(Effects { deletes: true, ..Effects::default() }, || Why::quote(&desc[at..end]));
+            }
+        }
         for (k, piece) in pieces.into_iter().enumerate() {
             let terms = if k == 0 { sentence_terms.take() } else { None };
             if let Some(more) = clause_effect(lex, piece, n > 0 && !in_list, terms) {
+                if let Some(w) = why.as_deref_mut() {
+                    w.note(more, || Why::quote(&desc[at..end]));
+                }
                 fx.executes |= more.executes;
                 fx.deletes |= more.deletes;
                 fx.writes |= more.writes;
@@ -638,6 +732,10 @@ fn described(desc: &str, every_sentence: bool, shared: Option<&super::ClauseTerm
     if (fx.writes || fx.executes) && !fx.deletes && !fx.sends && query_kept_read_only(&fold(desc)) {
         fx.writes = false;
         fx.executes = false;
+        if let Some(w) = why {
+            w.writes = None;
+            w.executes = None;
+        }
     }
     (fx != Effects::default()).then_some(fx)
 }
@@ -719,6 +817,8 @@ fn destroying_operation(folded: &str) -> bool {
                 && !REFUSED_AFTER.iter().any(|w| after.contains(w))
                 // (Named as an example: "the commands the server refuses to run (e.g. rm -rf
                 // /, mkfs)".)
+                // (… or in a list of what is forbidden: "список запрещённых команд (`rm -rf
+                // /`, `mkfs`)".)
                 && !crate::audit::checks::side_effect_command::exemplified(folded, m.start())
         })
     })
@@ -935,7 +1035,38 @@ fn clause_effect(
                 DETERMINERS.contains(&word) || (inflected && object && and)
             }
     };
+    // An effect word inside quotes is named, not done (a message checked or translated,
+    // "'Delete {name}?' 的译文写成 '删除 {名称}？'"); so is opening or closing a view of
+    // something ("Opens and closes a connection", "Open a file in the editor").
+    let quoted = crate::audit::text::quoted_spans(folded);
+    let named_or_viewed = |h: &crate::audit::lexicon::ConceptHit| -> bool {
+        if quoted.iter().any(|&(a, b)| a < h.start && h.end <= b) {
+            return true;
+        }
+        // (A quote that opens the clause and closes in the next one: "'{name} を削除しますか？'
+        // 则通过" is cut after "？".)
+        let lead = folded.len() - folded.trim_start().len();
+        if folded[lead..].starts_with(['\'', '"', '「', '«', '“']) && !quoted.iter().any(|&(a, _)| a == lead) {
+            return true;
+        }
+        let word = &folded[h.start..h.end];
+        // (Moving only a view: "move the cursor to a line"; a moved file is written.)
+        let objects: &[&str] = if word.starts_with("open") || word.starts_with("clos") {
+            VIEWED
+        } else if word.starts_with("move") || word.starts_with("scroll") {
+            VIEW_ONLY
+        } else {
+            return false;
+        };
+        folded[h.end..].split_whitespace().take(3).any(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+            objects.iter().any(|v| w.starts_with(v))
+        })
+    };
     let noun_or_negated = |h: &crate::audit::lexicon::ConceptHit| -> bool {
+        if named_or_viewed(h) {
+            return true;
+        }
         let next = folded[h.end..]
             .trim_start()
             .split(|c: char| !c.is_alphanumeric())
@@ -1061,6 +1192,15 @@ fn clause_effect(
     Some(fx)
 }
 
+/// What opening or closing only views or connects to (see [`clause_effect`]).
+const VIEWED: &[&str] = &[
+    "connection", "file", "editor", "page", "tab", "url", "link", "browser", "window", "socket",
+    "stream", "port", "dialog", "viewer", "document", "preview", "cursor", "caret", "viewport",
+];
+
+/// What moving or scrolling only views (see [`clause_effect`]).
+const VIEW_ONLY: &[&str] = &["cursor", "caret", "viewport", "view", "focus", "selection", "zoom", "page"];
+
 /// Whether a clause names the text the call is given as what its verb changes ("… a um
 /// texto", "в тексте", "in the text", "テキスト内の"), and no file or store.
 fn transforms_given_text(body: &str) -> bool {
@@ -1094,18 +1234,26 @@ pub fn effects_of(scan: &Scan, si: usize, tool: &Value) -> Effects {
         .field("description")
         .and_then(Value::as_str)
         .and_then(|d| super::shared_clause_terms(scan, si, d));
-    let fx = effects_with(tool, shared.as_deref());
+    let fx = effects_with(tool, shared.as_deref(), None);
     memo.borrow_mut().insert(key, fx);
     fx
 }
 
 /// Classify a tool definition.
 pub fn effects(tool: &Value) -> Effects {
-    effects_with(tool, None)
+    effects_with(tool, None, None)
 }
 
-/// [`effects`], with the description's clause terms if they were found already.
-fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
+/// [`effects`], and where each effect was read (read again, for a finding's evidence).
+pub(crate) fn effects_explained(tool: &Value) -> (Effects, Why) {
+    let mut why = Why::default();
+    let fx = effects_with(tool, None, Some(&mut why));
+    (fx, why)
+}
+
+/// [`effects`], with the description's clause terms if they were found already, noting in
+/// `why` where each effect was read.
+fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>, mut why: Option<&mut Why>) -> Effects {
     let name = tool.field("name").and_then(Value::as_str).unwrap_or("");
     let all_words = crate::model::words::name_words_shared(name);
     // A name led by a read verb names what it reads: only its first word says what it does.
@@ -1123,11 +1271,11 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
         .field("description")
         .and_then(Value::as_str)
         .map(|d| {
-            let a = described(d, claims, shared).unwrap_or_default();
+            let a = described(d, claims, shared, why.as_deref_mut()).unwrap_or_default();
             // (In long documentation, the passive statements of its first paragraph: later
             // ones are the service's retention and the server's other tools, see
             // [`described`].)
-            let b = described_passive(first_paragraph(d)).unwrap_or_default();
+            let b = described_passive(first_paragraph(d), why.as_deref_mut()).unwrap_or_default();
             Effects {
                 executes: a.executes || b.executes,
                 deletes: a.deletes || b.deletes,
@@ -1149,6 +1297,42 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>) -> Effects {
         writes: has(WRITE_WORDS) && !desc.is_some_and(|d| RUNS_NOTHING.in_text(&d.to_lowercase())),
         sends: has(SEND_WORDS),
     };
+    if let Some(w) = why.as_deref_mut() {
+        // (What the description says was noted first; the name and parameters come after.)
+        let shown = |list: &[&str]| {
+            let hit: Vec<&str> = words.iter().map(String::as_str).filter(|w| list.contains(w)).collect();
+            if hit.is_empty() { format!("the name `{name}`") } else { format!("the name's word `{}`", hit.join("`, `")) }
+        };
+        if fx.executes {
+            w.note(Effects { executes: true, ..Effects::default() }, || {
+                // (The parameter that takes the code, else the name's word, else the text.)
+                let param = crate::audit::walk::property_names(tool).into_iter().find(|p| {
+                    let bare: String = p.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+                    EXEC_PARAMS.contains(&bare.as_str())
+                });
+                match param {
+                    Some(p) => format!("the name `{name}` and its parameter `{p}` (a tool that runs what it is given)"),
+                    None if all_words.iter().any(|w| EXEC_WORDS.contains(&w.as_str())) => shown(EXEC_WORDS),
+                    None => "the description says it runs commands or code".to_owned(),
+                }
+            });
+        }
+        if fx.deletes {
+            w.note(Effects { deletes: true, ..Effects::default() }, || {
+                shown(DELETE_WORDS)
+            });
+        }
+        if fx.writes {
+            w.note(Effects { writes: true, ..Effects::default() }, || {
+                shown(WRITE_WORDS)
+            });
+        }
+        if fx.sends {
+            w.note(Effects { sends: true, ..Effects::default() }, || {
+                shown(SEND_WORDS)
+            });
+        }
+    }
     fx.executes |= told.executes;
     // (A setting removed, with the description saying in so many words that data is kept —
     // "Remove a configuração de um par. Nenhum arquivo é apagado." — destroys nothing.)
@@ -1296,6 +1480,8 @@ fn runs_any_code_with(tool: &Value, all_words: &[String]) -> bool {
                 "history", "histories", "config", "configuration", "profile", "profil", "perfil", "rc", "aliases",
                 "alias", "completion", "completions", "theme", "prompt", "verlauf", "historial",
                 "historico", "historique",
+                // (… or a report on it: `script_report` tabulates a text's Unicode scripts.)
+                "report", "info", "stats", "summary", "analysis", "status", "docs", "help",
             ]
             .contains(&n.as_str())
         })
@@ -1547,8 +1733,8 @@ fn deletes_only_on_option(tool: &Value) -> bool {
         .filter(|c| !gate.is_match(c))
         .collect();
     let rest = rest.join(" ");
-    !described(&rest, true, None).unwrap_or_default().deletes
-        && !described_passive(&rest).unwrap_or_default().deletes
+    !described(&rest, true, None, None).unwrap_or_default().deletes
+        && !described_passive(&rest, None).unwrap_or_default().deletes
 }
 
 /// Name words that make a parameter name an order to destroy when they lead it (after "also",
@@ -1657,13 +1843,13 @@ fn schema_says(tool: &Value, read_only: bool) -> Option<(Effects, String, bool)>
                 })
             });
             let a = if let Some(rest) = option_defined {
-                described(rest, true, None).unwrap_or_default()
+                described(rest, true, None, None).unwrap_or_default()
             } else if speaks_of_call && d.split_whitespace().count() >= 6 {
-                described(d, true, None).unwrap_or_default()
+                described(d, true, None, None).unwrap_or_default()
             } else {
                 Effects::default()
             };
-            let b = if output { Effects::default() } else { described_passive(d).unwrap_or_default() };
+            let b = if output { Effects::default() } else { described_passive(d, None).unwrap_or_default() };
             // (Worked out only for the evidence of a finding: most texts say nothing.)
             let place = || match prop {
                 Some(p) => format!("the text of `{}`", shown(p)),
@@ -1928,7 +2114,24 @@ message: format!(
 evidence: Some(match (&by_param, &irreversible) {
                 (Some((_, seen, _)), _) => format!("{}: {claim}, but {seen}", item.name),
                 (None, Some(words)) => format!("{}: {claim}, but the description says \"{words}\"", item.name),
-                (None, None) => format!("{}: {claim}", item.name),
+                (None, None) => {
+                    // Where each effect counted against the claim was read.
+                    let (_, why) = effects_explained(tool);
+                    let reasons: Vec<String> = [
+                        (fx.executes, "executes", &why.executes),
+                        (fx.deletes, "deletes", &why.deletes),
+                        (read_only && fx.writes, "writes", &why.writes),
+                        (read_only && fx.sends, "sends", &why.sends),
+                    ]
+                    .into_iter()
+                    .filter_map(|(on, what, at)| on.then(|| at.as_ref().map(|at| format!("{what}: {at}"))).flatten())
+                    .collect();
+                    if reasons.is_empty() {
+                        format!("{}: {claim}", item.name)
+                    } else {
+                        format!("{}: {claim}, but {}", item.name, reasons.join("; "))
+                    }
+                }
             }),
 control: Control::ConfirmSensitiveCalls,
 }));
@@ -2860,5 +3063,96 @@ mod tests {
         // Must: the same tools saying they write.
         assert!(worst("branch_stats", "Commits a refreshed stats file to the main branch and reports the push count.") >= Some(Severity::High));
         assert!(worst("search_notes", "메모를 찾아 보여 주고, 결과를 새 메모로 저장합니다.") >= Some(Severity::High));
+    }
+
+    #[test]
+    fn the_evidence_names_where_each_effect_was_read() {
+        let evidence = |tool: Value| -> String {
+            let f = run(&[snap("s", vec![tool.clone()])]);
+            f.iter()
+                .find(|f| f.rule == "readonly-claim-mismatch")
+                .and_then(|f| f.evidence.clone())
+                .unwrap_or_else(|| panic!("no finding for {tool}: {f:#?}"))
+        };
+        // The clause of the description that says what the tool does, as written.
+        let e = evidence(json!({"name": "tidy_tickets",
+            "description": "Archives old tickets and permanently deletes those older than a year.",
+            "annotations": {"readOnlyHint": true}}));
+        assert!(e.contains("deletes: \"Archives old tickets and permanently deletes those older than a year.\""), "{e}");
+        // A passive statement: the words that say it.
+        let e = evidence(json!({"name": "sync_board",
+            "description": "Copies the board to the archive. Cards missing from the source are deleted.",
+            "annotations": {"destructiveHint": false}}));
+        assert!(e.contains("deletes: \"") && e.contains("are deleted\""), "{e}");
+        // The name's word, where the description says nothing of it.
+        let e = evidence(json!({"name": "remove_label", "description": "Takes a label off an issue.",
+            "annotations": {"destructiveHint": false}}));
+        assert!(e.contains("deletes: the name's word `remove`"), "{e}");
+        // The parameter that takes the code to run.
+        let e = evidence(json!({"name": "run_shell", "description": "Run a command.",
+            "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}},
+            "annotations": {"readOnlyHint": true}}));
+        assert!(e.contains("executes: the name `run_shell` and its parameter `command`"), "{e}");
+        // A secret inside the clause quoted is redacted, and a long clause is cut.
+        let e = evidence(json!({"name": "purge_tokens",
+            "description": format!("Deletes the token ghp_{} and every copy of it {}.", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8", "everywhere ".repeat(40)),
+            "annotations": {"readOnlyHint": true}}));
+        assert!(!e.contains("A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"), "{e}");
+        assert!(e.contains("…\""), "{e}");
+    }
+
+    #[test]
+    fn views_quotes_reports_proposals_paid_placements_and_retention_are_no_effects() {
+        let not_destructive = |name: &str, desc: &str| {
+            worst_of(
+                json!({"name": name, "description": desc, "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
+                Some("readonly-claim-mismatch"),
+            )
+        };
+        // Must not: opening a view, an effect word quoted, a report on scripts, a proposal, a
+        // paid placement, a retention period, a destroying command in a list of forbidden ones.
+        for (name, desc) in [
+            ("test_connection", "Opens and closes a connection to check that the connection string works, and reports the server version."),
+            ("open_file", "Open a file in the editor and optionally move the cursor to a line."),
+            ("check_placeholders", "Checks translations: a translation of 'Delete {name}?' that drops the placeholder is flagged."),
+            ("check_placeholders", "例如原文 'Delete {name}?' 的译文写成 '删除 {名称}？' 会被标记为错误；'{name} を削除しますか？' 则通过。"),
+            ("propose_edit", "Drafts the diff of the change the user asked for; nothing is written to the file yet."),
+            ("search_products", "Searches products across stores. Some results are paid placements and carry `sponsored: true`."),
+            ("show_settings", "Shows the server settings: working folders, the forbidden commands (by default `rm -rf /`, `mkfs`) and output limits."),
+        ] {
+            assert_eq!(worst_read_only(name, desc), None, "{name}: {desc}");
+        }
+        assert_eq!(
+            worst_of(
+                json!({"name": "script_report", "description": "Per-character table: code point, name, general category, script.",
+                    "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+                    "annotations": {"readOnlyHint": true}}),
+                Some("readonly-claim-mismatch"),
+            ),
+            None
+        );
+        assert_eq!(
+            not_destructive("upload_bundle", "Uploads a bundle to support and attaches it to a ticket. It is deleted 30 days after the ticket closes."),
+            None
+        );
+        // Must: opening what is no view, an effect said outside the quotes, a destroying
+        // command run, money charged, data deleted now, a script runner.
+        for (name, desc) in [
+            ("open_pr", "Opens a pull request and merges it into main."),
+            ("tidy", "Deletes the file 'report.txt' from the workspace."),
+            ("cleanup", "Runs `rm -rf /tmp/cache` to free space."),
+            ("renew", "Renews the plan; customers are charged immediately."),
+        ] {
+            assert!(worst_read_only(name, desc) >= Some(Severity::High), "{name}: {desc}");
+        }
+        assert!(not_destructive("sync_board", "Copies the board. Cards missing from the source are deleted immediately.") >= Some(Severity::High));
+        assert!(
+            worst_of(
+                json!({"name": "run_script", "description": "Runs the script.",
+                    "inputSchema": {"type": "object", "properties": {"script": {"type": "string"}}},
+                    "annotations": {"readOnlyHint": true}}),
+                Some("readonly-claim-mismatch"),
+            ) >= Some(Severity::High)
+        );
     }
 }
