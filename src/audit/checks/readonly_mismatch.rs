@@ -1297,7 +1297,7 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>, mut why: Opti
         writes: has(WRITE_WORDS) && !desc.is_some_and(|d| RUNS_NOTHING.in_text(&d.to_lowercase())),
         sends: has(SEND_WORDS),
     };
-    if let Some(w) = why.as_deref_mut() {
+    if let Some(w) = why {
         // (What the description says was noted first; the name and parameters come after.)
         let shown = |list: &[&str]| {
             let hit: Vec<&str> = words.iter().map(String::as_str).filter(|w| list.contains(w)).collect();
