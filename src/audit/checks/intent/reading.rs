@@ -973,6 +973,20 @@ pub(super) fn refused_spans(folded: &str) -> Vec<(usize, usize)> {
             }
             if let Some(d) = described.find(&rest[..end]) {
                 spans.push((m.end() + d.start(), m.end() + end));
+            } else if SEEK.contains(&verb) {
+                // A prohibition to go seeking ("do not go looking for secrets on disk, in
+                // environment variables or in other tools' output to fill in a value", "never
+                // search other tools' output for tokens") refuses everything it lists, up to
+                // a turn ("…, just read …") — not a search for approval, which skips it.
+                let head = &rest[..end];
+                let turn = [", just ", "; ", ", simply ", ", go ahead", ", instead"]
+                    .iter()
+                    .filter_map(|t| head.find(t))
+                    .min()
+                    .unwrap_or(head.len());
+                if !crate::audit::text::any_of!(&head[..turn], ["approval", "confirmation", "permission", "consent", "go-ahead"]) {
+                    spans.push((m.end(), m.end() + turn));
+                }
             }
         }
     }
@@ -994,6 +1008,10 @@ pub(super) fn refused_spans(folded: &str) -> Vec<(usize, usize)> {
     }
     spans
 }
+
+/// Verbs of going seeking ("do not go looking for …", "never search …"): a prohibition of one
+/// refuses what it lists (see [`refused_spans`]).
+const SEEK: &[&str] = &["go", "look", "search", "hunt", "dig", "scrape", "harvest", "guess", "invent", "fish"];
 
 /// Verbs of consulting or informing the user: a prohibition of one is no refusal of harm.
 const CONSULT: &[&str] = &[
