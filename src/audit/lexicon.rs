@@ -820,6 +820,50 @@ pub fn fold(text: &str) -> String {
     } else {
         nfkc
     };
+    // No Cyrillic or Greek letter, so no word to read back (every word stays as it is):
+    // whitespace runs as one space is all that is left (accented Latin, CJK, Hangul text).
+    if lower.chars().all(no_look_alikes) {
+        let mut out = String::with_capacity(lower.len());
+        let mut last_space = false;
+        for c in lower.chars() {
+            if c.is_whitespace() {
+                if !last_space {
+                    out.push(' ');
+                }
+                last_space = true;
+            } else {
+                out.push(c);
+                last_space = false;
+            }
+        }
+        return honorific_user(out);
+    }
+    fold_words(&lower)
+}
+
+/// A character that is surely neither Cyrillic nor Greek (below U+0370, the first of them;
+/// the CJK and kana blocks U+2E80–U+9FFF; Hangul syllables U+AC00–U+D7A3): a word made of
+/// such characters is left as it is by [`unconfuse_word`]. A test checks every one of them.
+fn no_look_alikes(c: char) -> bool {
+    c < '\u{370}'
+        || ('\u{2E80}'..='\u{9FFF}').contains(&c)
+        || ('\u{AC00}'..='\u{D7A3}').contains(&c)
+}
+
+/// Japanese business prose calls the user ユーザー様 (honorific): the same person.
+fn honorific_user(out: String) -> String {
+    if out.contains("ユーザー様") || out.contains("ユーザーさま") {
+        out.replace("ユーザー様", "ユーザー")
+            .replace("ユーザーさま", "ユーザー")
+    } else {
+        out
+    }
+}
+
+/// [`fold`] of non-ASCII text after NFKC and lower case, word by word (look-alike letters
+/// read back); also the oracle of the shortcut [`fold`] takes for text without Cyrillic or
+/// Greek letters.
+fn fold_words(lower: &str) -> String {
     // In mostly-Latin text, a word made only of Cyrillic or Greek look-alikes ("ѕѕһ") is a
     // disguise too.
     let (mut latin, mut other, mut cyrillic) = (0usize, 0usize, 0usize);
@@ -888,13 +932,7 @@ pub fn fold(text: &str) -> String {
         }
     }
     flush(&mut word, &mut out);
-    // Japanese business prose calls the user ユーザー様 (honorific): the same person.
-    if out.contains("ユーザー様") || out.contains("ユーザーさま") {
-        out = out
-            .replace("ユーザー様", "ユーザー")
-            .replace("ユーザーさま", "ユーザー");
-    }
-    out
+    honorific_user(out)
 }
 
 /// Which script a string's prose is written in, for reading look-alikes inside its words.
@@ -1002,6 +1040,41 @@ fn unconfuse_word(word: &str, prose: Prose) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The shortcut of [`fold`] for text without Cyrillic or Greek letters.
+    mod fold_shortcut {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// No character the shortcut lets through is Cyrillic or Greek.
+        #[test]
+        fn no_look_alike_passes_for_cyrillic_or_greek() {
+            for c in (0..=0x10FFFFu32)
+                .filter_map(char::from_u32)
+                .filter(|&c| no_look_alikes(c))
+            {
+                assert!(
+                    !matches!(c.script(), Script::Cyrillic | Script::Greek),
+                    "{c:?} ({:04X})",
+                    c as u32
+                );
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2000))]
+            /// The shortcut folds as the word-by-word reading does.
+            #[test]
+            fn the_shortcut_folds_as_the_words_do(
+                text in "[a-zA-Z0-9 _.,:/~\t\n\u{a0}\u{3000}éÉàÇßẞİıŉǅﬁ\u{301}\u{308}µ㎕ñ東京ユーザー様さま한국어ёЖѕαΩ]{0,40}",
+            ) {
+                let nfkc: String = text.nfkc().collect();
+                let lower = nfkc.to_lowercase();
+                let lower = if nfkc.chars().any(char::is_uppercase) { lower } else { nfkc };
+                prop_assert_eq!(fold(&text), if text.is_ascii() { fold(&text) } else { fold_words(&lower) });
+            }
+        }
+    }
+
     /// The lexicons' automata searched through their lazy DFA report what the automata's own
     /// overlapping search reports, on text put together from the lexicons' examples (every
     /// script, several texts through the same rows).

@@ -1,13 +1,17 @@
-//! Overlapping Aho-Corasick search through a DFA built lazily over the automaton's NFA: the
-//! lexicons' matcher and the pattern rules' literal gate report every term of a text, and
-//! both are asked of every clause or string of a definition.
+//! Overlapping Aho-Corasick search through a DFA built lazily over a trie that is itself
+//! built lazily: the lexicons' matcher, the pattern rules' literal gate and the phrase lists
+//! report every term of a text, and are asked of every clause or string of a definition.
 //!
-//! The NFA (`aho_corasick`'s noncontiguous one) walks failure links and sparse transition
-//! lists at each byte; a full DFA answers in one table look-up a byte but costs tens of
-//! milliseconds to build for the lexicons and the gate, on every run. Here each DFA state
-//! (an NFA state) gets its row of transitions when the search first reaches it, and each
-//! transition is computed by the NFA the first time it is taken: text reaches a small part
-//! of the automaton, and once a few definitions are read most bytes cost one look-up.
+//! Building an Aho-Corasick automaton up front (`aho_corasick`'s noncontiguous NFA: the
+//! trie, then a failure link for every state) costs about as much as reading the lexicon
+//! files, on every run, though text reaches a small part of it. Here nothing is built up
+//! front: a trie state is the range of patterns sharing its prefix in an order sorted only as
+//! far as the search has gone (a radix sort done lazily: a state's range is put in order by
+//! the next byte when the state is made), made with its failure state when the search first
+//! reaches it; each DFA state gets its row of transitions then,
+//! and each transition is worked out the first time it is taken (the trie's edge by binary
+//! search, else the failure state's transition): once a few definitions are read most bytes
+//! cost one look-up.
 //!
 //! Bytes that no pattern holds (in either case, for a case-insensitive automaton) lead
 //! every state where no pattern byte does: they share one column. The rows are kept per
@@ -15,14 +19,11 @@
 //! caches) and dropped all at once when they reach [`MAX_CELLS`], so a hostile text cannot
 //! grow them without bound. Matches are reported exactly as
 //! `AhoCorasick::find_overlapping_iter` reports them: in the order they end, and at one end
-//! in the automaton's order ([`LazyOverlap::find_by_nfa`], the property tests' oracle).
+//! in the automaton's order (a state's own patterns in their order, then its failure
+//! state's; [`LazyOverlap::find_by_nfa`], the property tests' oracle, asks `aho_corasick`).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-
-use aho_corasick::automaton::{Automaton, StateID};
-use aho_corasick::nfa::noncontiguous::{Builder, NFA};
-use aho_corasick::{Anchored, MatchKind};
 
 /// Most cells (transitions) a thread's rows hold before they are dropped and built again.
 pub(crate) const MAX_CELLS: usize = 1 << 20;
@@ -34,27 +35,65 @@ const UNKNOWN: u32 = u32::MAX;
 const MATCH: u32 = 1 << 31;
 
 /// An overlapping Aho-Corasick matcher (standard match semantics) with a lazily built DFA.
+///
+/// No automaton is built up front. A state of the trie is a range of [`Rows::order`] (the
+/// patterns' indices) that share its prefix; its depth and the range's first index name it.
+/// A state is made when the search first reaches it: its range is put in order by the byte
+/// after the prefix (the patterns that end there first, each group in index order), and it
+/// gets its failure state (the state the search reaches on its prefix less the first byte)
+/// and the patterns it completes (its own, then its failure state's). Each transition is
+/// worked out the first time it is taken (the trie's edge, found by binary search in the
+/// range, or else the failure state's transition) and stored in the state's row.
 pub(crate) struct LazyOverlap {
-    nfa: NFA,
+    /// Every pattern's bytes, one after another (in ASCII lower case when case-insensitive).
+    bytes: Vec<u8>,
+    /// Pattern `i` is `bytes[starts[i]..starts[i + 1]]`.
+    starts: Vec<u32>,
+    /// How many patterns.
+    count: u32,
+    /// ASCII case-insensitive: patterns and text read in lower case.
+    nocase: bool,
     /// The column of each byte (0: a byte no pattern holds).
     classes: [u8; 256],
     /// Columns per row.
     stride: usize,
-    start: StateID,
-    /// The empty pattern is in the automaton: the start state matches.
+    /// The empty pattern is among the patterns: the start state matches.
     start_matches: bool,
+    /// With the empty pattern among them (no caller has it), the patterns' NFA, which is
+    /// searched instead: it reports the empty pattern once or twice at a position depending
+    /// on the order it linked its states in, which the lazy trie does not reproduce.
+    with_empty: Option<aho_corasick::nfa::noncontiguous::NFA>,
     /// [`MAX_CELLS`] (smaller in tests).
     max_cells: usize,
     caches: Mutex<Vec<Rows>>,
+    /// The patterns as given, for the NFA the property tests compare with.
+    #[cfg(test)]
+    given: Vec<Vec<u8>>,
+    /// That NFA, built on first use.
+    #[cfg(test)]
+    oracle: std::sync::OnceLock<Option<aho_corasick::nfa::noncontiguous::NFA>>,
 }
 
 impl std::fmt::Debug for LazyOverlap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LazyOverlap")
-            .field("patterns", &self.nfa.patterns_len())
+            .field("patterns", &self.count)
             .field("stride", &self.stride)
             .finish_non_exhaustive()
     }
+}
+
+/// A state of the trie reached so far: its prefix is `depth` bytes of each pattern of
+/// `order[lo..hi]`.
+struct State {
+    depth: u32,
+    lo: u32,
+    hi: u32,
+    /// The row of the failure state (the start state's own row for the start state).
+    fail: u32,
+    /// The patterns it completes: `Rows::outs[out_lo..out_hi]`.
+    out_lo: u32,
+    out_hi: u32,
 }
 
 /// One thread's rows of the DFA.
@@ -62,10 +101,15 @@ struct Rows {
     /// Row `r` starts at `r * stride`; each cell holds the next row's start (with
     /// [`MATCH`] set where that state completes a pattern), or [`UNKNOWN`].
     trans: Vec<u32>,
-    /// The NFA state of each row.
-    nfa_of: Vec<StateID>,
-    /// The row of each NFA state that has one (its start offset).
-    row_of: HashMap<StateID, u32>,
+    /// The state of each row.
+    states: Vec<State>,
+    /// The row of each state made so far, by (depth, first sorted index).
+    row_of: HashMap<u64, u32>,
+    /// The patterns each state completes, in the order they are reported.
+    outs: Vec<u32>,
+    /// The patterns' indices, each state's range in order by the byte after its prefix (kept
+    /// when the rows are dropped: putting a range in order again leaves it as it is).
+    order: Vec<u32>,
 }
 
 /// One match: the pattern, and where it starts and ends.
@@ -82,11 +126,14 @@ impl LazyOverlap {
         patterns: &[P],
         ascii_case_insensitive: bool,
     ) -> Result<LazyOverlap, String> {
-        let nfa = Builder::new()
-            .match_kind(MatchKind::Standard)
-            .ascii_case_insensitive(ascii_case_insensitive)
-            .build(patterns)
-            .map_err(|e| e.to_string())?;
+        let total: usize = patterns.iter().map(|p| p.as_ref().len()).sum();
+        let too_big = || "too many patterns or pattern bytes".to_owned();
+        if total >= (MATCH as usize) || patterns.len() >= (MATCH as usize) {
+            return Err(too_big());
+        }
+        let mut bytes = Vec::with_capacity(total);
+        let mut starts = Vec::with_capacity(patterns.len() + 1);
+        starts.push(0u32);
         let mut classes = [0u8; 256];
         let mut stride = 1usize;
         let mut mark = |b: u8, classes: &mut [u8; 256]| {
@@ -96,14 +143,23 @@ impl LazyOverlap {
                 stride += 1;
             }
         };
+        let mut start_matches = false;
         for p in patterns {
-            for &b in p.as_ref() {
+            let p = p.as_ref();
+            start_matches |= p.is_empty();
+            for &b in p {
                 mark(b, &mut classes);
                 if ascii_case_insensitive && b.is_ascii_alphabetic() {
                     mark(b.to_ascii_lowercase(), &mut classes);
                     mark(b.to_ascii_uppercase(), &mut classes);
                 }
             }
+            if ascii_case_insensitive {
+                bytes.extend(p.iter().map(u8::to_ascii_lowercase));
+            } else {
+                bytes.extend_from_slice(p);
+            }
+            starts.push(u32::try_from(bytes.len()).map_err(|_| too_big())?);
         }
         // (Every byte of the text in a pattern: 256 columns, one of which, class 0, no byte
         // uses; a class index of 256 cannot be stored, so that case keeps one class a byte by
@@ -114,16 +170,33 @@ impl LazyOverlap {
             }
             stride = 256;
         }
-        let start = nfa.start_state(Anchored::No).map_err(|e| e.to_string())?;
-        let start_matches = nfa.is_match(start);
+        let count = u32::try_from(patterns.len()).map_err(|_| too_big())?;
+        let with_empty = if start_matches {
+            Some(
+                aho_corasick::nfa::noncontiguous::Builder::new()
+                    .match_kind(aho_corasick::MatchKind::Standard)
+                    .ascii_case_insensitive(ascii_case_insensitive)
+                    .build(patterns)
+                    .map_err(|e| e.to_string())?,
+            )
+        } else {
+            None
+        };
         Ok(LazyOverlap {
-            nfa,
+            bytes,
+            starts,
+            count,
+            nocase: ascii_case_insensitive,
             classes,
             stride,
-            start,
             start_matches,
+            with_empty,
             max_cells: MAX_CELLS,
             caches: Mutex::new(Vec::new()),
+            #[cfg(test)]
+            given: patterns.iter().map(|p| p.as_ref().to_vec()).collect(),
+            #[cfg(test)]
+            oracle: std::sync::OnceLock::new(),
         })
     }
 
@@ -134,18 +207,31 @@ impl LazyOverlap {
         self
     }
 
+    /// Pattern `i`'s bytes.
+    fn pattern(&self, i: u32) -> &[u8] {
+        let i = i as usize;
+        match (self.starts.get(i), self.starts.get(i + 1)) {
+            (Some(&s), Some(&e)) => self.bytes.get(s as usize..e as usize).unwrap_or_default(),
+            _ => &[],
+        }
+    }
+
     /// Every match in `text`, in the order [`LazyOverlap::find_by_nfa`] reports them, passed
     /// to `each`.
     pub(crate) fn for_each(&self, text: &[u8], mut each: impl FnMut(Found)) {
-        if self.start_matches {
-            self.report(self.start, 0, &mut each);
+        if let Some(nfa) = &self.with_empty {
+            overlapping(nfa, text, each);
+            return;
         }
         let mut rows = self
             .caches
             .lock()
             .ok()
             .and_then(|mut c| c.pop())
-            .unwrap_or_else(|| self.fresh_rows());
+            .unwrap_or_else(|| self.fresh_rows((0..self.count).collect()));
+        if self.start_matches {
+            self.report(&rows, 0, 0, &mut each);
+        }
         let mut cur = 0usize;
         for (at, &b) in text.iter().enumerate() {
             let cell = cur + usize::from(self.classes[usize::from(b)]);
@@ -156,16 +242,21 @@ impl LazyOverlap {
                 continue;
             }
             if next == UNKNOWN {
-                let Some(n) = self.compute(&mut rows, cur, b) else {
-                    break;
-                };
-                next = n;
+                let mut row = cur / self.stride;
+                if rows.trans.len() + self.stride > self.max_cells {
+                    // (Full: start again with the current state's row alone.)
+                    let Some(st) = rows.states.get(row) else {
+                        break;
+                    };
+                    let (depth, lo, hi) = (st.depth, st.lo, st.hi);
+                    rows = self.fresh_rows(std::mem::take(&mut rows.order));
+                    row = self.state_row(&mut rows, depth, lo, hi) as usize;
+                }
+                next = self.delta(&mut rows, row, b);
             }
             cur = (next & !MATCH) as usize;
-            if next & MATCH != 0
-                && let Some(&sid) = rows.nfa_of.get(cur / self.stride)
-            {
-                self.report(sid, at + 1, &mut each);
+            if next & MATCH != 0 {
+                self.report(&rows, cur / self.stride, at + 1, &mut each);
             }
         }
         if let Ok(mut c) = self.caches.lock() {
@@ -181,93 +272,236 @@ impl LazyOverlap {
         out
     }
 
-    /// Every match in `text` by the NFA's own overlapping search (the oracle of the property
-    /// tests: what `AhoCorasick::find_overlapping_iter` reports).
+    /// Every match in `text` by `aho_corasick`'s own NFA and overlapping search (the oracle
+    /// of the property tests: what `AhoCorasick::find_overlapping_iter` reports).
     #[cfg(test)]
     pub(crate) fn find_by_nfa(&self, text: &[u8]) -> Vec<Found> {
-        let input = aho_corasick::Input::new(text);
-        let mut state = aho_corasick::automaton::OverlappingState::start();
+        let nfa = self.oracle.get_or_init(|| {
+            aho_corasick::nfa::noncontiguous::Builder::new()
+                .match_kind(aho_corasick::MatchKind::Standard)
+                .ascii_case_insensitive(self.nocase)
+                .build(&self.given)
+                .ok()
+        });
+        let Some(nfa) = nfa else {
+            return Vec::new();
+        };
         let mut out = Vec::new();
-        loop {
-            if self.nfa.try_find_overlapping(&input, &mut state).is_err() {
-                break;
-            }
-            let Some(m) = state.get_match() else { break };
-            out.push(Found {
-                pattern: m.pattern().as_usize(),
-                start: m.start(),
-                end: m.end(),
-            });
-        }
+        overlapping(nfa, text, |f| out.push(f));
         out
     }
 
-    /// Report the matches of NFA state `sid`, ending at `end`.
-    fn report(&self, sid: StateID, end: usize, each: &mut impl FnMut(Found)) {
-        for i in 0..self.nfa.match_len(sid) {
-            let pid = self.nfa.match_pattern(sid, i);
-            let len = self.nfa.pattern_len(pid);
+    /// Report the matches of the state of `row`, ending at `end`.
+    fn report(&self, rows: &Rows, row: usize, end: usize, each: &mut impl FnMut(Found)) {
+        let Some(st) = rows.states.get(row) else {
+            return;
+        };
+        let outs = rows
+            .outs
+            .get(st.out_lo as usize..st.out_hi as usize)
+            .unwrap_or_default();
+        for &p in outs {
+            let len = self.pattern(p).len();
             each(Found {
-                pattern: pid.as_usize(),
+                pattern: p as usize,
                 start: end - len,
                 end,
             });
         }
     }
 
-    /// Rows holding the start state's only (row 0).
-    fn fresh_rows(&self) -> Rows {
+    /// Rows holding the start state's only (row 0), over `order`.
+    fn fresh_rows(&self, order: Vec<u32>) -> Rows {
         let mut rows = Rows {
             trans: Vec::new(),
-            nfa_of: Vec::new(),
+            states: Vec::new(),
             row_of: HashMap::new(),
+            outs: Vec::new(),
+            order,
         };
-        self.add_row(&mut rows, self.start);
+        self.state_row(&mut rows, 0, 0, self.count);
         rows
     }
 
-    /// Add a row for NFA state `sid`; its start offset.
-    fn add_row(&self, rows: &mut Rows, sid: StateID) -> u32 {
-        let at = rows.trans.len();
-        rows.trans.resize(at + self.stride, UNKNOWN);
-        rows.nfa_of.push(sid);
-        // (Offsets stay below MAX_CELLS + a row, far below MATCH.)
-        let at = u32::try_from(at).unwrap_or(UNKNOWN & !MATCH);
-        rows.row_of.insert(sid, at);
-        at
+    /// Put `range` (patterns sharing their first `depth` bytes) in order by the byte after
+    /// them, the patterns that end there first; a stable sort, so each group keeps its order
+    /// (index order, as every range starts in it).
+    fn order_by_next_byte(&self, range: &mut [u32], depth: usize) {
+        let key = |p: u32| {
+            self.pattern(p)
+                .get(depth)
+                .map_or(0usize, |&b| usize::from(b) + 1)
+        };
+        if range.len() <= 24 {
+            // (Insertion sort: small ranges, most of them in order already.)
+            for i in 1..range.len() {
+                let mut j = i;
+                while j > 0 && key(range[j - 1]) > key(range[j]) {
+                    range.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+            return;
+        }
+        let mut at = [0usize; 258];
+        for &p in range.iter() {
+            at[key(p) + 1] += 1;
+        }
+        for k in 1..at.len() {
+            at[k] += at[k - 1];
+        }
+        let mut out = vec![0u32; range.len()];
+        for &p in range.iter() {
+            let k = key(p);
+            if let Some(slot) = out.get_mut(at[k]) {
+                *slot = p;
+            }
+            at[k] += 1;
+        }
+        range.copy_from_slice(&out);
     }
 
-    /// The transition from the row at `cur` on byte `b`, computed by the NFA and stored;
-    /// `None` where the search stops (a dead state).
-    fn compute(&self, rows: &mut Rows, cur: usize, b: u8) -> Option<u32> {
-        let from = *rows.nfa_of.get(cur / self.stride)?;
-        let sid = self.nfa.next_state(Anchored::No, from, b);
-        if self.nfa.is_dead(sid) {
+    /// The row of the state whose prefix is `depth` bytes of `order[lo..hi]`, made (its range
+    /// put in order, its failure state and the patterns it completes) if it has none yet.
+    fn state_row(&self, rows: &mut Rows, depth: u32, lo: u32, hi: u32) -> u32 {
+        let key = (u64::from(depth) << 32) | u64::from(lo);
+        if let Some(&row) = rows.row_of.get(&key) {
+            return row;
+        }
+        if let Some(range) = rows.order.get_mut(lo as usize..hi as usize) {
+            self.order_by_next_byte(range, depth as usize);
+        }
+        let first = rows.order.get(lo as usize).copied().unwrap_or(0);
+        // Its failure state: where the search is after its prefix less the first byte.
+        let fail = if depth <= 1 {
+            0
+        } else {
+            let prefix = self
+                .pattern(first)
+                .get(1..depth as usize)
+                .unwrap_or_default();
+            let mut q = 0usize;
+            for &b in prefix {
+                q = (self.delta(rows, q, b) & !MATCH) as usize / self.stride;
+            }
+            u32::try_from(q).unwrap_or(0)
+        };
+        // The patterns it completes: those equal to its prefix (first in its range), then
+        // its failure state's.
+        let out_lo = u32::try_from(rows.outs.len()).unwrap_or(u32::MAX);
+        let own = rows
+            .order
+            .get(lo as usize..hi as usize)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&p| self.pattern(p).len() == depth as usize)
+            .count();
+        rows.outs.extend_from_slice(
+            rows.order
+                .get(lo as usize..lo as usize + own)
+                .unwrap_or_default(),
+        );
+        if depth > 0
+            && let Some(f) = rows.states.get(fail as usize)
+        {
+            let (a, b) = (f.out_lo as usize, f.out_hi as usize);
+            rows.outs.extend_from_within(a..b);
+        }
+        let out_hi = u32::try_from(rows.outs.len()).unwrap_or(u32::MAX);
+        let row = u32::try_from(rows.states.len()).unwrap_or(u32::MAX);
+        rows.states.push(State {
+            depth,
+            lo,
+            hi,
+            fail,
+            out_lo,
+            out_hi,
+        });
+        rows.trans.resize(rows.trans.len() + self.stride, UNKNOWN);
+        rows.row_of.insert(key, row);
+        row
+    }
+
+    /// The transition from the state of `row` on byte `b` (the next row's start, with
+    /// [`MATCH`] set where that state completes a pattern), worked out and stored if new.
+    fn delta(&self, rows: &mut Rows, row: usize, b: u8) -> u32 {
+        let cell = row * self.stride + usize::from(self.classes[usize::from(b)]);
+        if let Some(&t) = rows.trans.get(cell)
+            && t != UNKNOWN
+        {
+            return t;
+        }
+        let Some(st) = rows.states.get(row) else {
+            return 0;
+        };
+        let (depth, lo, hi, fail) = (st.depth, st.lo, st.hi, st.fail);
+        let t = match self.edge(&rows.order, depth, lo, hi, b) {
+            Some((a, z)) => {
+                let to = self.state_row(rows, depth + 1, a, z) as usize;
+                let matches = rows.states.get(to).is_some_and(|s| s.out_hi > s.out_lo);
+                // (Offsets stay below MAX_CELLS and a few rows, far below MATCH.)
+                let at = u32::try_from(to * self.stride).unwrap_or(UNKNOWN & !MATCH);
+                if matches { at | MATCH } else { at }
+            }
+            None if row == 0 => {
+                if self.start_matches {
+                    MATCH
+                } else {
+                    0
+                }
+            }
+            None => self.delta(rows, fail as usize, b),
+        };
+        if let Some(c) = rows.trans.get_mut(cell) {
+            *c = t;
+        }
+        t
+    }
+
+    /// The trie's edge on byte `b` from the state whose prefix is `depth` bytes of
+    /// `order[lo..hi]` (in order by the next byte): the range of the patterns that go on
+    /// with `b`.
+    fn edge(&self, order: &[u32], depth: u32, lo: u32, hi: u32, b: u8) -> Option<(u32, u32)> {
+        let b = if self.nocase {
+            b.to_ascii_lowercase()
+        } else {
+            b
+        };
+        let d = depth as usize;
+        let range = order.get(lo as usize..hi as usize)?;
+        // (Patterns that end here sort first; the others are sorted by their byte at `d`.)
+        let longer = range.partition_point(|&p| self.pattern(p).len() <= d);
+        let rest = range.get(longer..)?;
+        let at = |p: u32| self.pattern(p).get(d).copied().unwrap_or(0);
+        let a = rest.partition_point(|&p| at(p) < b);
+        let z = a + rest.get(a..)?.partition_point(|&p| at(p) == b);
+        if a == z {
             return None;
         }
-        let flag = if self.nfa.is_match(sid) { MATCH } else { 0 };
-        let to = match rows.row_of.get(&sid) {
-            Some(&at) => at,
-            None => {
-                if rows.trans.len() + self.stride > self.max_cells {
-                    // (Full: start again from the start state's row; the transition just
-                    // computed goes to a row of its own, and is not stored in the old one.)
-                    *rows = self.fresh_rows();
-                    let to = if sid == self.start {
-                        0
-                    } else {
-                        self.add_row(rows, sid)
-                    };
-                    return Some(to | flag);
-                }
-                self.add_row(rows, sid)
-            }
-        };
-        let cell = cur + usize::from(self.classes[usize::from(b)]);
-        if let Some(c) = rows.trans.get_mut(cell) {
-            *c = to | flag;
+        let base = lo as usize + longer;
+        Some((u32::try_from(base + a).ok()?, u32::try_from(base + z).ok()?))
+    }
+}
+
+/// Every match of `nfa` in `text` by its own overlapping search.
+fn overlapping(
+    nfa: &aho_corasick::nfa::noncontiguous::NFA,
+    text: &[u8],
+    mut each: impl FnMut(Found),
+) {
+    use aho_corasick::automaton::Automaton;
+    let input = aho_corasick::Input::new(text);
+    let mut state = aho_corasick::automaton::OverlappingState::start();
+    loop {
+        if nfa.try_find_overlapping(&input, &mut state).is_err() {
+            break;
         }
-        Some(to | flag)
+        let Some(m) = state.get_match() else { break };
+        each(Found {
+            pattern: m.pattern().as_usize(),
+            start: m.start(),
+            end: m.end(),
+        });
     }
 }
 
@@ -297,14 +531,19 @@ mod tests {
             }
         }
 
-        /// The same on arbitrary bytes, with the empty pattern among the patterns.
+        /// The same on arbitrary bytes, without and with the empty pattern among the
+        /// patterns (searched by the NFA then).
         #[test]
         fn any_bytes_and_the_empty_pattern(
-            mut patterns in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..4), 1..20),
+            mut patterns in prop::collection::vec(prop::collection::vec(any::<u8>(), 1..4), 1..20),
             text in prop::collection::vec(any::<u8>(), 0..80),
+            nocase in any::<bool>(),
         ) {
+            let m = LazyOverlap::new(&patterns, nocase).map_err(TestCaseError::fail)?;
+            prop_assert!(m.with_empty.is_none());
+            prop_assert_eq!(m.find_all(&text), m.find_by_nfa(&text));
             patterns.push(Vec::new());
-            let m = LazyOverlap::new(&patterns, false).map_err(TestCaseError::fail)?;
+            let m = LazyOverlap::new(&patterns, nocase).map_err(TestCaseError::fail)?;
             prop_assert_eq!(m.find_all(&text), m.find_by_nfa(&text));
         }
     }

@@ -214,8 +214,12 @@ pub struct RuleSet {
     /// prefilter, and no reverse automaton, which only finding where a match starts would
     /// need). Its states multiply on diverse text (where each pattern's gaps stand, for
     /// every pattern at once), so ASCII text goes through the literal gate (`gate`) instead;
-    /// this set answers only if the gate cannot be built.
-    set_ascii: Option<std::sync::Arc<AsciiSet>>,
+    /// this set answers only if the gate cannot be built. Built then (on first use) for the
+    /// built-in rules, which a test shows fit ASCII mode; at once for rules from files, to
+    /// learn whether they fit.
+    set_ascii: OnceLock<Option<std::sync::Arc<AsciiSet>>>,
+    /// Every pattern fits ASCII mode (the ASCII set builds): the gate may answer.
+    ascii_ok: bool,
     /// In front of everything for ASCII text: the literals one of which every match of a
     /// pattern starts (or ends) with, in one automaton ([`Gate`]), built on the first ASCII
     /// string; only the patterns it names are run, each on its own.
@@ -242,7 +246,7 @@ impl RuleSet {
     pub fn builtin() -> Result<RuleSet, AuditError> {
         // The built-in examples are checked by tests; user files are checked when loaded.
         let mut rs = Self::builtin_parsed(cfg!(test))?;
-        rs.rebuild()?;
+        rs.rebuild_builtin();
         // The learned scorer runs after the rules unless turned off (`set_learned(None)`).
         rs.set_learned(Some(crate::audit::score::Scorer::builtin()?));
         Ok(rs)
@@ -269,7 +273,8 @@ impl RuleSet {
     fn builtin_parsed(check_examples: bool) -> Result<RuleSet, AuditError> {
         let mut rs = RuleSet {
             patterns: Vec::new(),
-            set_ascii: None,
+            set_ascii: OnceLock::new(),
+            ascii_ok: false,
             gate: OnceLock::new(),
             set_wide: OnceLock::new(),
             set_unicode: OnceLock::new(),
@@ -505,7 +510,16 @@ impl RuleSet {
         Ok(())
     }
 
-    fn rebuild(&mut self) -> Result<(), AuditError> {
+    /// The matchers of the built-in rules made ready to build: every pattern fits ASCII
+    /// mode (`the_builtin_patterns_fit_ascii_mode`), so the ASCII set, which only answers
+    /// where the gate cannot be built, is left until then (it took most of the rules' load).
+    fn rebuild_builtin(&mut self) {
+        self.reset_matchers();
+        self.ascii_ok = true;
+    }
+
+    /// The matchers made ready to build, nothing built.
+    fn reset_matchers(&mut self) {
         self.kind_used = [None; KIND_SLOTS];
         for k in ALL_KINDS {
             let used = self.patterns.iter().any(|p| p.applies_to(k));
@@ -516,8 +530,22 @@ impl RuleSet {
         self.set_unicode = OnceLock::new();
         self.set_wide = OnceLock::new();
         self.gate = OnceLock::new();
-        self.set_ascii = ascii_set(self.patterns.iter().map(|p| p.source.as_str()));
-        if self.set_ascii.is_none() {
+        self.set_ascii = OnceLock::new();
+    }
+
+    /// The ASCII set (built on first use).
+    fn ascii_set(&self) -> Option<&AsciiSet> {
+        self.set_ascii
+            .get_or_init(|| ascii_set(self.patterns.iter().map(|p| p.source.as_str())))
+            .as_deref()
+    }
+
+    fn rebuild(&mut self) -> Result<(), AuditError> {
+        self.reset_matchers();
+        let set = ascii_set(self.patterns.iter().map(|p| p.source.as_str()));
+        self.ascii_ok = set.is_some();
+        let _ = self.set_ascii.set(set);
+        if !self.ascii_ok {
             // Some pattern needs Unicode mode: build the Unicode set now (and report errors).
             let set = self.unicode_set_build().map_err(|e| AuditError::Rule {
                 file: "(all rules)".into(),
@@ -543,7 +571,7 @@ impl RuleSet {
     /// adds nothing); `None` for other text, or if the gate could not be built (the sets
     /// answer then).
     fn gated(&self, text: &str) -> Option<Vec<usize>> {
-        if !text.is_ascii() || self.set_ascii.is_none() {
+        if !text.is_ascii() || !self.ascii_ok {
             return None;
         }
         let gate = self
@@ -559,9 +587,7 @@ impl RuleSet {
     fn set_matches(&self, text: &str) -> Vec<usize> {
         // `None` only if the lazy DFA gave up: the Unicode set answers then.
         let which = if text.is_ascii() {
-            self.set_ascii
-                .as_ref()
-                .and_then(|set| set.which(text.as_bytes()))
+            self.ascii_set().and_then(|set| set.which(text.as_bytes()))
         } else {
             self.wide_set()
                 .and_then(|set| set.which(&widened_text(text)))
@@ -599,7 +625,7 @@ impl RuleSet {
     /// tests and benchmarks (what a scan of some text builds), never for results.
     pub fn built(&self) -> Built {
         Built {
-            ascii_set: self.set_ascii.is_some(),
+            ascii_set: matches!(self.set_ascii.get(), Some(Some(_))),
             wide_set: matches!(self.set_wide.get(), Some(Some(_))),
             unicode_set: matches!(self.set_unicode.get(), Some(Some(_))),
             pattern_regexes: self
@@ -693,7 +719,8 @@ fn kind_slot(kind: StrKind) -> usize {
 /// What a rule set has built so far ([`RuleSet::built`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Built {
-    /// The ASCII-mode set (built with the rules).
+    /// The ASCII-mode set (built with rules from files; for the built-in ones only where the
+    /// literal gate cannot answer).
     pub ascii_set: bool,
     /// The widened set, for text that is not ASCII.
     pub wide_set: bool,

@@ -118,7 +118,7 @@ must_not_match = ["baz"]
 /// build of [`RuleSet::builtin`] compiles them all to check the examples).
 fn builtin_as_shipped() -> RuleSet {
     let mut rs = RuleSet::builtin_parsed(false).unwrap();
-    rs.rebuild().unwrap();
+    rs.rebuild_builtin();
     rs
 }
 
@@ -144,10 +144,11 @@ fn scan_by_unicode_set(rs: &RuleSet, unicode: &RegexSet, text: &Prepared) -> Vec
 
 #[test]
 fn ascii_text_builds_no_unicode_matcher_and_other_text_only_the_widened_set() {
-    // ASCII text is read by the ASCII set alone; a benign text compiles no pattern's regex.
+    // ASCII text is read through the literal gate (the ASCII set is not built); a benign
+    // text compiles no pattern's regex.
     let rs = builtin_as_shipped();
     let none = Built {
-        ascii_set: true,
+        ascii_set: false,
         wide_set: false,
         unicode_set: false,
         pattern_regexes: 0,
@@ -327,8 +328,7 @@ fn the_ascii_set_tells_the_same_patterns_as_the_unicode_set_on_ascii_text() {
     }
     let unicode = rs.unicode_set_build().unwrap();
     let ascii = rs
-        .set_ascii
-        .as_ref()
+        .ascii_set()
         .expect("the built-in patterns fit ASCII mode");
     let mut compared = 0;
     for t in &texts {
@@ -350,12 +350,7 @@ fn scan_by_ascii_set(rs: &RuleSet, p: &Prepared, kind: StrKind) -> Vec<Match> {
     if p.norm.is_empty() || rs.kind_used[kind_slot(kind)] == Some(false) {
         return out;
     }
-    let which = rs
-        .set_ascii
-        .as_ref()
-        .unwrap()
-        .which(p.norm.as_bytes())
-        .unwrap();
+    let which = rs.ascii_set().unwrap().which(p.norm.as_bytes()).unwrap();
     for i in which {
         let pat = &rs.patterns[i];
         if !pat.applies_to(kind) {
@@ -392,12 +387,7 @@ fn the_literal_gate_lets_every_matching_pattern_through_and_scans_find_the_same(
         if !p.norm.is_ascii() {
             continue;
         }
-        let want = rs
-            .set_ascii
-            .as_ref()
-            .unwrap()
-            .which(p.norm.as_bytes())
-            .unwrap();
+        let want = rs.ascii_set().unwrap().which(p.norm.as_bytes()).unwrap();
         let let_through = gate.candidates(&p.norm);
         assert!(
             want.iter().all(|i| let_through.contains(i)),
@@ -449,7 +439,7 @@ proptest::proptest! {
         let rs = shipped();
         let text = Prepared::new(&words.concat());
         if text.norm.is_ascii() {
-            let want = rs.set_ascii.as_ref().unwrap().which(text.norm.as_bytes()).unwrap();
+            let want = rs.ascii_set().unwrap().which(text.norm.as_bytes()).unwrap();
             let told = rs.gated(&text.norm).unwrap();
             proptest::prop_assert!(want.iter().all(|i| told.contains(i)), "{:?}: {:?} {:?}", text.norm, want, told);
         }
@@ -473,4 +463,15 @@ fn builtin_patterns_fit_the_default_lazy_dfa_cache() {
             .build(&p.source);
         assert!(built.is_ok(), "{}: {:?}", p.id, built.err());
     }
+}
+
+/// The built-in rules leave the ASCII set unbuilt at load, on the strength of this: every
+/// built-in pattern fits ASCII mode, as the rules from files are checked when loaded.
+#[test]
+fn the_builtin_patterns_fit_ascii_mode() {
+    let mut rs = RuleSet::builtin_parsed(false).unwrap();
+    rs.rebuild().unwrap();
+    assert!(rs.ascii_ok && rs.built().ascii_set);
+    let shipped = RuleSet::builtin().unwrap();
+    assert!(shipped.ascii_ok && !shipped.built().ascii_set);
 }
