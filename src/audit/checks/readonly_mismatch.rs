@@ -707,14 +707,14 @@ fn described(
         if destroying_operation(folded) {
             fx.deletes = true;
             if let Some(w) = why.as_deref_mut() {
-                w.note(Effects { deletes: true, ..Effects::default() }, || Why::quote(&desc[at..end]));
+                w.note(Effects { deletes: true, ..Effects::default() }, || Why::quote(desc.get(at..end).unwrap_or_default()));
             }
         }
         for (k, piece) in pieces.into_iter().enumerate() {
             let terms = if k == 0 { sentence_terms.take() } else { None };
             if let Some(more) = clause_effect(lex, piece, n > 0 && !in_list, terms) {
                 if let Some(w) = why.as_deref_mut() {
-                    w.note(more, || Why::quote(&desc[at..end]));
+                    w.note(more, || Why::quote(desc.get(at..end).unwrap_or_default()));
                 }
                 fx.executes |= more.executes;
                 fx.deletes |= more.deletes;
