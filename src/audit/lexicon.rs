@@ -796,20 +796,11 @@ pub fn fold(text: &str) -> String {
         if single_spaces {
             return text.to_ascii_lowercase();
         }
-        let mut out = String::with_capacity(text.len());
-        let mut last_space = false;
-        for b in text.bytes() {
-            if b.is_ascii_whitespace() {
-                if !last_space {
-                    out.push(' ');
-                }
-                last_space = true;
-            } else {
-                out.push(char::from(b.to_ascii_lowercase()));
-                last_space = false;
-            }
-        }
-        return out;
+        return spaces_collapsed(
+            text.bytes().map(|b| char::from(b.to_ascii_lowercase())),
+            |c| c.is_ascii_whitespace(),
+            text.len(),
+        );
     }
     let nfkc: std::borrow::Cow<str> = match unicode_normalization::is_nfkc_quick(text.chars()) {
         unicode_normalization::IsNormalized::Yes => std::borrow::Cow::Borrowed(text),
@@ -823,22 +814,35 @@ pub fn fold(text: &str) -> String {
     // No Cyrillic or Greek letter, so no word to read back (every word stays as it is):
     // whitespace runs as one space is all that is left (accented Latin, CJK, Hangul text).
     if lower.chars().all(no_look_alikes) {
-        let mut out = String::with_capacity(lower.len());
-        let mut last_space = false;
-        for c in lower.chars() {
-            if c.is_whitespace() {
-                if !last_space {
-                    out.push(' ');
-                }
-                last_space = true;
-            } else {
-                out.push(c);
-                last_space = false;
-            }
-        }
-        return honorific_user(out);
+        return honorific_user(spaces_collapsed(
+            lower.chars(),
+            char::is_whitespace,
+            lower.len(),
+        ));
     }
     fold_words(&lower)
+}
+
+/// `chars` with every run of characters that are `space` turned into one ASCII space.
+fn spaces_collapsed(
+    chars: impl Iterator<Item = char>,
+    space: impl Fn(char) -> bool,
+    capacity: usize,
+) -> String {
+    let mut out = String::with_capacity(capacity);
+    let mut last_space = false;
+    for c in chars {
+        if space(c) {
+            if !last_space {
+                out.push(' ');
+            }
+            last_space = true;
+        } else {
+            out.push(c);
+            last_space = false;
+        }
+    }
+    out
 }
 
 /// A character that is surely neither Cyrillic nor Greek (below U+0370, the first of them;
