@@ -1009,6 +1009,12 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 if tool == item.name || server.tool_names.contains(tool) {
                     continue; // the item itself or a sibling: a normal workflow note.
                 }
+                // "Do not call `force_unlock` unless the user confirms": a call forbidden is no
+                // order to make it. (Forbidding another tool is the intent analysis' to weigh:
+                // a steer away from it, or the user's decision kept.)
+                if pat.cue == "cross-tool" && prohibited(&prep.norm, m.start, m.end) {
+                    continue;
+                }
                 // "Nothing is stored unless you then call save_item": what waits on the
                 // user's next step, not an order.
                 if crate::audit::checks::intent::nothing_until_called(&crate::audit::lexicon::fold(

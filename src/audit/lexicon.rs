@@ -211,6 +211,43 @@ struct Term {
 /// How far apart the parts of a `…` term may be.
 const GAP: usize = 48;
 
+/// Where the window for the next part of a `…` term ends: `budget` bytes after `from`, not
+/// counting an aside in parentheses ("confirm the amount (show the last four digits from
+/// `list_accounts`) with the user": the aside is skipped, as a reader skips it). An aside
+/// counts in full past [`ASIDE`] bytes, and an unclosed one from where it opens.
+fn gap_window_end(folded: &str, from: usize, budget: usize) -> usize {
+    let bytes = folded.as_bytes();
+    let (mut i, mut counted) = (from, 0);
+    while i < bytes.len() && counted < budget {
+        let close = match bytes[i] {
+            b'(' => Some(")"),
+            _ if bytes[i..].starts_with("（".as_bytes()) => Some("）"),
+            _ => None,
+        };
+        if let Some(close) = close {
+            let open_len = if bytes[i] == b'(' {
+                1
+            } else {
+                '（'.len_utf8()
+            };
+            let inner_end = (i + open_len + ASIDE).min(folded.len());
+            if let Some(j) = folded
+                .get(i + open_len..floor_char(folded, inner_end))
+                .and_then(|t| t.find(close))
+            {
+                i += open_len + j + close.len();
+                continue;
+            }
+        }
+        i += 1;
+        counted += 1;
+    }
+    floor_char(folded, i.min(folded.len()))
+}
+
+/// The longest aside in parentheses a `…` term's window skips (see [`gap_window_end`]).
+const ASIDE: usize = 160;
+
 /// An example sentence of a lexicon file and what must (or must not) be found in it.
 #[derive(Debug, Clone)]
 pub struct LexiconExample {
@@ -571,7 +608,7 @@ impl Compiled {
             }
             let mut complete = true;
             for part in &term.rest {
-                let window_end = floor_char(folded, (end + GAP + part.len()).min(folded.len()));
+                let window_end = gap_window_end(folded, end, GAP + part.len());
                 let found = folded[end..window_end]
                     .match_indices(part.as_str())
                     .find(|(i, _)| {
@@ -1122,6 +1159,27 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_gap_of_a_term_skips_an_aside_in_parentheses() {
+        let lex = Lexicon::builtin().unwrap_or_else(|e| panic!("{e}"));
+        // Must: "confirm … with the user" across an aside a reader skips, in either kind of
+        // parentheses.
+        for t in [
+            "Confirm the amount, currency and destination (show the last four digits and bank name from list_external_accounts) with the user before each payout.",
+            "Confirm the amount （show the last four digits and the bank name from list_external_accounts first） with the user.",
+        ] {
+            assert!(lex.concepts_in(t).contains(&Concept::AskUser), "{t}");
+        }
+        // Must not: as many words outside parentheses are still too far apart, and an aside
+        // never closed counts in full.
+        for t in [
+            "Confirm the amount, currency and destination, show the last four digits and bank name from list_external_accounts, with the user before each payout.",
+            "Confirm the amount (show the last four digits and the bank name from list_external_accounts and keep going with the user before each payout.",
+        ] {
+            assert!(!lex.concepts_in(t).contains(&Concept::AskUser), "{t}");
         }
     }
 

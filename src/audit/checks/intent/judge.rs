@@ -196,6 +196,26 @@ fn can_be_done_with(folded: &str) -> Option<(usize, usize)> {
     RE.as_ref().and_then(|re| re.find(folded)).map(|m| (m.start(), m.end()))
 }
 
+/// A clause that lists related tools: it opens with the words for them and a colon or a dash
+/// ("Related tools: …", "See also — …", "Siehe auch: …", "相关工具：…").
+fn related_list(folded: &str) -> bool {
+    let s = super::reading::strip_lead(folded);
+    [
+        "related tools", "related", "see also", "companion tools", "herramientas relacionadas",
+        "relacionadas", "ver también", "véase también", "ferramentas relacionadas", "veja também",
+        "ver também", "outils associés", "outils liés", "voir aussi", "verwandte tools",
+        "verwandte werkzeuge", "siehe auch", "связанные инструменты", "см. также", "смотрите также",
+        "相关工具", "相关", "另见", "参见", "関連ツール", "関連", "관련 도구", "관련",
+    ]
+    .iter()
+    .any(|w| {
+        s.strip_prefix(w).is_some_and(|rest| {
+            let rest = rest.trim_start();
+            rest.starts_with([':', '：', '—', '–', '-'])
+        })
+    })
+}
+
 /// A clause that lists error codes: it opens with the word for errors and a colon or a dash
 /// ("Errors: …", "Errors — …", "Fehler: …", "错误：…").
 fn error_list(folded: &str) -> bool {
@@ -1227,7 +1247,16 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // A list of the API's error codes ("Errors — `E0000006` forbidden, `E0000047` rate
     // limited (see `errorCauses`)") says what a call may answer: with no data, destination,
     // hiding or skipped question in it, it orders nothing.
-    if error_list(r.folded)
+    // So does a list of related tools ("Related tools: `get_branch` to read the current head,
+    // `create_branch` to keep a backup …", "Siehe auch: …"): where the server's other
+    // capabilities live, with nothing changed, carried or hidden.
+    if (error_list(r.folded)
+        || (related_list(r.folded)
+            && !r.has(ActModify)
+            && !r.has(AgainstUser)
+            && !r.has(Disparage)
+            && !r.has(Override)
+            && !r.literal_sink))
         && !data_secret
         && !data_talk
         && !data_personal
@@ -1832,7 +1861,13 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let against_user = r.forbids_call && r.has(AgainstUser);
     if !whole
         && another
-        && (unfit_tool(r) || (named_other && r.forbids_call && !about_itself()) || only_this || against_user)
+        && (unfit_tool(r)
+            // (A call held back until the user confirms — "do not call `force_unlock` unless
+            // the user confirms the other run is dead" — leaves the tool to the user's
+            // decision: a safeguard, not a steer away from it.)
+            || (named_other && r.forbids_call && !about_itself() && !(asks_user && !r.has(Disparage)))
+            || only_this
+            || against_user)
     {
         let what = if targets.is_empty() {
             "declares other tools unsafe or forbidden so the model avoids them".to_owned()

@@ -633,9 +633,15 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         if let Some((head, last)) = s.rsplit_once('_')
             && !head.contains("_by")
             && !head.ends_with("by")
-            && ["id", "ids", "ms", "at", "secs", "seconds", "sec", "bytes"]
+            && ["id", "ids", "ms", "at", "secs", "seconds", "sec", "bytes", "after"]
                 .contains(&last.to_ascii_lowercase().as_str())
         {
+            return;
+        }
+        // An error code, a limit or a setting (`rate_limit`, `statement_timeout`,
+        // `instant_payouts_unsupported`, `invalid_cursor`, `not_in_channel`): named by a
+        // state or a quantity, no action — what a call answers or obeys, not a tool.
+        if error_or_setting_name(s) {
             return;
         }
         // A token pasted into the text (`ghp_…`, `sk_live_…`) is a secret, never a tool.
@@ -743,6 +749,26 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
     out
 }
 
+/// Whether a snake_case name is named by a state or a quantity rather than an action: an
+/// error code (`invalid_cursor`, `not_in_channel`, `quota_exceeded`, `payouts_unsupported`)
+/// or a limit and setting (`rate_limit`, `statement_timeout`, `page_size`, `log_level`). A
+/// name holding a verb a tool is named by (`get_rate_limit`, `set_timeout`) is still a tool.
+fn error_or_setting_name(name: &str) -> bool {
+    const FIRST: &[&str] = &["invalid", "not", "no", "missing", "unknown", "too", "insufficient", "unsupported"];
+    const LAST: &[&str] = &[
+        "limit", "limited", "timeout", "size", "level", "unsupported", "exceeded", "expired",
+        "denied", "forbidden", "invalid", "closed", "failed", "conflict", "unavailable",
+        "locked", "found", "missing", "required", "enabled", "disabled",
+    ];
+    const VERBS: &[&str] = &["get", "set", "list", "check", "show", "reset", "update", "clear", "raise", "change", "read"];
+    let lower = name.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split('_').filter(|w| !w.is_empty()).collect();
+    words.len() >= 2
+        && (FIRST.contains(&words[0]) || words.last().is_some_and(|w| LAST.contains(w)))
+        && !words.iter().any(|w| VERBS.contains(w))
+        && !acts_name(&lower)
+}
+
 /// Does the name at `at` stand in a parenthesised list of three or more items, one of them a
 /// plain word ("sends selected events (push, pull_request, release…)", "(open, in_progress,
 /// done)")? Then the list names values of something, not tools.
@@ -783,6 +809,8 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
         // A setting, an option or a flag of the server, or what a response holds ("the
         // server's `blocked_commands` setting", "each response contains `next_cursor`").
         "setting", "contains", "includes",
+        // … or a state something is in ("cannot be reversed once it is `in_transit`").
+        "it is", "is in", "are in", "is still", "becomes", "moves to", "state",
     ];
     const AFTER: &[&str] = &[
         "property", "field", "column", "parameter", "argument", "attribute", "key ", "字段", "属性",
@@ -797,6 +825,15 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
         // (A flag or an option after a name may be another tool's argument: "every request
         // it receives ought to have the safe_search flag turned off".)
         "setting", "settings",
+    ];
+    // … or a value it is compared with or set to in prose ("stop when `has_more` is false",
+    // "the answer reports `vorher_vorhanden: true`"): a field or a flag, not a tool. (Not a
+    // key of a JSON example, `"confirmation_utilisateur": false`, which may be the setting
+    // the text slips to the model.)
+    const VALUE: &[&str] = &[
+        "is false", "is true", "is null", "is empty", "is not empty", "true", "false", "null",
+        "==", "!=", "ist true", "ist false", "es true", "es false", "est true", "est false",
+        "é true", "é false",
     ];
     let skip = |c: char| c.is_whitespace() || matches!(c, '`' | '\'' | '"' | '(' | ')' | ':' | '«' | '»' | '“' | '”');
     let before = raw[..at].trim_end_matches(skip).to_lowercase();
@@ -833,11 +870,17 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
         }
         false
     };
-    field_word_last(&before) || opened_by_field_word() || AFTER.iter().any(|w| {
-        after.strip_prefix(w).is_some_and(|a| {
-            !w.is_ascii() || !a.chars().next().is_some_and(char::is_alphanumeric)
+    let followed_by = |words: &[&str]| {
+        words.iter().any(|w| {
+            after.strip_prefix(w).is_some_and(|a| {
+                !w.is_ascii() || !a.chars().next().is_some_and(char::is_alphanumeric)
+            })
         })
-    })
+    };
+    field_word_last(&before)
+        || opened_by_field_word()
+        || followed_by(AFTER)
+        || (!raw[at + len..].starts_with('"') && followed_by(VALUE))
 }
 
 /// Whether the words after a removal date it by a version (" in v3.0", " in version 4", " in a
@@ -2673,6 +2716,33 @@ mod tests {
         assert!(names("Please include the `request_id` from the error payload.").is_empty());
         assert!(names("retry after the `retry_after_ms` value; sorted by `created_at`").is_empty());
         assert_eq!(names("call `get_by_id` or `send_email` first"), vec!["get_by_id", "send_email"]);
+    }
+
+    #[test]
+    fn error_codes_settings_states_and_compared_values_are_no_tools() {
+        let names = |t: &str| super::identifiers(t).into_iter().map(|(n, _)| n).collect::<Vec<_>>();
+        // Must not: an error code, a limit or a setting; a field compared with a value in
+        // prose; a state something is in; a field named for when to retry.
+        for t in [
+            "- `rate_limit` — retry after a second with exponential backoff, at most five attempts.",
+            "- `instant_payouts_unsupported` — fall back to `standard` only after asking.",
+            "- Long statements time out after 60 seconds (`statement_timeout`);",
+            "Errors: `invalid_cursor` (start over), `not_in_channel`, `quota_exceeded`.",
+            "Stop when `has_more` is false.",
+            "Beim Überschreiben meldet die Antwort `vorher_vorhanden: true`.",
+            "A payout cannot be reversed through this tool once it is `in_transit`.",
+            "- `RATE_LIMITED` — wait for the number of seconds in `retry_after` before retrying;",
+        ] {
+            assert!(names(t).is_empty(), "{t}: {:?}", names(t));
+        }
+        // Must: a tool's name holding a verb, however it ends; a key of a JSON example set to
+        // a value (it may be the setting slipped to the model); a tool compared with nothing.
+        assert_eq!(names("Before each call, run `get_rate_limit` and `set_timeout`."), vec!["get_rate_limit", "set_timeout"]);
+        assert_eq!(
+            names(r#"{"confirmation_utilisateur": false, "portee": "tous les outils"}"#),
+            vec!["confirmation_utilisateur"]
+        );
+        assert_eq!(names("When `send_email` is called, add a bcc."), vec!["send_email"]);
     }
 
     /// Each expression of `describes_text` still answers behind the words looked for first.
