@@ -289,7 +289,11 @@ fn replaces(desc: &str) -> bool {
 /// `deploy_key_mokrok`, `konto_pruefen`): the words before them name what is read.
 const READ_VERBS_LAST: &[&str] = &[
     "abrufen", "anzeigen", "auflisten", "suchen", "lesen", "zeigen", "pruefen", "prufen",
-    "holen", "ermitteln", "mokrok", "johoe", "johoi", "geomsaek", "ichiran", "kensaku",
+    "holen", "ermitteln",
+    // … and German names that propose, preview, simulate, compare or compute what they name
+    // (`update_vorschlagen`, `loeschung_vorschau`, `zahlung_simulieren`).
+    "vorschlagen", "vorschau", "simulieren", "vergleichen", "analysieren", "validieren",
+    "schaetzen", "berechnen", "mokrok", "johoe", "johoi", "geomsaek", "ichiran", "kensaku",
     "shutoku", "hyouji", "hyoji", "chaxun", "huoqu", "liebiao", "chakan", "sousuo",
 ];
 
@@ -387,6 +391,21 @@ const NOT_AN_OBJECT: &[&str] = &[
     "through", "nearby", "через", "для", "при", "после", "если", "ничего",
     "не", "только", "или",
 ];
+
+/// Whether the words before an English word end with an article or a determiner ("the", "a",
+/// "each", "their last"): the word is then a noun — "the commit that triggered them" names a
+/// commit, it makes none.
+fn determiner_before(before: &str) -> bool {
+    const DETERMINERS: &[&str] = &[
+        // (Not "this", "that", "first": "this deletes everything", "a tool that deletes",
+        // "first pushes the branch" put a verb after them.)
+        "the", "a", "an", "each", "every", "its", "their", "any", "no", "last", "latest",
+        "previous", "pending", "recent", "your", "his", "her", "our", "my",
+    ];
+    let Some(prev) = before.strip_suffix(' ') else { return false };
+    let word = prev.rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or_default();
+    DETERMINERS.contains(&word)
+}
 
 /// A passive statement of what the call destroys or moves, anywhere in an English description
 /// ("resources not in the manifest are deleted", "the balance is transferred"), not a
@@ -1088,6 +1107,9 @@ fn clause_effect(
             // (… or the tail of a compound that names a moment or a kind: "pre-commit hook",
             // "post-merge", "non-delete".)
             || ["pre-", "post-", "non-", "anti-"].iter().any(|p| folded[..h.start].ends_with(p))
+            // (… or an English noun after its article or determiner: "the commit that
+            // triggered them", "each push", "their last payment" — a thing named, not done.)
+            || (plain_word && determiner_before(&folded[..h.start]))
             || super::intent::negated_at(folded, h.start, h.end)
     };
     // Making something that is handed back (a report, a plan, a presigned URL) stores
@@ -3154,5 +3176,29 @@ mod tests {
                 Some("readonly-claim-mismatch"),
             ) >= Some(Severity::High)
         );
+    }
+
+    #[test]
+    fn a_noun_after_its_article_and_a_german_proposal_are_no_effects() {
+        // Must not: an effect word named as a thing after its article or determiner; a German
+        // name that proposes, previews or simulates what it names.
+        for (name, desc) in [
+            ("list_workflow_runs", "Lists recent workflow runs with status, conclusion, branch and the commit that triggered them."),
+            ("get_payout_status", "Returns the status of the latest payment and each transfer of the account."),
+            ("update_vorschlagen", "Schlägt ein Update der Abhängigkeiten vor, ohne etwas zu ändern."),
+            ("loeschung_vorschau", "Zeigt, welche Dateien eine Bereinigung entfernen würde."),
+        ] {
+            assert_eq!(worst_read_only(name, desc), None, "{name}: {desc}");
+        }
+        // Must: the same words as verbs, after a subject or a relative pronoun, or opening the
+        // description; a German name that does what it names.
+        for (name, desc) in [
+            ("save_changes", "Commits the staged changes to the current branch."),
+            ("sync_repo", "A tool that deletes the stale branches and pushes the commit."),
+            ("cleanup", "Careful: it deletes every cached build."),
+            ("update_eintrag", "Aktualisiert einen Eintrag."),
+        ] {
+            assert!(worst_read_only(name, desc) >= Some(Severity::High), "{name}: {desc}");
+        }
     }
 }
