@@ -1865,7 +1865,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // (A call held back until the user confirms — "do not call `force_unlock` unless
             // the user confirms the other run is dead" — leaves the tool to the user's
             // decision: a safeguard, not a steer away from it.)
-            || (named_other && r.forbids_call && !about_itself() && !(asks_user && !r.has(Disparage)))
+            || (named_other && r.forbids_call && !about_itself() && (!asks_user || r.has(Disparage)))
             || only_this
             || against_user)
     {
