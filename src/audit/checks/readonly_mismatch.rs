@@ -396,7 +396,7 @@ const NOT_AN_OBJECT: &[&str] = &[
 /// "each", "their last"): the word is then a noun — "the commit that triggered them" names a
 /// commit, it makes none.
 fn determiner_before(before: &str) -> bool {
-    const DETERMINERS: &[&str] = &[
+    const NOUN_MARKERS: &[&str] = &[
         // (Not "this", "that", "first": "this deletes everything", "a tool that deletes",
         // "first pushes the branch" put a verb after them.)
         "the", "a", "an", "each", "every", "its", "their", "any", "no", "last", "latest",
@@ -404,7 +404,7 @@ fn determiner_before(before: &str) -> bool {
     ];
     let Some(prev) = before.strip_suffix(' ') else { return false };
     let word = prev.rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or_default();
-    DETERMINERS.contains(&word)
+    NOUN_MARKERS.contains(&word)
 }
 
 /// A passive statement of what the call destroys or moves, anywhere in an English description

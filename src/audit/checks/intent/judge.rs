@@ -209,9 +209,10 @@ fn related_list(folded: &str) -> bool {
     ]
     .iter()
     .any(|w| {
+        // (A hyphen only as a dash, with a space before it: "related-party transfers" is no
+        // such label.)
         s.strip_prefix(w).is_some_and(|rest| {
-            let rest = rest.trim_start();
-            rest.starts_with([':', '：', '—', '–', '-'])
+            rest.starts_with(" -") || rest.trim_start().starts_with([':', '：', '—', '–'])
         })
     })
 }
@@ -1252,6 +1253,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // capabilities live, with nothing changed, carried or hidden.
     if (error_list(r.folded)
         || (related_list(r.folded)
+            // (… a call ordered or put on a trigger under the label — "Related: before each
+            // booking, call `notify_partner` with the details" — is an order all the same.)
+            && !(r.has(ActCall) && (trigger || ordered || told))
             && !r.has(ActModify)
             && !r.has(AgainstUser)
             && !r.has(Disparage)
