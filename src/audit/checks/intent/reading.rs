@@ -759,8 +759,13 @@ fn error_or_setting_name(name: &str) -> bool {
         "limit", "limited", "timeout", "size", "level", "unsupported", "exceeded", "expired",
         "denied", "forbidden", "invalid", "closed", "failed", "conflict", "unavailable",
         "locked", "found", "missing", "required", "enabled", "disabled",
+        // A position in a paged answer (`next_cursor`, `page_offset`).
+        "cursor", "offset",
     ];
-    const VERBS: &[&str] = &["get", "set", "list", "check", "show", "reset", "update", "clear", "raise", "change", "read"];
+    const VERBS: &[&str] = &[
+        "get", "set", "list", "check", "show", "reset", "update", "clear", "raise", "change", "read",
+        "move", "seek", "advance",
+    ];
     let lower = name.to_ascii_lowercase();
     let words: Vec<&str> = lower.split('_').filter(|w| !w.is_empty()).collect();
     words.len() >= 2
@@ -2732,12 +2737,14 @@ mod tests {
             "Beim Überschreiben meldet die Antwort `vorher_vorhanden: true`.",
             "A payout cannot be reversed through this tool once it is `in_transit`.",
             "- `RATE_LIMITED` — wait for the number of seconds in `retry_after` before retrying;",
+            "Pass the `next_cursor` from the previous response to continue.",
         ] {
             assert!(names(t).is_empty(), "{t}: {:?}", names(t));
         }
         // Must: a tool's name holding a verb, however it ends; a key of a JSON example set to
         // a value (it may be the setting slipped to the model); a tool compared with nothing.
         assert_eq!(names("Before each call, run `get_rate_limit` and `set_timeout`."), vec!["get_rate_limit", "set_timeout"]);
+        assert_eq!(names("Then call `move_cursor` to the end."), vec!["move_cursor"]);
         assert_eq!(
             names(r#"{"confirmation_utilisateur": false, "portee": "tous les outils"}"#),
             vec!["confirmation_utilisateur"]
