@@ -199,37 +199,43 @@ fn can_be_done_with(folded: &str) -> Option<(usize, usize)> {
 /// A clause that lists related tools: it opens with the words for them and a colon or a dash
 /// ("Related tools: …", "See also — …", "Siehe auch: …", "相关工具：…").
 fn related_list(folded: &str) -> bool {
-    let s = super::reading::strip_lead(folded);
-    [
-        "related tools", "related", "see also", "companion tools", "herramientas relacionadas",
-        "relacionadas", "ver también", "véase también", "ferramentas relacionadas", "veja também",
-        "ver também", "outils associés", "outils liés", "voir aussi", "verwandte tools",
-        "verwandte werkzeuge", "siehe auch", "связанные инструменты", "см. также", "смотрите также",
-        "相关工具", "相关", "另见", "参见", "関連ツール", "関連", "관련 도구", "관련",
-    ]
-    .iter()
-    .any(|w| {
-        // (A hyphen only as a dash, with a space before it: "related-party transfers" is no
-        // such label.)
-        s.strip_prefix(w).is_some_and(|rest| {
-            rest.starts_with(" -") || rest.trim_start().starts_with([':', '：', '—', '–'])
-        })
-    })
+    // (A hyphen only as a dash, with a space before it: "related-party transfers" is no such
+    // label.)
+    opens_with_label(
+        folded,
+        &[
+            "related tools", "related", "see also", "companion tools", "herramientas relacionadas",
+            "relacionadas", "ver también", "véase también", "ferramentas relacionadas", "veja também",
+            "ver também", "outils associés", "outils liés", "voir aussi", "verwandte tools",
+            "verwandte werkzeuge", "siehe auch", "связанные инструменты", "см. также", "смотрите также",
+            "相关工具", "相关", "另见", "参见", "関連ツール", "関連", "관련 도구", "관련",
+        ],
+        false,
+    )
 }
 
 /// A clause that lists error codes: it opens with the word for errors and a colon or a dash
 /// ("Errors: …", "Errors — …", "Fehler: …", "错误：…").
 fn error_list(folded: &str) -> bool {
+    opens_with_label(
+        folded,
+        &[
+            "errors", "error codes", "common errors", "errores", "erreurs", "fehler", "fehlercodes",
+            "erros", "ошибки", "错误", "常见错误", "エラー", "오류", "에러",
+        ],
+        true,
+    )
+}
+
+/// Whether the clause (after its list marker or tag) opens with one of `labels` and a colon or
+/// a dash; a hyphen right after the label counts only where `glued_hyphen` says so.
+fn opens_with_label(folded: &str, labels: &[&str], glued_hyphen: bool) -> bool {
     let s = super::reading::strip_lead(folded);
-    [
-        "errors", "error codes", "common errors", "errores", "erreurs", "fehler", "fehlercodes",
-        "erros", "ошибки", "错误", "常见错误", "エラー", "오류", "에러",
-    ]
-    .iter()
-    .any(|w| {
+    labels.iter().any(|w| {
         s.strip_prefix(w).is_some_and(|rest| {
-            let rest = rest.trim_start();
-            rest.starts_with([':', '：', '—', '–', '-'])
+            let after = rest.trim_start();
+            after.starts_with([':', '：', '—', '–'])
+                || (after.starts_with('-') && (glued_hyphen || rest.starts_with(" -")))
         })
     })
 }
