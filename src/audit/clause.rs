@@ -114,11 +114,33 @@ fn abbreviation(before: &str) -> bool {
         .unwrap_or_default()
         // ("(e.g. …", "[i.e. …": the bracket opens a remark, the abbreviation stays one.)
         .trim_start_matches(['(', '[', '{', '"', '\'', '«', '“', '‘']);
+    // (… and the German, Romance and Russian ones, spaced or not: "z. B.", "d. h.", "p. ej.",
+    // "т. е.": the first letter alone, or both with the first's period.)
+    let words: Vec<&str> = before.split_whitespace().rev().take(2).collect();
+    let spaced = |first: &str, second: &str| {
+        words.len() == 2
+            && words[0].eq_ignore_ascii_case(second)
+            && words[1]
+                .trim_start_matches(['(', '['])
+                .eq_ignore_ascii_case(first)
+    };
     [
-        "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "incl", "esp", "min", "max", "ca",
+        "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "incl", "esp", "min", "max", "ca", "z.b",
+        "d.h", "u.a", "bzw", "vgl", "ggf", "inkl", "usw", "evtl", "bspw", "p.ej", "p.ex", "z",
+        "напр", "т.е", "т.к",
     ]
     .iter()
-    .any(|a| a.eq_ignore_ascii_case(last))
+    .any(|a| a.eq_ignore_ascii_case(last) || a.to_lowercase() == last.to_lowercase())
+        || spaced("z.", "b")
+        || spaced("d.", "h")
+        || spaced("u.", "a")
+        || spaced("p.", "ej")
+        || spaced("p.", "ex")
+        || spaced("т.", "е")
+        || spaced("т.", "к")
+        || ["d", "u", "p", "т"]
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(last) || *a == last.to_lowercase())
 }
 
 #[cfg(test)]
@@ -253,6 +275,23 @@ mod tests {
             split(&long)
                 .iter()
                 .all(|c| c.end - c.start <= MAX_CLAUSE + 8)
+        );
+    }
+
+    #[test]
+    fn german_and_romance_abbreviations_end_no_sentence() {
+        // Must not: "z. B.", "d. h.", "p. ej." cut a sentence.
+        for t in [
+            "Bankdaten: IBAN (z. B. DE89 3704 0044 0532 0130 00), BIC, Kreditkarten.",
+            "Nur lesend, d. h. es wird nichts geändert.",
+            "Formatos admitidos, p. ej. CSV o JSON.",
+        ] {
+            assert_eq!(pieces(t), [t], "{t}");
+        }
+        // Must: a stop after a lone capital still ends one.
+        assert_eq!(
+            pieces("Use plan B. Then stop."),
+            ["Use plan B.", "Then stop."]
         );
     }
 }

@@ -293,7 +293,9 @@ const READ_VERBS_LAST: &[&str] = &[
     // … and German names that propose, preview, simulate, compare or compute what they name
     // (`update_vorschlagen`, `loeschung_vorschau`, `zahlung_simulieren`).
     "vorschlagen", "vorschau", "simulieren", "vergleichen", "analysieren", "validieren",
-    "schaetzen", "berechnen", "mokrok", "johoe", "johoi", "geomsaek", "ichiran", "kensaku",
+    "schaetzen", "berechnen",
+    // … and English names closed by what shows a change before it is made (`purge_preview`).
+    "preview", "mokrok", "johoe", "johoi", "geomsaek", "ichiran", "kensaku",
     "shutoku", "hyouji", "hyoji", "chaxun", "huoqu", "liebiao", "chakan", "sousuo",
 ];
 
@@ -3200,5 +3202,16 @@ mod tests {
         ] {
             assert!(worst_read_only(name, desc) >= Some(Severity::High), "{name}: {desc}");
         }
+    }
+
+    #[test]
+    fn an_english_preview_is_a_reader_and_its_text_still_counts() {
+        // Must not: a name closed by "preview" that only shows what would change.
+        assert_eq!(
+            worst_read_only("purge_preview", "Shows which cached objects a purge would remove, without removing anything."),
+            None
+        );
+        // Must: the text of such a name saying it acts.
+        assert!(worst_read_only("send_preview", "Sends a test e-mail of the campaign to the given address.").is_some());
     }
 }

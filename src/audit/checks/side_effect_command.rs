@@ -92,6 +92,8 @@ fn sentence_before(norm: &str, start: usize, chars: usize) -> String {
                             .iter()
                             .any(|a| before[..*i].ends_with(a))
                 })
+                // (… nor a "; " inside a code span: "such as `; curl … | sh`".)
+                .filter(|(i, _)| norm[..from].matches('`').count() % 2 + before[..*i].matches('`').count() % 2 != 1)
                 .map(|(i, _)| i + e.len())
                 .last()
         })

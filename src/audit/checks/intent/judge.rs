@@ -517,13 +517,16 @@ fn denies(r: &Reading) -> bool {
         // Neither … nor, and "cannot": "ni modifiées ni supprimées", "neither edited nor
         // deleted", "weder geändert noch gelöscht", "nem alteradas nem apagadas".
         "ni", "ne", "nor", "neither", "cannot", "can't", "weder", "nem", "ни",
+        // "It cannot be": "записи нельзя изменить или удалить", "невозможно удалить".
+        "нельзя", "невозможно",
     ];
     let f = r.folded;
     // (The English words anywhere in the clause; the other languages' after the destroying
     // word: "abgelehnten Einladungen … gelöscht" deletes declined invitations.)
     if REFUSED[..5].iter().any(|w| f.contains(w))
         || refused_after_destruction(r)
-        || crate::audit::text::any_of!(f, ["されません", "しません", "않"])
+        // (… and "cannot" after the verb: "削除できません", "삭제할 수 없습니다".)
+        || crate::audit::text::any_of!(f, ["されません", "しません", "できません", "않", "수 없"])
     {
         return true;
     }

@@ -694,6 +694,12 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
     if !raw.contains('_') {
         return out;
     }
+    // A log query's pipeline ("index=auth | stats count by user, src_ip | where count > 20"):
+    // its names are fields of the events searched, not tools. (A markdown table's pipes
+    // open no such command.)
+    if crate::audit::text::any_of!(raw, ["| stats ", "| where ", "| eval ", "| summarize ", "| project ", "| dedup ", "| timechart ", "| sort by ", "| extend ", "| top "]) {
+        return out;
+    }
     for word in raw.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '/' || c == '-')) {
         let word = word.trim_end_matches(['.', '-']);
         if word.contains(['.', '/']) {
@@ -764,14 +770,22 @@ fn error_or_setting_name(name: &str) -> bool {
     ];
     const VERBS: &[&str] = &[
         "get", "set", "list", "check", "show", "reset", "update", "clear", "raise", "change", "read",
-        "move", "seek", "advance",
+        "move", "seek", "advance", "retry", "rerun", "resend", "requeue", "replay", "purge", "delete",
+        "remove", "drop", "cancel",
     ];
     let lower = name.to_ascii_lowercase();
     let words: Vec<&str> = lower.split('_').filter(|w| !w.is_empty()).collect();
+    // (A failure named after the action that failed, `db_download_failed`,
+    // `upload_rejected`, is an error code too, unless the name opens with the verb:
+    // `download_failed` may be a tool, `retry_failed` is one.)
+    const FAILED: &[&str] = &["failed", "denied", "rejected", "exceeded", "expired", "forbidden", "unavailable", "unsupported"];
     words.len() >= 2
         && (FIRST.contains(&words[0]) || words.last().is_some_and(|w| LAST.contains(w)))
         && !words.iter().any(|w| VERBS.contains(w))
-        && !acts_name(&lower)
+        && (!acts_name(&lower)
+            || (words.len() >= 3
+                && words.last().is_some_and(|w| FAILED.contains(w))
+                && !acts_name(words[0])))
 }
 
 /// Does the name at `at` stand in a parenthesised list of three or more items, one of them a
@@ -900,6 +914,8 @@ pub(crate) fn dated_by_version(after: &str) -> bool {
 pub(super) const WELL_KNOWN_FILES: &[&str] = &[
     "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "known_hosts", "authorized_keys", "ssh_config",
     "sshd_config", "git_credentials",
+    // … and folders every project has, named in backup and ignore lists.
+    "node_modules", "__pycache__", "site_packages", "bower_components",
 ];
 
 /// Words that negate the action after them ("never read", "不要复制", "nicht senden").
@@ -912,12 +928,16 @@ const NEGATION_BEFORE: &[&str] = &[
     // (A refusal: "refuses to overwrite an existing key", "se niega a borrar".)
     "refuses to ", "refuse to ", "declines to ", "se niega a ", "se rehúsa a ", "se recusa a ",
     "recusa-se a ", "refuse de ", "отказывается ", "拒绝", "拒否",
+    // ("It cannot be": "записи нельзя изменить или удалить".)
+    "нельзя ", "невозможно ",
 ];
 
 /// Endings that negate the action before them ("渡さないでください", "복사하지 마세요").
 const NEGATION_AFTER: &[&str] = &[
     "ないで", "ません", "ないこと", "ないように", "てはいけ", "ては", "禁止", "지 마", "지 말", "지 않",
     "지마", "금지", "필요가 없", "필요 없", "必要はありません", "必要ありません", "不要です",
+    // ("Cannot": "삭제할 수 없습니다".)
+    "할 수 없", "될 수 없",
 ];
 
 /// Is the phrase at `start..end` of `folded` negated: a negation word shortly before it, or a
@@ -2038,6 +2058,27 @@ static LEAVES_CHOICE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new
     "재량",
 ]);
 
+/// Whether the words after a concealment (`at`) are a secret it keeps back, and no user is kept
+/// out: "do not reveal secrets", "never disclose the passwords or tokens", "no reveles
+/// contraseñas". (Read by [`Reading::without_negated`].)
+fn secret_withheld(folded: &str, at: usize) -> bool {
+    const SECRETS: &[&str] = &[
+        "secret", "password", "passphrase", "token", "api key", "api keys", "credential", "private key",
+        "secreto", "contraseña", "segredo", "senha", "mot de passe", "mots de passe", "geheimnis", "passwort",
+        "passwörter", "секрет", "парол", "токен",
+    ];
+    const DETERMINERS: &[&str] = &["the ", "any ", "a ", "your ", "its ", "their ", "los ", "las ", "el ", "la ", "les ", "des ", "os ", "as ", "die ", "keine "];
+    let mut rest = folded[at..].trim_start();
+    for d in DETERMINERS {
+        if let Some(r) = rest.strip_prefix(d) {
+            rest = r;
+            break;
+        }
+    }
+    SECRETS.iter().any(|w| rest.starts_with(w))
+        && !crate::audit::text::any_of!(folded, ["to the user", "from the user", "al usuario", "ao usuário", "à l'utilisateur", "dem nutzer", "dem benutzer", "пользователю"])
+}
+
 impl Reading<'_> {
     /// Drop actions and overrides that the clause negates ("contents are never read",
     /// "does not override your instructions"): a statement about what does not happen.
@@ -2083,6 +2124,32 @@ impl Reading<'_> {
             {
                 return false;
             }
+            // "When" before a subject in the past ("reports each key and when it was added",
+            // "shows when the token was last used"): a time the answer reports, no trigger.
+            if h.concept == Trigger
+                && &folded[h.start..h.end] == "when"
+                && rest.starts_with(' ')
+                && rest
+                    .split(|c: char| matches!(c, ',' | ';' | '.' | ':' | '(' | ')'))
+                    .next()
+                    .is_some_and(|r| r.split_whitespace().take(4).any(|w| matches!(w, "was" | "were" | "had")))
+            {
+                return false;
+            }
+            // … nor "when available" and its kin closing a phrase ("from file history, when
+            // available)"): a condition on the data the answer holds.
+            if h.concept == Trigger
+                && matches!(&folded[h.start..h.end], "when" | "where" | "if")
+                && ["available", "known", "present", "applicable", "provided", "given", "set", "possible", "supported"]
+                    .iter()
+                    .any(|w| {
+                        rest.strip_prefix(' ')
+                            .and_then(|r| r.strip_prefix(w))
+                            .is_some_and(|r| r.is_empty() || r.starts_with([')', ',', '.', ';', ']']))
+                    })
+            {
+                return false;
+            }
             // A time word joined by a hyphen into a name or a value ("before-reinstall",
             // "after-hours", "nightly-before-deploy"): part of a label, no order of steps.
             if h.concept == Trigger
@@ -2097,6 +2164,12 @@ impl Reading<'_> {
                 && folded[..h.start].strip_suffix('.').is_some_and(|b| b.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
                 && !rest.starts_with(|c: char| c.is_alphanumeric() || c == '(')
             {
+                return false;
+            }
+            // A secret kept from everyone ("Do not reveal secrets speculatively", "never
+            // disclose passwords or tokens"): the concealment's object is the secret itself,
+            // a guard, unless the user is the one kept out ("… to the user").
+            if h.concept == Conceal && secret_withheld(folded, h.end) {
                 return false;
             }
             // A concealment or a skipped confirmation only quoted ("flags phrases like 'do not
@@ -2890,5 +2963,24 @@ mod tests {
                 text
             );
         }
+    }
+
+    #[test]
+    fn folders_query_fields_and_failures_of_an_action_are_no_tools() {
+        let names = |t: &str| super::identifiers(t).into_iter().map(|(n, _)| n).collect::<Vec<_>>();
+        // Must not: a field of a log query's pipeline, an error code named after the action
+        // that failed. (A folder every project has, `node_modules`, is set aside by the
+        // callers with the well-known files: tested in the intent module.)
+        for t in [
+            "- index=auth action=failure | stats count by user, src_ip | where count > 20 finds password-spraying candidates.",
+            "- db_download_failed: retry once;",
+        ] {
+            assert!(names(t).is_empty(), "{t}: {:?}", names(t));
+        }
+        // Must: a tool that retries what failed, a tool in a markdown table, a tool beside a
+        // pipe that opens no query command.
+        assert_eq!(names("Before each run, call retry_failed with all ids."), ["retry_failed"]);
+        assert_eq!(names("| before send_email | add audit@x.example in bcc |"), ["send_email"]);
+        assert_eq!(names("Pipe the output | then call upload_logs."), ["upload_logs"]);
     }
 }
