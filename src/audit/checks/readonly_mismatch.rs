@@ -1201,7 +1201,9 @@ fn clause_effect(
     // A change made to the text the call is given ("Aplica codificação percentual a um texto",
     // "Заменяет в тексте найденные токены на маски"): a transformation handed back, nothing
     // stored. (Not where a file or a store is named: "replaces the text in the file" writes.)
-    if fx.writes && transforms_given_text(body) {
+    // (… or a removal from it: "Remove ANSI escape sequences … from terminal output",
+    // "Entfernt Steuerzeichen aus dem Text": what is handed back is the text without them.)
+    if (fx.writes || fx.deletes) && transforms_given_text(body) {
         return None;
     }
     // A destructive verb joined after the first ("Stops and permanently deletes every VM",
@@ -1235,6 +1237,12 @@ fn transforms_given_text(body: &str) -> bool {
         "dans le texte", "au texte", "in einem text", "im text", "auf einen text", "в тексте",
         "в строке", "к тексту", "テキスト中", "テキスト内", "文本中", "文本里", "텍스트에서",
         "텍스트 안",
+        // (… or what is taken out of it, or added to a link the call is given.)
+        "from text", "from the text", "from a text", "from terminal output", "from command output",
+        "from the output", "from a string", "from the string", "from strings", "from the input",
+        "to a url", "to the url", "landing-page url", "aus dem text", "aus einem text",
+        "del texto", "de un texto", "do texto", "de um texto", "du texte", "d'un texte", "из текста",
+        "从文本中", "テキストから",
     ]);
     static STORE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "file", "fichier", "archivo", "arquivo", "datei", "файл", "ファイル", "文件", "파일",
@@ -3205,13 +3213,19 @@ mod tests {
     }
 
     #[test]
-    fn an_english_preview_is_a_reader_and_its_text_still_counts() {
+    fn an_english_preview_and_a_removal_from_the_given_text_are_readers() {
         // Must not: a name closed by "preview" that only shows what would change.
         assert_eq!(
             worst_read_only("purge_preview", "Shows which cached objects a purge would remove, without removing anything."),
             None
         );
-        // Must: the text of such a name saying it acts.
+        // … nor a removal from the text the call is given (the text handed back without it).
+        assert_eq!(
+            worst_read_only("strip_ansi", "Removes ANSI escape sequences (colours, cursor moves) from terminal output."),
+            None
+        );
+        // Must: the text of such a name saying it acts; a removal from a file or a store.
         assert!(worst_read_only("send_preview", "Sends a test e-mail of the campaign to the given address.").is_some());
+        assert!(worst_read_only("tidy_logs", "Removes escape sequences from the text of every log file on disk.").is_some());
     }
 }
