@@ -2130,7 +2130,7 @@ impl Reading<'_> {
                 && &folded[h.start..h.end] == "when"
                 && rest.starts_with(' ')
                 && rest
-                    .split(|c: char| matches!(c, ',' | ';' | '.' | ':' | '(' | ')'))
+                    .split([',', ';', '.', ':', '(', ')'])
                     .next()
                     .is_some_and(|r| r.split_whitespace().take(4).any(|w| matches!(w, "was" | "were" | "had")))
             {
