@@ -968,12 +968,31 @@ pub(crate) fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
     const CLOSE: &[char] = &['"', '»', '”', '“', '」', '』', '`', '\''];
     let mut spans = Vec::new();
     let mut open: Option<(usize, char)> = None;
-    let mut prev: Option<char> = None;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
+    // Only the marks above open or close a span, and each of them is `"`, `` ` ``, `'` or a
+    // character outside ASCII: the text is searched for those bytes, and the characters
+    // around a mark are read only at a mark. (A byte found this way stands at a character's
+    // start: every byte skipped before it is ASCII.)
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(k) = bytes.get(from..).and_then(|rest| {
+        rest.iter()
+            .position(|&b| matches!(b, b'"' | b'`' | b'\'') || b >= 0x80)
+    }) {
+        let i = from + k;
+        let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
+            break;
+        };
+        from = i + c.len_utf8();
+        if !OPEN.contains(&c) && !CLOSE.contains(&c) {
+            continue;
+        }
+        let prev = text[..i].chars().next_back();
         // (An apostrophe after a letter is inside a word — "d'injection", "don't" — unless it
         // closes an open single quote before a space or a mark: "'… read ~/.cursor/mcp.json',".)
-        let next_alnum = chars.peek().is_some_and(|&(_, n)| n.is_alphanumeric());
+        let next_alnum = text[from..]
+            .chars()
+            .next()
+            .is_some_and(char::is_alphanumeric);
         let closes_single = c == '\'' && open.is_some_and(|(_, o)| o == '\'') && !next_alnum;
         let in_word = c == '\'' && prev.is_some_and(char::is_alphanumeric) && !closes_single;
         match open {
@@ -984,7 +1003,6 @@ pub(crate) fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
             None if OPEN.contains(&c) && !in_word => open = Some((i, c)),
             _ => {}
         }
-        prev = Some(c);
     }
     spans
 }
@@ -1599,5 +1617,47 @@ mod tests {
                 .reversed
                 .is_empty()
         );
+    }
+
+    /// [`quoted_spans`] as it read every character, the oracle of the one that jumps from
+    /// mark to mark.
+    fn quoted_spans_char_by_char(text: &str) -> Vec<(usize, usize)> {
+        const OPEN: &[char] = &['"', '«', '“', '„', '「', '『', '`', '\''];
+        const CLOSE: &[char] = &['"', '»', '”', '“', '」', '』', '`', '\''];
+        let mut spans = Vec::new();
+        let mut open: Option<(usize, char)> = None;
+        let mut prev: Option<char> = None;
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            let next_alnum = chars.peek().is_some_and(|&(_, n)| n.is_alphanumeric());
+            let closes_single = c == '\'' && open.is_some_and(|(_, o)| o == '\'') && !next_alnum;
+            let in_word = c == '\'' && prev.is_some_and(char::is_alphanumeric) && !closes_single;
+            match open {
+                Some((at, o)) if CLOSE.contains(&c) && !in_word && (c != '\'' || o == '\'') => {
+                    spans.push((at, i));
+                    open = None;
+                }
+                None if OPEN.contains(&c) && !in_word => open = Some((i, c)),
+                _ => {}
+            }
+            prev = Some(c);
+        }
+        spans
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// Jumping from mark to mark finds the spans reading every character found.
+        #[test]
+        fn quoted_spans_read_as_char_by_char(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "\"", "'", "`", "«", "»", "“", "”", "„", "「", "」", "『", "』", "a", "é", "中", "1",
+                " ", "-", "don", "t", "d", "l'outil", "ü", "\u{200b}", "x_y", ".", "\n",
+            ]), 0..16),
+        ) {
+            let text: String = pieces.concat();
+            proptest::prop_assert_eq!(quoted_spans(&text), quoted_spans_char_by_char(&text), "{:?}", text);
+        }
     }
 }

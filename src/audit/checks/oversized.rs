@@ -37,6 +37,27 @@ fn json_len(v: &serde_json::Value) -> usize {
     }
 }
 
+/// A bound no smaller than [`json_len`] of `v`: every byte of a string or a key written as
+/// `\uXXXX` (six bytes, the longest escape; the compact form writes a byte outside ASCII as
+/// itself), a number as 32 bytes (an integer or a shortest round-trip float takes at most 24:
+/// `-2.2250738585072014e-308`), `true`, `false` and `null` as five, and a comma or colon after
+/// every element and member.
+fn json_len_bound(v: &serde_json::Value) -> usize {
+    use serde_json::Value;
+    match v {
+        Value::Null | Value::Bool(_) => 5,
+        Value::Number(_) => 32,
+        Value::String(s) => 2 + 6 * s.len(),
+        Value::Array(a) => 2 + a.iter().map(|x| 1 + json_len_bound(x)).sum::<usize>(),
+        Value::Object(m) => {
+            2 + m
+                .iter()
+                .map(|(k, x)| 4 + 6 * k.len() + json_len_bound(x))
+                .sum::<usize>()
+        }
+    }
+}
+
 pub fn meta() -> RuleMeta {
     super::meta(
         rule_id::OVERSIZED_DEFINITION,
@@ -81,6 +102,11 @@ control: Control::ReviewDefinitions,
             continue;
         }
         let Some(v) = item.value else { continue };
+        // (Most definitions are far below the limit: a bound read off the tree, without
+        // writing it out, says so.)
+        if json_len_bound(v) <= MAX_DEFINITION {
+            continue;
+        }
         let size = json_len(v);
         if size > MAX_DEFINITION {
             out.push(super::item_finding(scan, si, ii, super::Emit {
@@ -111,6 +137,34 @@ mod tests {
             serde_json::json!("x".repeat(30_000)),
         ] {
             assert_eq!(super::json_len(&v), serde_json::to_string(&v).unwrap().len());
+            assert!(super::json_len_bound(&v) >= super::json_len(&v));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// The bound is never below the length of the compact form, whatever the strings'
+        /// escapes and the numbers' forms.
+        #[test]
+        fn the_bound_is_never_below_the_compact_length(
+            text in "[a-z\"\\\n\u{1}\u{7f}é\u{1f389}]{0,12}",
+            key in "[a-z\"\u{1}]{0,6}",
+            int in proptest::num::i64::ANY,
+            uint in proptest::num::u64::ANY,
+            float in proptest::num::f64::NORMAL | proptest::num::f64::SUBNORMAL | proptest::num::f64::ZERO,
+            nest in 0usize..4,
+        ) {
+            let mut v = serde_json::json!({
+                key.clone(): text, "i": int, "u": uint, "f": float, "b": [true, false, null],
+                "e": [], "o": {},
+            });
+            for _ in 0..nest {
+                v = serde_json::json!([v, {key.clone(): v.clone()}]);
+            }
+            let len = serde_json::to_string(&v).map(|s| s.len()).unwrap_or(0);
+            proptest::prop_assert!(super::json_len_bound(&v) >= len, "{} < {}", super::json_len_bound(&v), len);
+            proptest::prop_assert_eq!(super::json_len(&v), len);
         }
     }
 

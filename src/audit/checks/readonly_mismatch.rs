@@ -227,7 +227,11 @@ pub(crate) fn named_as_reader(name: &str) -> bool {
     let words = crate::model::words::name_words_shared(name);
     let lead = words.iter().take(2).any(|w| READ_VERBS.contains(&w.as_str()));
     let last = words.len() >= 2 && words.last().is_some_and(|w| READ_VERBS_LAST.contains(&w.as_str()));
-    let noun = words.iter().any(|w| REPORT_NOUNS.contains(&w.as_str()));
+    let noun = || words.iter().any(|w| REPORT_NOUNS.contains(&w.as_str()));
+    // (The word lists of acting are looked through only for a name that reads as a reader's.)
+    if !(lead || last || noun()) {
+        return false;
+    }
     let acts = words.iter().any(|w| {
         let w = w.as_str();
         DELETE_WORDS.contains(&w)
@@ -236,7 +240,7 @@ pub(crate) fn named_as_reader(name: &str) -> bool {
             || EXEC_WORDS.contains(&w)
             || ["clean", "cleanup", "prune", "sync", "fix", "archive", "rotate", "migrate", "rebuild", "compact", "gc", "vacuum", "expire", "close", "resolve", "cancel", "stop", "clear"].contains(&w)
     });
-    (lead || last || noun) && !acts
+    !acts
 }
 
 /// Whether a tool's name or the opening sentence of its description declares that it

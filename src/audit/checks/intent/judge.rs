@@ -230,6 +230,11 @@ fn error_list(folded: &str) -> bool {
 /// Whether the clause (after its list marker or tag) opens with one of `labels` and a colon or
 /// a dash; a hyphen right after the label counts only where `glued_hyphen` says so.
 fn opens_with_label(folded: &str, labels: &[&str], glued_hyphen: bool) -> bool {
+    // (What follows a label is one of these marks, so a clause without any opens with none;
+    // most clauses hold neither a colon nor a dash.)
+    if !folded.contains([':', '：', '—', '–', '-']) {
+        return false;
+    }
     let s = super::reading::strip_lead(folded);
     labels.iter().any(|w| {
         s.strip_prefix(w).is_some_and(|rest| {

@@ -838,6 +838,17 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
     // it only reads, computed once per item (its fields are consecutive) and only for an item
     // that has a clause worth judging.
     let mut item_names: Option<(usize, String, Vec<String>, bool, bool, Destruction)> = None;
+    // Whether the current item detects hostile text ([`detector_of_hostile_text`], a function
+    // of the item alone): read at its first example and kept while its fields last.
+    let mut detector: Option<(usize, bool)> = None;
+    let mut is_detector = |item: usize| match detector {
+        Some((at, yes)) if at == item => yes,
+        _ => {
+            let yes = detector_of_hostile_text(&server.items[item]);
+            detector = Some((item, yes));
+            yes
+        }
+    };
     for (fi, (field, prep)) in server.fields.iter().zip(&server.prepared).enumerate() {
         // Once per item, at its first string: a confirmation switch that is on by default.
         if fi == 0 || server.fields[fi - 1].item != field.item {
@@ -1281,7 +1292,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         // `~/.ssh/id_rsa`, for a value that is sent, teaches the model to attach them.)
         if matches!(field.kind, StrKind::Default | StrKind::Example)
             && (path_like || prose)
-            && !(field.kind == StrKind::Example && detector_of_hostile_text(&server.items[field.item]))
+            && !(field.kind == StrKind::Example && is_detector(field.item))
         {
             let folded = fold(field.text);
             // (Any word of denial before the data: "none; never the SSH keys".)
@@ -1364,7 +1375,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             continue;
         }
         // An example of the text a detector of hostile text judges is a sample of its input.
-        if field.kind == StrKind::Example && detector_of_hostile_text(&server.items[field.item]) {
+        if field.kind == StrKind::Example && is_detector(field.item) {
             continue;
         }
         let mut judged = false;
