@@ -447,6 +447,11 @@ fn reversed_as_said(text: &str) -> Option<String> {
                 .build(["reversed", "right-to-left", "right to left", "backwards", "invertido"])
                 .ok()
         });
+    // (Nothing shorter than the twelve characters asked of its tail below is turned: a text
+    // of fewer bytes is passed over at once.)
+    if text.len() < 12 {
+        return None;
+    }
     if text.is_ascii() && ASCII_WORDS.as_ref().is_some_and(|ac| !ac.is_match(text)) {
         return None;
     }
@@ -820,6 +825,11 @@ fn whole_string_hit(rule: &str, cue: &str, source: &str, at: (usize, usize), mes
 /// A name of eight or more Chinese or Japanese characters: a phrase without word breaks.
 fn cjk_phrase(name: &str) -> bool {
     use unicode_script::{Script, UnicodeScript};
+    // (Each such character takes three bytes or more: a shorter name, an ASCII one among
+    // them, holds fewer than eight.)
+    if name.len() < 8 * 3 || name.is_ascii() {
+        return false;
+    }
     name.chars()
         .filter(|c| matches!(c.script(), Script::Han | Script::Hiragana | Script::Katakana))
         .count()
