@@ -1819,21 +1819,27 @@ pub(super) fn table_readings(text: &str) -> Vec<(usize, usize, String)> {
     out
 }
 
+/// The pronouns and demonstratives [`points_back`] looks for among a clause's first words.
+const POINTING_WORDS: &[&str] = &[
+    "its", "their", "it", "them", "that", "this", "those", "these", "same", "son", "sa",
+    "ses", "leur", "leurs", "ce", "cette", "ces", "su", "sus", "ese", "esa",
+    "esos", "esas", "seu", "sua", "seus", "suas", "esse", "essa", "esses", "essas",
+    "sein", "seine", "seinen", "ihr", "ihre", "ihren", "dessen", "deren", "diese", "dieser",
+    "dieses", "diesen", "sie", "ils", "elles", "ellos", "ellas", "eles", "elas", "его", "её",
+    "ее", "их", "этот", "эта", "это", "эти", "этого", "они",
+];
+/// … the ones that open a clause in the scripts written without spaces …
+const POINTING_CJK: &[&str] = &["その", "それ", "该", "其", "它", "此", "그 ", "해당"];
+/// … and "the said …", which points back wherever it stands ("收件人以该共享邮箱为准").
+const POINTING_SAID: &[&str] = &["该", "該", "当該", "해당"];
+
 /// Does a clause open by pointing back at the one before ("its last lines are …", "copy that
 /// value into …", "transfer tools must use it as …", "その内容を …"): a pronoun or a
 /// demonstrative among its first six words.
 pub(super) fn points_back(folded: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "its", "their", "it", "them", "that", "this", "those", "these", "same", "son", "sa",
-        "ses", "leur", "leurs", "ce", "cette", "ces", "su", "sus", "ese", "esa",
-        "esos", "esas", "seu", "sua", "seus", "suas", "esse", "essa", "esses", "essas",
-        "sein", "seine", "seinen", "ihr", "ihre", "ihren", "dessen", "deren", "diese", "dieser",
-        "dieses", "diesen", "sie", "ils", "elles", "ellos", "ellas", "eles", "elas", "его", "её",
-        "ее", "их", "этот", "эта", "это", "эти", "этого", "они",
-    ];
-    const CJK: &[&str] = &["その", "それ", "该", "其", "它", "此", "그 ", "해당"];
-    // "the said …" points back wherever it stands: "收件人以该共享邮箱为准".
-    const SAID: &[&str] = &["该", "該", "当該", "해당"];
+    const WORDS: &[&str] = POINTING_WORDS;
+    const CJK: &[&str] = POINTING_CJK;
+    const SAID: &[&str] = POINTING_SAID;
     // The longest of WORDS, in bytes: a longer word is none of them.
     const LONGEST: usize = 10;
     // A pronoun joined to the verb: "usarla", "enviarlos", "usá-la", "enviá-lo", "encaminhe-a".
@@ -2998,16 +3004,7 @@ mod tests {
     /// [`super::points_back`] as it was first written (each word compared with every
     /// pronoun), the oracle of the one that tests the cheap marks first.
     fn points_back_plain(folded: &str) -> bool {
-        const WORDS: &[&str] = &[
-            "its", "their", "it", "them", "that", "this", "those", "these", "same", "son", "sa",
-            "ses", "leur", "leurs", "ce", "cette", "ces", "su", "sus", "ese", "esa",
-            "esos", "esas", "seu", "sua", "seus", "suas", "esse", "essa", "esses", "essas",
-            "sein", "seine", "seinen", "ihr", "ihre", "ihren", "dessen", "deren", "diese", "dieser",
-            "dieses", "diesen", "sie", "ils", "elles", "ellos", "ellas", "eles", "elas", "его", "её",
-            "ее", "их", "этот", "эта", "это", "эти", "этого", "они",
-        ];
-        const CJK: &[&str] = &["その", "それ", "该", "其", "它", "此", "그 ", "해당"];
-        const SAID: &[&str] = &["该", "該", "当該", "해당"];
+        use super::{POINTING_CJK as CJK, POINTING_SAID as SAID, POINTING_WORDS as WORDS};
         let head: Vec<&str> = folded.split_whitespace().take(6).collect();
         let enclitic = |w: &str| {
             let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
