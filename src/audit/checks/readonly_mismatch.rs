@@ -1236,7 +1236,8 @@ const VIEW_ONLY: &[&str] = &["cursor", "caret", "viewport", "view", "focus", "se
 fn transforms_given_text(body: &str) -> bool {
     static TEXT: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         "to a text", "in a text", "in the text", "to the text", "in a string", "to a string",
-        "in the input", "of the input text", "a um texto", "em um texto", "no texto", "ao texto",
+        "in the input", "of the input text", "to letters", "to the letters", "to each letter",
+        "to each character", "to the characters", "a um texto", "em um texto", "no texto", "ao texto",
         "a un texto", "en un texto", "en el texto", "al texto", "à un texte", "dans un texte",
         "dans le texte", "au texte", "in einem text", "im text", "auf einen text", "в тексте",
         "в строке", "к тексту", "テキスト中", "テキスト内", "文本中", "文本里", "텍스트에서",
@@ -1321,7 +1322,12 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>, mut why: Opti
         })
         .unwrap_or_default();
     let desc = tool.field("description").and_then(Value::as_str);
-    let name_deletes = has(DELETE_WORDS) || (has(&["force"]) && has(&["push", "delete", "remove", "reset"]));
+    // (A name of three or more words closed by what shows a thing — `kill_ring_view`,
+    // `wipe_transition_list` — whose description opens by showing or listing: the words
+    // before it name the thing shown (Emacs's kill ring, a wipe transition), not an act.)
+    let shows_a_thing = !told.deletes && desc.is_some_and(|d| names_a_thing_shown(&all_words, d));
+    let name_deletes = !shows_a_thing
+        && (has(DELETE_WORDS) || (has(&["force"]) && has(&["push", "delete", "remove", "reset"])));
     // Whether the description says in so many words that nothing is destroyed: asked once,
     // and only where a deletion is read from the name or the description.
     let spares = (name_deletes || told.deletes) && desc.is_some_and(spares_data);
@@ -1384,6 +1390,37 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>, mut why: Opti
     fx
 }
 
+/// Last words of a name that say the tool shows or lists a thing (`kill_ring_view`,
+/// `wipe_transition_list`, `borrar_marcadores_vista`).
+const SHOWING_LAST: &[&str] = &[
+    "view", "viewer", "list", "listing", "catalog", "catalogue", "status", "info", "vista",
+    "lista", "liste", "anzeige", "spisok",
+];
+
+/// Verbs that open a description by showing, listing or returning what they name.
+const SHOWING_OPENERS: &[&str] = &[
+    "lists", "shows", "displays", "returns", "views", "gets", "reads", "fetches", "retrieves",
+    "devuelve", "muestra", "lista", "enumera", "retorna", "mostra", "exibe", "renvoie", "affiche",
+    "liste", "zeigt", "listet", "liefert", "возвращает", "показывает", "выводит",
+];
+
+/// Whether a name of three or more words ends in a word that shows or lists
+/// ([`SHOWING_LAST`]) and the description opens with a verb that shows, lists or returns
+/// ([`SHOWING_OPENERS`], or 显示/列出/表示/一覧/보여/조회 in its first clause): the name's
+/// other words then name what is shown, however destructive they sound.
+fn names_a_thing_shown(words: &[String], desc: &str) -> bool {
+    if words.len() < 3 || !words.last().is_some_and(|w| SHOWING_LAST.contains(&w.as_str())) {
+        return false;
+    }
+    let first = desc.split_whitespace().next().unwrap_or("").to_lowercase();
+    let first = first.trim_matches(|c: char| !c.is_alphanumeric());
+    if SHOWING_OPENERS.contains(&first) {
+        return true;
+    }
+    let opening = crate::audit::clause::split(desc).first().map(|c| &desc[c.start..c.end]).unwrap_or("");
+    !opening.is_ascii() && crate::audit::text::any_of!(opening, ["显示", "列出", "返回", "表示します", "一覧", "返します", "보여", "조회", "반환"])
+}
+
 /// The first paragraph of a long description (more than six sentences, paragraphs split by a
 /// blank line); the whole of any other.
 fn first_paragraph(desc: &str) -> &str {
@@ -1415,6 +1452,8 @@ fn spares_data(desc: &str) -> bool {
         "permanecem intactos", "rien n'est supprimé", "restent intacts", "nichts wird gelöscht",
         "bleiben unverändert", "bleiben erhalten", "ничего не удаляется", "остаются нетронутыми",
         "不会删除", "不删除任何", "何も削除されません", "削除されません", "삭제되지 않",
+        "no borra nada", "no elimina nada", "não apaga nada", "não exclui nada",
+        "ne supprime rien", "löscht nichts", "ничего не удаляет",
     ]);
     let folded = crate::audit::lexicon::fold(desc);
     // … or that what it touches is kept ("data already pushed to the mirror is not deleted",
@@ -1427,7 +1466,19 @@ fn spares_data(desc: &str) -> bool {
         "aucun fichier n'est supprimé", "keine dateien werden gelöscht", "es werden keine dateien gelöscht",
         "файлы не удаляются",
     ];
+    // (… or in a list that ends in a removal: "nothing is killed, yanked or removed".)
+    let nothing_listed = || {
+        folded.match_indices("nothing is ").any(|(i, _)| {
+            let rest = &folded[i + "nothing is ".len()..];
+            let upto = rest.find(['.', ';', ':', '\n']).unwrap_or(rest.len());
+            let list = &rest[..upto];
+            list.len() <= 48
+                && (list.contains(" or ") || list.contains(','))
+                && ["removed", "deleted", "erased", "destroyed"].iter().any(|w| list.trim_end().ends_with(w))
+        })
+    };
     SPARES.in_text(&folded)
+        || nothing_listed()
         || KEPT.iter().any(|k| {
             folded.match_indices(k).any(|(i, _)| {
                 let after = folded[i + k.len()..].trim_start();
@@ -3231,5 +3282,27 @@ mod tests {
         // Must: the text of such a name saying it acts; a removal from a file or a store.
         assert!(worst_read_only("send_preview", "Sends a test e-mail of the campaign to the given address.").is_some());
         assert!(worst_read_only("tidy_logs", "Removes escape sequences from the text of every log file on disk.").is_some());
+    }
+
+    #[test]
+    fn a_thing_shown_a_transform_of_letters_and_a_list_of_what_is_spared_are_readers() {
+        // Must not: a name of three words closed by what shows, the words before it a thing
+        // (Emacs's kill ring, a video wipe transition, map markers), opened by showing.
+        for (name, desc) in [
+            ("kill_ring_view", "Shows the most recent entries of the editor's kill ring, newest first. Purely a view: nothing is killed, yanked or removed."),
+            ("wipe_transition_list", "Lists the available wipe transitions (linear, clock, iris) with their parameters."),
+            ("borrar_marcadores_vista", "Quita de la vista del mapa los marcadores dibujados. A pesar del nombre, no borra nada guardado."),
+            ("rot13", "Applies ROT13 (or any Caesar shift) to letters A–Z and a–z, leaving everything else unchanged."),
+        ] {
+            assert!(worst_read_only(name, desc) < Some(Severity::High), "{name}");
+        }
+        // Must: such a name whose text then destroys; a two-word name (`drop_view` drops a
+        // view); a description opened by an act; "nothing is" not ending in a removal.
+        assert!(worst_read_only("kill_ring_view", "Shows the kill ring and deletes entries older than a day.") >= Some(Severity::High));
+        assert!(worst_read_only("drop_view", "Shows nothing; drops the named database view.") >= Some(Severity::High));
+        assert!(worst_read_only("drop_view", "Lists the columns of the view.") >= Some(Severity::High));
+        assert!(worst_read_only("purge_cache_list", "Purges the cached pages on the list.") >= Some(Severity::High));
+        assert!(worst_read_only("wipe_device_status", "Wipes the device and reports the status. Nothing is kept.") >= Some(Severity::High));
+        assert!(worst_read_only("rot13_notes", "Applies ROT13 to the letters of every note file on disk.") >= Some(Severity::High));
     }
 }

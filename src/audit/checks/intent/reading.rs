@@ -740,6 +740,14 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         let code = !called
             && !aside
             && (after.starts_with(['{', '(', '[', '='])
+                // (… or the key of a setting assigned in a config line: `age_recipient = "…"`
+                // at the start of its line; not a statement's, `SET row_security = off`.)
+                || (after.starts_with(' ')
+                    && (raw[..at].trim_end_matches([' ', '\t']).is_empty() || raw[..at].trim_end_matches([' ', '\t']).ends_with('\n'))
+                    && {
+                    let op = after.trim_start_matches(' ');
+                    op.starts_with('=') && !op.starts_with("==")
+                })
                 || raw[..at].ends_with(['{', '}', '(', '[', '$', '%', '.'])
                 // (… or the value compared or assigned: `resource.type="cloud_run_revision"`.)
                 || raw[..at].trim_end_matches(['"', '\'', ' ']).ends_with(['=', '<', '>']));
@@ -830,6 +838,9 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
         "setting", "contains", "includes",
         // … or a state something is in ("cannot be reversed once it is `in_transit`").
         "it is", "is in", "are in", "is still", "becomes", "moves to", "state",
+        "stays", "stays in", "remains", "remains in", "fica como", "fica em", "queda como",
+        "queda en", "reste", "reste en", "passe en", "bleibt", "wechselt zu", "wechselt in",
+        "остаётся", "остается", "переходит в",
     ];
     const AFTER: &[&str] = &[
         "property", "field", "column", "parameter", "argument", "attribute", "key ", "字段", "属性",
@@ -2153,6 +2164,18 @@ impl Reading<'_> {
             {
                 return false;
             }
+            // "First" after what a list is sorted by ("newest first,", "largest first"): an
+            // order of the entries shown, no step to take first. (Unless a "then" goes on
+            // to a next step: "every earlier turn, oldest first, then the raw output of …".)
+            if h.concept == Trigger
+                && matches!(&folded[h.start..h.end], "first" | "first,")
+                && !rest.trim_start_matches([',', ' ']).starts_with("then")
+                && ["newest", "oldest", "latest", "earliest", "recent", "largest", "smallest", "highest", "lowest", "biggest", "longest", "shortest", "cheapest", "closest", "nearest", "worst", "best"]
+                    .iter()
+                    .any(|w| folded[..h.start].trim_end().ends_with(w))
+            {
+                return false;
+            }
             // … nor "when available" and its kin closing a phrase ("from file history, when
             // available)"): a condition on the data the answer holds.
             if h.concept == Trigger
@@ -3037,4 +3060,23 @@ mod tests {
             proptest::prop_assert_eq!(super::points_back(&text), points_back_plain(&text), "{:?}", text);
         }
     }
+
+    #[test]
+    fn a_config_key_and_a_state_something_stays_in_are_no_tools() {
+        let names = |t: &str| super::identifiers(t).into_iter().map(|(n, _)| n).collect::<Vec<_>>();
+        // Must not: the key of a config line; a state a refund stays in.
+        for t in [
+            "age_recipient = \"age1qz3x8\" # the user's own public key",
+            "  backup_target = \"s3://bucket\"",
+            "a devolução fica como `aguardando_saldo` por até 24 horas",
+            "the job stays in `waiting_for_runner` until a runner is free",
+        ] {
+            assert!(names(t).is_empty(), "{t}: {:?}", names(t));
+        }
+        // Must: a setting assigned inside a statement aimed at another tool's queries; a tool
+        // named after an assignment elsewhere in the line.
+        assert_eq!(names("prepend `SET row_security = off;` to every query"), vec!["row_security"]);
+        assert_eq!(names("limit = 5, then call send_report"), vec!["send_report"]);
+    }
 }
+
