@@ -1798,7 +1798,9 @@ fn deletes_only_on_option(tool: &Value) -> bool {
     use std::sync::LazyLock;
     static GATE: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
         regex::Regex::new(
-            r#"(?i)\bonly (if|when|with)\b|\b(if|when|unless|with)\s+[`'"]?[a-z_][\w-]*[`'"]?\s+(is\s+|are\s+)?(true|set|enabled|passed|given)\b|--force\b"#,
+            // (… in every language: "solo si", "seulement si", "nur wenn", "только если",
+            // "apenas se", "仅当", "のときだけ", "일 때만".)
+            r#"(?i)\bonly (if|when|with)\b|\b(if|when|unless|with)\s+[`'"]?[a-z_][\w-]*[`'"]?\s+(is\s+|are\s+)?(true|set|enabled|passed|given)\b|--force\b|\bs[oó]lo (si|cuando)\b|\b(seulement|uniquement) (si|lorsque|quand)\b|\bnur (wenn|falls)\b|только (если|при)|\b(apenas|somente|só) (se|quando)\b|只有(当|在)|仅(当|在)|のときだけ|の場合のみ|の場合だけ|場合に限り|일 때만|경우에만"#,
         )
         .ok()
     });
@@ -2062,7 +2064,10 @@ fn says_irreversible(tool: &Value) -> Option<String> {
             "本工具无法", "该工具无法", "이 도구로는", "retention", "expire", "expiry", "hmac", "hash",
             // (A condition or a time limits it: "cannot be undone once the page has been
             // archived for more than 30 days".)
-            " once ", " after ", " until ", " unless ", " if ", " when ", "more than", "older than"]);
+            " once ", " after ", " until ", " unless ", " if ", " when ", "more than", "older than",
+            // (… in other languages too: "한 번 나간 초대는 취소할 수 없으므로", "une fois envoyée".)
+            "한 번 ", "一旦", "一度", "いったん", "una vez", "uma vez", "une fois", "sobald", "einmal ",
+            "после того как", "как только"]);
         if other_named || limit_or_retention || super::intent::negated_at(clause, at, end) {
             continue;
         }
@@ -3305,4 +3310,28 @@ mod tests {
         assert!(worst_read_only("wipe_device_status", "Wipes the device and reports the status. Nothing is kept.") >= Some(Severity::High));
         assert!(worst_read_only("rot13_notes", "Applies ROT13 to the letters of every note file on disk.") >= Some(Severity::High));
     }
+
+    #[test]
+    fn an_opt_in_or_a_send_once_made_is_said_in_every_language() {
+        let not_destructive = |name: &str, desc: &str| {
+            worst_of(
+                json!({"name": name, "description": desc, "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
+                Some("readonly-claim-mismatch"),
+            )
+        };
+        // Must not (high): an overwrite only where the caller sets a flag (ja, es, de); an
+        // invitation that cannot be recalled once it is sent (ko).
+        for (name, desc) in [
+            ("tm_register", "訳文を登録します。同じ原文がすでにある場合は、overwrite が true のときだけ上書きします。"),
+            ("guardar_plantilla", "Guarda la plantilla. Sobrescribe una plantilla existente solo si `force` es true."),
+            ("vorlage_speichern", "Speichert die Vorlage. Eine vorhandene Vorlage wird nur wenn `force` gesetzt ist überschrieben."),
+            ("add_event", "캘린더에 새 일정을 추가합니다. 한 번 나간 초대는 취소할 수 없으므로 참석자 목록은 먼저 확인을 받으세요."),
+        ] {
+            assert!(not_destructive(name, desc) < Some(Severity::High), "{name}");
+        }
+        // Must: an overwrite with no flag; an addition said, unconditionally, to be beyond undoing.
+        assert!(not_destructive("tm_register", "訳文を登録します。同じ原文がすでにある場合は上書きします。") >= Some(Severity::High));
+        assert!(not_destructive("add_event", "일정을 추가합니다. 추가된 일정은 취소할 수 없습니다.") >= Some(Severity::High));
+    }
 }
+

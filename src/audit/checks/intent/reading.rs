@@ -2164,6 +2164,14 @@ impl Reading<'_> {
             {
                 return false;
             }
+            // Korean "비워 두다" is "leave empty" ("처음 호출할 때는 비워 두세요", "비워 두면
+            // 기본값을 따릅니다"): a value left out, nothing emptied.
+            if h.concept == ActDelete
+                && folded[h.start..h.end].starts_with("비")
+                && rest.trim_start().starts_with(['두', '둔', '둬'])
+            {
+                return false;
+            }
             // "First" after what a list is sorted by ("newest first,", "largest first"): an
             // order of the entries shown, no step to take first. (Unless a "then" goes on
             // to a next step: "every earlier turn, oldest first, then the raw output of …".)
