@@ -2042,8 +2042,25 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let widens = || {
         x.in_param && trigger && (broad || irreversible_words_once()) && !optional_once()
     };
+    // An attention label opening the clause before a statement ("IMPORTANT: pruning
+    // permanently deletes snapshots", "WICHTIG: Die Löschung ist endgültig", "IMPORTANT : le
+    // mode … supprime tous les blocs"): a warning about the tool's own work, no order.
+    let warns = || {
+        const LABELS: &[&str] = &[
+            "important:", "important :", "critical:", "wichtig:", "achtung:", "attention :",
+            "importante:", "importante :", "важно:", "重要:", "重要：", "注意:", "注意：", "중요:",
+        ];
+        !r.has(Addressee)
+            && r
+                .hits
+                .iter()
+                .filter(|h| matches!(h.concept, Directive | Override))
+                .all(|h| h.start <= 4 && LABELS.contains(&&r.folded[h.start..h.end]))
+            && !imperative(r.folded)
+            && !opens_with_action(r.folded, &r.hits)
+    };
     let own_destruction = || {
-        !told
+        (!told || warns())
             && !other
             && !role
             && !stakes
