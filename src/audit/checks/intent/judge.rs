@@ -1615,7 +1615,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         || acting_redirect()
         || overruled_destination()
         || assigns_for_other
-        || r.has(ArgSensitive) && r.has(ActModify) && (other || role || r.has(AgainstUser))
+        // (Not a step advised to the user: "tell the user and suggest committing the change
+        // to their repository instead".)
+        || r.has(ArgSensitive) && r.has(ActModify) && (other || role || r.has(AgainstUser)) && !asks_user
         || user_set_aside
         || role_redirect
         || value_redirect
