@@ -106,6 +106,16 @@ fn indented_key(rest: &str) -> bool {
     key_len > 0 && body[key_len..].starts_with(':')
 }
 
+/// The abbreviations a period does not end a sentence after, in lower case.
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "incl", "esp", "min", "max", "ca", "z.b",
+    "d.h", "u.a", "bzw", "vgl", "ggf", "inkl", "usw", "evtl", "bspw", "p.ej", "p.ex", "z", "напр",
+    "т.е", "т.к",
+];
+
+/// The first letters of spaced abbreviations ("z. B.", "d. h."), alone, in lower case.
+const SPACED_FIRST: &[&str] = &["d", "u", "p", "т"];
+
 /// Does the text before a period end with an abbreviation (`e.g`, `i.e`, `etc`, `vs`)?
 fn abbreviation(before: &str) -> bool {
     let last = before
@@ -124,13 +134,11 @@ fn abbreviation(before: &str) -> bool {
                 .trim_start_matches(['(', '['])
                 .eq_ignore_ascii_case(first)
     };
-    [
-        "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "incl", "esp", "min", "max", "ca", "z.b",
-        "d.h", "u.a", "bzw", "vgl", "ggf", "inkl", "usw", "evtl", "bspw", "p.ej", "p.ex", "z",
-        "напр", "т.е", "т.к",
-    ]
-    .iter()
-    .any(|a| a.eq_ignore_ascii_case(last) || a.to_lowercase() == last.to_lowercase())
+    // The lists are in lower case, so a word in ASCII is one of them exactly when it equals
+    // one but for ASCII case; any other word is put in lower case once to be compared.
+    let lower = (!last.is_ascii()).then(|| last.to_lowercase());
+    let is = |a: &str| a.eq_ignore_ascii_case(last) || lower.as_deref() == Some(a);
+    ABBREVIATIONS.iter().any(|a| is(a))
         || spaced("z.", "b")
         || spaced("d.", "h")
         || spaced("u.", "a")
@@ -138,9 +146,7 @@ fn abbreviation(before: &str) -> bool {
         || spaced("p.", "ex")
         || spaced("т.", "е")
         || spaced("т.", "к")
-        || ["d", "u", "p", "т"]
-            .iter()
-            .any(|a| a.eq_ignore_ascii_case(last) || *a == last.to_lowercase())
+        || SPACED_FIRST.iter().any(|a| is(a))
 }
 
 #[cfg(test)]
@@ -194,6 +200,44 @@ mod tests {
         out
     }
 
+    /// [`abbreviation`] as it was written before its lists were put in lower case once (each
+    /// word of the lists and the word read were put in lower case at every comparison).
+    fn abbreviation_as_before(before: &str) -> bool {
+        let last = before
+            .rsplit(char::is_whitespace)
+            .next()
+            .unwrap_or_default()
+            // ("(e.g. …", "[i.e. …": the bracket opens a remark, the abbreviation stays one.)
+            .trim_start_matches(['(', '[', '{', '"', '\'', '«', '“', '‘']);
+        // (… and the German, Romance and Russian ones, spaced or not: "z. B.", "d. h.", "p. ej.",
+        // "т. е.": the first letter alone, or both with the first's period.)
+        let words: Vec<&str> = before.split_whitespace().rev().take(2).collect();
+        let spaced = |first: &str, second: &str| {
+            words.len() == 2
+                && words[0].eq_ignore_ascii_case(second)
+                && words[1]
+                    .trim_start_matches(['(', '['])
+                    .eq_ignore_ascii_case(first)
+        };
+        [
+            "e.g", "i.e", "etc", "vs", "cf", "approx", "no", "incl", "esp", "min", "max", "ca",
+            "z.b", "d.h", "u.a", "bzw", "vgl", "ggf", "inkl", "usw", "evtl", "bspw", "p.ej",
+            "p.ex", "z", "напр", "т.е", "т.к",
+        ]
+        .iter()
+        .any(|a| a.eq_ignore_ascii_case(last) || a.to_lowercase() == last.to_lowercase())
+            || spaced("z.", "b")
+            || spaced("d.", "h")
+            || spaced("u.", "a")
+            || spaced("p.", "ej")
+            || spaced("p.", "ex")
+            || spaced("т.", "е")
+            || spaced("т.", "к")
+            || ["d", "u", "p", "т"]
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case(last) || *a == last.to_lowercase())
+    }
+
     proptest::proptest! {
         /// Skipping the bytes that cannot end a clause cuts where reading every character did.
         #[test]
@@ -203,6 +247,24 @@ mod tests {
         ) {
             let text = format!("{}{text}", "word ".repeat(long * 70));
             proptest::prop_assert_eq!(split(&text), split_by_chars(&text));
+        }
+
+        /// The abbreviations are told as before the lists were put in lower case once.
+        #[test]
+        fn abbreviations_are_told_as_before(
+            text in "[ (\\[a-zA-Z.\u{130}\u{212a}\u{1e9e}ÉéТтНнАаПпРрЕеКк]{0,14}",
+            pick in 0usize..40,
+        ) {
+            let listed = ["e.g", "I.E", "Etc", "VS", "z. B", "d. H", "(p. Ej", "т. Е", "НАПР", "т.К", "Z", "D", "Т"];
+            let text = if pick < listed.len() { format!("{text} {}", listed[pick]) } else { text };
+            proptest::prop_assert_eq!(abbreviation(&text), abbreviation_as_before(&text));
+        }
+    }
+
+    #[test]
+    fn the_abbreviation_lists_are_in_lower_case() {
+        for a in ABBREVIATIONS.iter().chain(SPACED_FIRST) {
+            assert_eq!(a.to_lowercase(), *a);
         }
     }
 
