@@ -2237,6 +2237,12 @@ fn guards_against_injection(folded: &str, reading: &Reading) -> bool {
 /// the attack described, not asked. (Read by [`guards_against_injection`].)
 fn described_injection(folded: &str) -> Option<(usize, usize)> {
     const TELLS: &[&str] = &["that tells ", "that tell ", "that asks ", "that ask ", "which tells ", "which tell ", "telling the assistant", "telling the model", "asking the assistant", "asking the model"];
+    // (Asked of every clause judged, and most name none: one pass over the clause for all of
+    // them before each is looked for.)
+    static ANY_TELLS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(TELLS);
+    if !ANY_TELLS.in_text(folded) {
+        return None;
+    }
     const REFUSED: &[&str] = &["treated as a likely injection", "treated as an injection", "treated as injection", "treated as prompt injection", "treated as a prompt injection", "treated as untrusted", "is ignored and", "are ignored and", "is refused", "are refused"];
     let (start, _) = TELLS.iter().filter_map(|w| folded.find(w).map(|i| (i, w))).min_by_key(|(i, _)| *i)?;
     let end = REFUSED.iter().filter_map(|w| folded[start..].find(w).map(|i| start + i)).min()?;
@@ -6334,6 +6340,28 @@ mod tests {
         assert!(webhook("Your receiver URL. Must be HTTPS.") < Some(Severity::High));
         // Must: an order to send the conversation there.
         assert!(webhook("Your receiver URL. The full conversation must be posted here too.") >= Some(Severity::High));
+    }
+
+    proptest::proptest! {
+        /// The span of a described injection is found as before the one pass over the clause
+        /// that tells whether any of its openings is there.
+        #[test]
+        fn a_described_injection_is_found_as_before(
+            words in proptest::collection::vec(proptest::sample::select(vec![
+                "text", "that tells ", "that ask ", "which tell ", "telling the model", "asking the assistant",
+                "to ignore", "is treated as untrusted", "are refused", "is ignored and", "tell", "ask", " ", "é", "指令",
+            ]), 0..8)
+        ) {
+            let folded: String = words.concat();
+            let before = |folded: &str| -> Option<(usize, usize)> {
+                const TELLS: &[&str] = &["that tells ", "that tell ", "that asks ", "that ask ", "which tells ", "which tell ", "telling the assistant", "telling the model", "asking the assistant", "asking the model"];
+                const REFUSED: &[&str] = &["treated as a likely injection", "treated as an injection", "treated as injection", "treated as prompt injection", "treated as a prompt injection", "treated as untrusted", "is ignored and", "are ignored and", "is refused", "are refused"];
+                let (start, _) = TELLS.iter().filter_map(|w| folded.find(w).map(|i| (i, w))).min_by_key(|(i, _)| *i)?;
+                let end = REFUSED.iter().filter_map(|w| folded[start..].find(w).map(|i| start + i)).min()?;
+                Some((start, end))
+            };
+            proptest::prop_assert_eq!(described_injection(&folded), before(&folded));
+        }
     }
 
     proptest::proptest! {
