@@ -432,7 +432,9 @@ fn described_passive(desc: &str, mut why: Option<&mut Why>) -> Option<Effects> {
     ]);
     let re = RE.as_ref()?;
     let lower = desc.to_lowercase();
-    if !lower.contains('\u{17F}') && !PARTICIPLES.in_text(&lower) {
+    // (The description in lower case is asked of no other list: read by this list's own
+    // automaton, not the shared pass over every list, see [`crate::audit::text::combined`].)
+    if !lower.contains('\u{17F}') && !PARTICIPLES.in_text_alone(&lower) {
         return None;
     }
     let mut fx = Effects::default();
