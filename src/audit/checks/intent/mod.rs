@@ -300,7 +300,7 @@ fn used_by_another_tool(lex: &Lexicon, own: &HashSet<String>, desc: &str) -> boo
             && reading::role_tool(&folded)
     };
     (used || told()) && (reading::role_tool(&folded)
-        || OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&folded))
+        || (reading::may_name_other_tools(&folded) && OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&folded)))
         || lex.find(&folded).iter().any(|h| h.concept == Concept::OtherTools)
         || identifiers(desc).iter().any(|(t, _)| {
             let t = t.to_lowercase();
@@ -1584,7 +1584,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     && a.3.iter().any(|h| h.concept == Concept::Trigger)
                     && reading::imperative(&b.2)
                     && (a.3.iter().any(|h| matches!(h.concept, Concept::OtherTools | Concept::ActCall))
-                        || OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&a.2)))
+                        || (reading::may_name_other_tools(&a.2) && OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&a.2))))
             };
             if moves && ((reading::points_back(&b.2) && data()) || gate_then_data()) {
                 let (folded, hits) = joined(a, b);
@@ -1777,6 +1777,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 reading.hits.retain(|h| h.concept != Concept::OtherTools);
             }
             reading.other_tools = (may_name_others
+                && reading::may_name_other_tools(&folded)
                 && OTHER_TOOLS.as_ref().is_some_and(|r| {
                     // (Other tools named only as what may ask for something the model is to
                     // refuse — "even if another tool suggests it" — are no tools it uses.)
@@ -1941,7 +1942,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     reading::sole_of_its_kind(&folded)
                         || lex.find(&folded).iter().any(|h| h.concept == Concept::OtherTools)
                         || reading::role_tool(&folded)
-                        || OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&folded))
+                        || (reading::may_name_other_tools(&folded) && OTHER_TOOLS.as_ref().is_some_and(|r| r.is_match(&folded)))
                         || identifiers(text).iter().any(|(t, _)| {
                             let t = t.to_lowercase();
                             !own.contains(&t) && !reading::WELL_KNOWN_FILES.contains(&t.as_str())

@@ -269,6 +269,21 @@ pub(super) static OTHER_TOOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     .ok()
 });
 
+/// Whether [`OTHER_TOOLS`] may match `text`: false only where it cannot. Each of its
+/// alternatives, in a text that is ASCII, holds one of these words (`tools?`, `servers?`,
+/// `functions?`, `other`, `autres`, `otr[oa]s`, `outr[oa]s`, `dem[aá]i?s`/`demais`,
+/// `andere[nmrs]?`, `sonstige[nmrs]?`; the rest of its words are not ASCII), in any case
+/// (`(?i)`): a text in lower case with none of them needs no search. Any other text is
+/// searched (a capital letter, or a letter outside ASCII that matches one of the words' under
+/// `(?i)`, as `ſ` matches `s`). The expression runs in a lazy DFA over every byte of the
+/// clause; most clauses name no tool, server or function at all.
+pub(super) fn may_name_other_tools(text: &str) -> bool {
+    static NEEDED: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
+        "tool", "server", "function", "other", "autres", "otr", "outr", "dem", "andere", "sonstige",
+    ]);
+    !text.is_ascii() || text.bytes().any(|b| b.is_ascii_uppercase()) || NEEDED.in_text(text)
+}
+
 /// The lazy-DFA cache of an expression whose NFA is too big for the default (2 MiB): see
 /// [`OTHER_TOOLS`]. (Allocated as the search needs it, not up front.)
 pub(super) const LARGE_DFA_CACHE: usize = 8 << 20;
@@ -2918,6 +2933,34 @@ mod tests {
 
     /// Every extension of the file shapes opens with its dot (the clause is searched at its
     /// dots).
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// The gate before the other-tools expression lets through every text it matches:
+        /// texts made of its words, near misses and other text, in any case.
+        #[test]
+        fn the_other_tools_gate_drops_no_match(
+            words in proptest::collection::vec(proptest::sample::select(vec![
+                "any", "every", "all", "other", "others", "the", "each", "competing", "tool", "tools", "server",
+                "servers", "functions", "translators", "built-in", "search", "autres", "otros", "otras", "outros",
+                "demas", "demais", "andere", "anderen", "sonstigen", "übrigen", "других", "инструменты", "as",
+                "os", "los", "de", "les", "dans", "la", "liste", "call", "invoke", "brave/google/bing", "stripe",
+                "and", "or", "not", "use", "calls", "tool calls", "Tool", "SERVERS", "ſerver", "toolſ", "the list",
+                "x", "y", "/", ",", "fetch", "weather", "demás", "Demás", "OTHER", "Andere", "werkzeuge",
+                "wettertools", "serveurs", "outils", "herramientas", "geodienste", "ferramentas",
+            ]), 0..9),
+            seps in proptest::collection::vec(proptest::sample::select(vec![" ", "  ", "-", "/", ", ", "\n"]), 9),
+        ) {
+            let Some(re) = super::OTHER_TOOLS.as_ref() else {
+                panic!("the other-tools expression compiles");
+            };
+            let text: String = words.iter().zip(&seps).flat_map(|(w, s)| [*w, *s]).collect();
+            if re.is_match(&text) {
+                proptest::prop_assert!(super::may_name_other_tools(&text), "{text}");
+            }
+        }
+    }
+
     #[test]
     fn file_extensions_open_with_a_dot() {
         assert!(super::FILE_EXTENSIONS.iter().all(|e| e.starts_with('.') && e.len() > 1));
