@@ -2931,8 +2931,6 @@ mod tests {
         ]
     }
 
-    /// Every extension of the file shapes opens with its dot (the clause is searched at its
-    /// dots).
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
 
@@ -2961,6 +2959,8 @@ mod tests {
         }
     }
 
+    /// Every extension of the file shapes opens with its dot (the clause is searched at its
+    /// dots).
     #[test]
     fn file_extensions_open_with_a_dot() {
         assert!(super::FILE_EXTENSIONS.iter().all(|e| e.starts_with('.') && e.len() > 1));
