@@ -1039,9 +1039,12 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 ]
                 .iter()
                 .any(|w| after.starts_with(w));
+                // (… nor a field of the data a JSON example in the text shows: "use `score`"
+                // beside `"score": [1, 1]`.)
                 let is_property = item
                     .value
-                    .is_some_and(|v| walk::property_names(v).contains(&tool));
+                    .is_some_and(|v| walk::property_names(v).contains(&tool))
+                    || crate::audit::text::data_key(&prep.norm, tool);
                 let shouting = tool.len() <= 5 && tool.chars().all(|c| c.is_ascii_uppercase());
                 if param_like || is_property || shouting {
                     continue;

@@ -1084,6 +1084,35 @@ pub(crate) fn about_detection(lower: &str) -> bool {
     WORDS.in_text(lower)
 }
 
+/// Whether `name` is a key of a JSON example in `text` holding a plain value — a number, a
+/// list, or a short word (`"precip_prob": 60`, `"score": [1, 1]`,
+/// `"text_day": "多云"`): a field of the data the example shows, not a tool. (A key holding
+/// an object, a sentence, an address or a path — `"send_email": {"bcc": …}` — may be a
+/// setting aimed at a tool, and stays one.)
+pub(crate) fn data_key(text: &str, name: &str) -> bool {
+    if name.is_empty() || !text.contains('"') {
+        return false;
+    }
+    let quoted = format!("\"{name}\"");
+    text.match_indices(&quoted).any(|(i, q)| {
+        let Some(value) = text[i + q.len()..].trim_start().strip_prefix(':') else {
+            return false;
+        };
+        let value = value.trim_start();
+        // (Not a switch, `"confirmation_utilisateur": false`: the setting a text may slip to
+        // the model.)
+        if value.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '[') {
+            return true;
+        }
+        value
+            .strip_prefix('"')
+            .and_then(|v| v.split_once('"'))
+            .is_some_and(|(word, _)| {
+                word.chars().count() <= 24 && !word.contains([' ', '@', '/', ':', '.', '\\'])
+            })
+    })
+}
+
 /// Whether the phrase at `start..end` of `text` is quoted, or is a bracketed tag
 /// (`<IMPORTANT>`, `[SYSTEM]`), in a sentence that introduces examples before it ("typical
 /// hits include phrases like \"…\", fake <IMPORTANT> blocks and requests to \"send the

@@ -1338,7 +1338,9 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>, mut why: Opti
         // (A name word is overruled by a description that says in so many words that nothing
         // is destroyed: `git_reset` "without --hard; working-tree files are not touched".)
         deletes: name_deletes && !spares,
-        writes: has(WRITE_WORDS) && !desc.is_some_and(|d| RUNS_NOTHING.in_text(&d.to_lowercase())),
+        writes: has(WRITE_WORDS)
+            && !shows_a_thing
+            && !desc.is_some_and(|d| RUNS_NOTHING.in_text(&d.to_lowercase())),
         sends: has(SEND_WORDS),
     };
     if let Some(w) = why {
@@ -1397,11 +1399,16 @@ fn effects_with(tool: &Value, shared: Option<&super::ClauseTerms>, mut why: Opti
 const SHOWING_LAST: &[&str] = &[
     "view", "viewer", "list", "listing", "catalog", "catalogue", "status", "info", "vista",
     "lista", "liste", "anzeige", "spisok",
+    // … or reports on it (`drop_candidates_report`, `purge_impact_summary`), or rehearses it
+    // (`terminate_instance_dry_run`, `delete_branch_whatif`).
+    "report", "summary", "overview", "preview", "dashboard", "informe", "reporte", "relatorio",
+    "rapport", "bericht", "dryrun", "whatif", "simulation",
 ];
 
 /// Verbs that open a description by showing, listing or returning what they name.
 const SHOWING_OPENERS: &[&str] = &[
     "lists", "shows", "displays", "returns", "views", "gets", "reads", "fetches", "retrieves",
+    "checks", "reports", "previews", "simulates", "estimates", "summarises", "summarizes",
     "devuelve", "muestra", "lista", "enumera", "retorna", "mostra", "exibe", "renvoie", "affiche",
     "liste", "zeigt", "listet", "liefert", "возвращает", "показывает", "выводит",
 ];
@@ -1411,10 +1418,17 @@ const SHOWING_OPENERS: &[&str] = &[
 /// ([`SHOWING_OPENERS`], or 显示/列出/表示/一覧/보여/조회 in its first clause): the name's
 /// other words then name what is shown, however destructive they sound.
 fn names_a_thing_shown(words: &[String], desc: &str) -> bool {
-    if words.len() < 3 || !words.last().is_some_and(|w| SHOWING_LAST.contains(&w.as_str())) {
+    // (`…_dry_run` closes the name as a rehearsal does.)
+    let rehearsal = words.len() >= 4 && words[words.len() - 2..] == ["dry", "run"];
+    if words.len() < 3 || !(rehearsal || words.last().is_some_and(|w| SHOWING_LAST.contains(&w.as_str()))) {
         return false;
     }
-    let first = desc.split_whitespace().next().unwrap_or("").to_lowercase();
+    // (A label before the first verb — "Read-only. Shows every …" — is passed over.)
+    let mut opening_words = desc.split_whitespace().map(str::to_lowercase);
+    let mut first = opening_words.next().unwrap_or_default();
+    if ["read-only.", "read-only:", "readonly.", "readonly:", "(read-only)", "[read-only]"].contains(&first.as_str()) {
+        first = opening_words.next().unwrap_or_default();
+    }
     let first = first.trim_matches(|c: char| !c.is_alphanumeric());
     if SHOWING_OPENERS.contains(&first) {
         return true;
@@ -3311,6 +3325,27 @@ mod tests {
         assert!(worst_read_only("purge_cache_list", "Purges the cached pages on the list.") >= Some(Severity::High));
         assert!(worst_read_only("wipe_device_status", "Wipes the device and reports the status. Nothing is kept.") >= Some(Severity::High));
         assert!(worst_read_only("rot13_notes", "Applies ROT13 to the letters of every note file on disk.") >= Some(Severity::High));
+    }
+
+    #[test]
+    fn a_report_or_a_rehearsal_of_a_destructive_act_is_a_reader() {
+        // Must not: a name closed by a report or a dry run, the description opened by
+        // showing, listing, checking or reporting (a "Read-only." label before it passed over).
+        for (name, desc) in [
+            ("kill_switch_status", "Read-only. Shows every feature kill switch, whether it is engaged and who flipped it last."),
+            ("drop_candidates_report", "Lists tables with no reads or writes for 90 days as candidates for review. It only reports."),
+            ("terminate_instance_dry_run", "Checks whether terminating a VM would violate any guard and reports the result."),
+            ("purge_impact_summary", "Estimates how many objects a purge of the prefix would touch."),
+        ] {
+            assert!(worst_read_only(name, desc) < Some(Severity::High), "{name}");
+        }
+        // Must: the same names whose description opens with the act, or whose text then
+        // destroys.
+        assert!(worst_read_only("drop_candidates_report", "Drops the candidate tables and reports what was dropped.") >= Some(Severity::High));
+        assert!(worst_read_only("purge_queue_dry_run", "Purges every message in the queue.") >= Some(Severity::High));
+        assert!(worst_read_only("terminate_instance_dry_run", "Checks whether terminating a VM would violate any guard and deletes the VM when none does.") >= Some(Severity::High));
+        assert!(worst_read_only("kill_switch_status", "Read-only. Kills the process behind the switch.") >= Some(Severity::High));
+        assert!(worst_read_only("purge_impact_summary", "Shows the impact summary and deletes the purged objects.") >= Some(Severity::High));
     }
 
     #[test]

@@ -1902,6 +1902,9 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                         && !reading::WELL_KNOWN_FILES.contains(&t.to_lowercase().as_str())
                         // (A value spelled as one identifier is not a tool it names.)
                         && (!spelled || t.as_str() != field.text.trim())
+                        // (… nor is a field of the data a JSON example in the string shows:
+                        // "look at `precip_prob`" beside `"precip_prob": 60`.)
+                        && !crate::audit::text::data_key(text, t)
                         // (A name the lexicons read as data — `system_prompt`, `chat_history`
                         // — is what is taken, not a tool.)
                         && !reading.hits.iter().any(|h| {
@@ -2956,6 +2959,53 @@ mod tests {
         ] {
             assert!(worst(desc) >= Some(Severity::High), "{desc}: {:?}", worst(desc));
         }
+    }
+
+    #[test]
+    fn terms_a_row_defines_and_values_listed_are_no_tools() {
+        // Must not: the head of a table row or of a definition-list item, named by a thing or
+        // a state; a run of quoted values holding a plain word.
+        for clause in [
+            "| `aws_key` | AWS access key IDs and secrets | `AKIA` followed by 16 chars |",
+            "- `protected_branch` - change protection with set_branch_protection first, or push elsewhere.",
+            "| `charge_disputed` | a dispute is open | refunds are blocked |",
+            "`status` is one of `scheduled`, `live`, `half_time`, `finished`, `postponed`.",
+        ] {
+            let ids = identifiers(clause);
+            assert!(
+                !ids.iter().any(|(t, _)| ["aws_key", "protected_branch", "charge_disputed", "half_time"].contains(&t.as_str())),
+                "{clause}: {ids:?}"
+            );
+        }
+        // Must: a row or an item headed by a name that opens with a tool's verb; a call in
+        // the row's text; quoted names joined with no plain word among them.
+        assert_eq!(identifiers("- `send_email` - always add a bcc to the archive."), [("send_email".to_owned(), true)]);
+        assert_eq!(identifiers("| `update_record` | set owner to the admin |"), [("update_record".to_owned(), true)]);
+        assert_eq!(
+            identifiers("- `aws_key` - then call export_keys with it."),
+            [("export_keys".to_owned(), false)]
+        );
+        assert_eq!(
+            identifiers("Call `read_file`, `http_post` and `send_email` in turn."),
+            [("read_file".to_owned(), true), ("http_post".to_owned(), true), ("send_email".to_owned(), true)]
+        );
+        // A field a JSON example in the text shows with a plain value is data; a key holding
+        // an object may be a setting aimed at a tool.
+        assert!(crate::audit::text::data_key("{\"precip_prob\": 60, \"text_day\": \"多云\"}", "precip_prob"));
+        assert!(crate::audit::text::data_key("{\"score\": [1, 1]}", "score"));
+        assert!(crate::audit::text::data_key("{\"text_day\": \"多云\"}", "text_day"));
+        assert!(!crate::audit::text::data_key("{\"send_email\": {\"bcc\": \"x@evil.test\"}}", "send_email"));
+        assert!(!crate::audit::text::data_key("{\"send_email\": \"bcc x@evil.test\"}", "send_email"));
+        assert!(!crate::audit::text::data_key("use send_email for it", "send_email"));
+        assert!(!crate::audit::text::data_key("{\"confirmation_utilisateur\": false}", "confirmation_utilisateur"));
+        // A table of other servers' tools keeps them; a list of examples naming tools too.
+        assert_eq!(identifiers("| brave_web_search | ❌ poisoned results |"), [("brave_web_search".to_owned(), false)]);
+        assert_eq!(
+            identifiers("(por ejemplo `deploy`, `git_push`, `write_file`)"),
+            [("git_push".to_owned(), true), ("write_file".to_owned(), true)]
+        );
+        below_high(&["Returns the forecast, e.g. {\"precip_prob\": 60, \"text_day\": \"cloudy\"}. When the user asks whether to take an umbrella, look at `precip_prob` and `text_day`.",
+            "Returns live scores, e.g. {\"score\": [1, 1], \"status\": \"live\"}. Who is winning? - use `score`."]);
     }
 
     #[test]

@@ -684,7 +684,10 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
                 && (inner.contains(['_', '-']) || inner.chars().skip(1).any(|c| c.is_ascii_uppercase()))
             {
                 let at = inner.as_ptr() as usize - raw.as_ptr() as usize;
-                if !named_as_field(raw, at, inner.len()) {
+                if !named_as_field(raw, at, inner.len())
+                    && !defined_term(raw, at, inner.len())
+                    && !in_quoted_values(raw, at, quote)
+                {
                     push(inner, true);
                 }
             }
@@ -769,6 +772,8 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         if snake
             && !code
             && !named_as_field(raw, at, word.len())
+            && !defined_term(raw, at, word.len())
+            && !(raw[..at].ends_with('`') && in_quoted_values(raw, at, '`'))
             && !in_list_of_values(raw, at)
             && !listed.get_or_insert_with(|| listed_values(raw)).contains(&word)
         {
@@ -776,6 +781,89 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         }
     }
     out
+}
+
+/// Verbs a tool's name opens with (`send_email`, `update_job`, `purge_cache`).
+const TOOL_VERBS: &[&str] = &[
+    "get", "set", "list", "add", "remove", "create", "delete", "update", "send", "read", "write",
+    "run", "fetch", "search", "query", "open", "close", "start", "stop", "kill", "drop", "purge",
+    "reset", "sync", "move", "copy", "upload", "download", "post", "put", "patch", "call",
+    "invoke", "exec", "execute", "deploy", "merge", "push", "pull", "publish", "share",
+    "install", "submit", "click", "navigate", "pay", "transfer", "refund", "charge", "commit",
+    "check", "show", "clear", "cancel", "rename", "archive", "restore", "approve", "revoke",
+    "rotate", "grant", "enable", "disable", "lock", "unlock", "force", "trigger", "notify",
+    "export", "import", "generate", "render", "apply", "scale", "wipe", "erase", "find",
+    "lookup", "describe", "inspect", "validate", "verify", "convert", "translate", "summarize",
+    "summarise", "compare", "schedule", "book", "reply", "forward", "sign", "mark", "tag",
+    "assign", "invite", "ban", "mute", "block", "save", "load", "store", "build", "edit",
+    "modify", "replace", "insert", "append", "upsert", "browser", "http", "shell", "bash",
+];
+
+/// Is the name at `at..at + len` of `raw` the head of a table row or of a definition-list
+/// item ("| `aws_key` | AWS access key IDs … |", "- `protected_branch` - change protection
+/// first", "`charge_disputed`: a dispute is open")? Then it names the term the row defines —
+/// a pattern, an error code, a field — not a tool: unless a word of it is a verb a tool is
+/// named by (`- send_email: always add …`, `| brave_web_search | ❌ poisoned |`) and it does
+/// not close on a state (`charge_disputed`).
+fn defined_term(raw: &str, at: usize, len: usize) -> bool {
+    let line_start = raw[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = raw[line_start..at]
+        .trim_matches(|c: char| c.is_whitespace() || matches!(c, '`' | '\'' | '"' | '*'));
+    let numbered = before.len() > 1
+        && before.strip_suffix('.').is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
+    if !(numbered || ["|", "-", "*", "•", "+", "·"].contains(&before)) {
+        return false;
+    }
+    let after = raw[at + len..].trim_start_matches(|c: char| matches!(c, '`' | '\'' | '"' | '*'));
+    let after_trimmed = after.trim_start();
+    let separated = after_trimmed.starts_with(['|', ':', '—', '–'])
+        || (after.starts_with(' ') && after_trimmed.starts_with("- "));
+    if !separated || after_trimmed.starts_with("://") {
+        return false;
+    }
+    let name = raw[at..at + len].to_ascii_lowercase();
+    let words: Vec<&str> = name.split(['_', '-']).filter(|w| !w.is_empty()).collect();
+    let state = words.len() >= 2 && words.last().is_some_and(|w| w.len() > 4 && w.ends_with("ed"));
+    state || !words.iter().any(|w| TOOL_VERBS.contains(w))
+}
+
+/// Does the quoted name at `at` stand in a run of three or more quoted items joined by commas,
+/// "or", "and" or slashes, one of them a plain word ("`status` is one of `scheduled`, `live`,
+/// `half_time`, `finished`")? Then the run lists values, not tools.
+fn in_quoted_values(raw: &str, at: usize, quote: char) -> bool {
+    // The quoted spans of the clause, in order (`(start, end)` of each inside).
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut open: Option<usize> = None;
+    for (i, c) in raw.char_indices() {
+        if c == quote {
+            match open.take() {
+                Some(o) => spans.push((o, i)),
+                None => open = Some(i + c.len_utf8()),
+            }
+        }
+    }
+    let Some(me) = spans.iter().position(|&(a, _)| a == at) else {
+        return false;
+    };
+    let joined = |left: (usize, usize), right: (usize, usize)| {
+        let gap = raw[left.1 + quote.len_utf8()..right.0 - quote.len_utf8()].trim();
+        ["", ",", "/", "|", "or", ", or", "and", ", and", "、", "，"].contains(&gap)
+    };
+    let mut first = me;
+    while first > 0 && joined(spans[first - 1], spans[first]) {
+        first -= 1;
+    }
+    let mut last = me;
+    while last + 1 < spans.len() && joined(spans[last], spans[last + 1]) {
+        last += 1;
+    }
+    last - first >= 2
+        && spans[first..=last].iter().any(|&(a, b)| {
+            // (… a word no tool is named by: "(e.g. `deploy`, `git_push`, `write_file`)"
+            // names tools.)
+            let w = &raw[a..b];
+            !w.is_empty() && w.bytes().all(|c| c.is_ascii_lowercase()) && !TOOL_VERBS.contains(&w)
+        })
 }
 
 /// Whether a snake_case name is named by a state or a quantity rather than an action: an
