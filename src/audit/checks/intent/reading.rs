@@ -2189,6 +2189,63 @@ static LEAVES_CHOICE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new
     "재량",
 ]);
 
+/// Whether a skipped-confirmation phrase at `start..end` speaks of asking and its object, the
+/// next words but fillers ("the user for their", "nach", "PIN oder"), is a secret: "frage
+/// nicht nach PIN oder Online-Banking-Passwort", "no le pidas la contraseña".
+fn asks_for_secret(folded: &str, start: usize, end: usize) -> bool {
+    const ASKING: &[&str] = &["ask", "frag", "pregunt", "pid", "demand", "pergunt", "спраш", "запраш", "проси"];
+    const FILLERS: &[&str] = &[
+        "the", "user", "user's", "users", "them", "their", "your", "his", "her", "for", "any", "a",
+        "an", "nach", "dem", "den", "nutzer", "benutzer", "seine", "seinem", "ihre", "ihrem",
+        "einer", "einem", "eine", "pin", "oder", "or", "and", "und", "por", "pour", "le", "la",
+        "les", "el", "los", "las", "de", "du", "des", "su", "sus", "seu", "sua", "o", "a", "um",
+        "у", "пользователя", "его", "её", "или", "и", "tan", "otp",
+    ];
+    const SECRETS: &[&str] = &[
+        "password", "passphrase", "passcode", "credential", "secret", "token", "api key", "private key",
+        "contraseña", "clave", "senha", "mot de passe", "passwort", "kennwort", "geheimzahl",
+        "online-banking-passwort", "пароль", "пароля", "код", "cvv", "cvc",
+    ];
+    let phrase = folded.get(start..end).unwrap_or_default();
+    if !phrase.split_whitespace().any(|w| ASKING.iter().any(|a| w.starts_with(a))) {
+        return false;
+    }
+    let mut rest = folded.get(end..).unwrap_or_default().trim_start();
+    for _ in 0..6 {
+        let word_end = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
+        let word = rest[..word_end].trim_end_matches([',', ';']);
+        if SECRETS.iter().any(|w| rest.starts_with(w) || word.ends_with(w)) {
+            return true;
+        }
+        if word.is_empty() || !FILLERS.contains(&word) {
+            return false;
+        }
+        rest = rest[word_end..].trim_start();
+    }
+    false
+}
+
+/// Whether a phrase ending "wait for" ("do not wait for") is followed by something no one
+/// approves — "do not wait for expiry", "don't wait for the next sync" — rather than a person
+/// or an approval ("do not wait for the user", "… for their reply", "… for approval").
+fn waits_for_no_one(folded: &str, start: usize, end: usize) -> bool {
+    const FILLERS: &[&str] = &["the", "a", "an", "its", "their", "your", "any", "his", "her", "user's"];
+    const WHO_OR_WHAT: &[&str] = &[
+        "user", "users", "me", "them", "him", "her", "us", "confirmation", "confirmations",
+        "approval", "approvals", "answer", "reply", "response", "go-ahead", "go", "ok", "okay",
+        "consent", "permission", "sign-off", "review", "decision", "input", "human", "owner",
+        "admin", "operator", "customer", "person", "people", "someone", "anyone", "yes",
+    ];
+    let phrase = folded.get(start..end).unwrap_or_default();
+    if !phrase.ends_with("wait for") {
+        return false;
+    }
+    let mut words = folded.get(end..).unwrap_or_default().split_whitespace();
+    let object = words.find(|w| !FILLERS.contains(w)).unwrap_or_default();
+    let object = object.trim_end_matches(|c: char| !c.is_alphanumeric());
+    !object.is_empty() && !WHO_OR_WHAT.contains(&object) && !object.starts_with("confirm") && !object.starts_with("approv")
+}
+
 /// Whether the words after a concealment (`at`) are a secret it keeps back, and no user is kept
 /// out: "do not reveal secrets", "never disclose the passwords or tokens", "no reveles
 /// contraseñas". (Read by [`Reading::without_negated`].)
@@ -2495,6 +2552,14 @@ impl Reading<'_> {
                             && h.start - e <= 16
                             && !folded[e..h.start].contains(['.', ',', ';', ':', '。', '，', '；', '：'])
                     })
+            });
+        }
+        // "Frage nicht nach PIN oder Passwort", "do not ask the user for their password": a
+        // secret not asked for is kept safe; no confirmation is skipped.
+        if self.hits.iter().any(|h| h.concept == SkipConfirm) {
+            self.hits.retain(|h| {
+                h.concept != SkipConfirm
+                    || !(asks_for_secret(folded, h.start, h.end) || waits_for_no_one(folded, h.start, h.end))
             });
         }
         // What the model is to refuse, described or imagined asked by another party (see
