@@ -611,6 +611,30 @@ fn lists_changes(r: &Reading) -> bool {
     any && all
 }
 
+/// A changelog entry ("- 3.0 - plaintext output removed entirely;", "v2.1: legacy endpoint
+/// removed", "2.4.0 — Export-Option entfernt"): a version opens the clause, every deletion in
+/// it is a participle, and no one is told anything — the tool's history, not an act.
+fn changelog_entry(r: &Reading) -> bool {
+    let f = r.folded.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '*' | '•' | '#' | '|'));
+    let f = f.strip_prefix('v').unwrap_or(f);
+    let end = f.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(f.len());
+    let version = f[..end].trim_end_matches('.');
+    let versioned = version.starts_with(|c: char| c.is_ascii_digit())
+        && version.contains('.')
+        && !version.contains("..")
+        && f[end..].starts_with([' ', ':', ')', ']', '\u{2013}', '\u{2014}']);
+    versioned
+        && ![Concept::Directive, Concept::Addressee, Concept::Override, Concept::Trigger]
+            .iter()
+            .any(|c| r.has(*c))
+        && r.hits.iter().filter(|h| h.concept == Concept::ActDelete).all(|h| {
+            let word = r.folded.get(h.start..h.end).unwrap_or_default();
+            ["ed", "en", "scht", "fernt", "ört", "ado", "ada", "ados", "idas", "ido", "ida", "é", "ée", "és", "ées", "но", "ны", "ён", "ен"]
+                .iter()
+                .any(|e| word.ends_with(e))
+        })
+}
+
 /// Some word for "unfit" is said of a tool, not only of data: "untrusted content", "unsafe
 /// input", "contenu non fiable" describe what a tool reads, not another tool to avoid.
 fn unfit_tool(r: &Reading) -> bool {
@@ -2114,6 +2138,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     };
     let destroys = r.has(ActDelete)
         && !lists_changes(r)
+        && !changelog_entry(r)
         && !deletion_said_not_to_work(r.folded, &r.hits)
         && !strips_characters(r)
         && !remediates_leak(r)
