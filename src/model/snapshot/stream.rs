@@ -389,6 +389,23 @@ impl<'de> Visitor<'de> for KeyOf {
     }
 }
 
+/// What a byte outside a string does below the second level ([`Splitter::skip_deep`]).
+const DEEP_QUOTE: u8 = 1;
+const DEEP_OPEN: u8 = 2;
+const DEEP_CLOSE: u8 = 3;
+const DEEP_SPACE: u8 = 4;
+const EIGHT_SPACES: u64 = u64::from_le_bytes(*b"        ");
+static DEEP_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b' ' as usize] = DEEP_SPACE;
+    t[b'"' as usize] = DEEP_QUOTE;
+    t[b'{' as usize] = DEEP_OPEN;
+    t[b'[' as usize] = DEEP_OPEN;
+    t[b'}' as usize] = DEEP_CLOSE;
+    t[b']' as usize] = DEEP_CLOSE;
+    t
+};
+
 /// Finds, in the text of one JSON object fed in pieces, where each element of its
 /// definition lists starts and ends, without building anything: it tracks strings (with their
 /// escapes), nesting, and the keys of the top object. Meant for text already checked to be
@@ -437,11 +454,26 @@ impl Splitter {
     }
 
     fn feed(&mut self, chunk: &[u8], on_element: &mut dyn FnMut(usize, &[u8])) {
+        self.feed_with::<true>(chunk, on_element);
+    }
+
+    /// [`Splitter::feed`]; with `DEEP`, text below the second level is read by
+    /// [`Splitter::skip_deep`] (the same state after it, in fewer steps), without it byte by
+    /// byte as first written (the property tests' oracle).
+    fn feed_with<const DEEP: bool>(
+        &mut self,
+        chunk: &[u8],
+        on_element: &mut dyn FnMut(usize, &[u8]),
+    ) {
         let mut start = 0;
         // Where the skeleton's next copy starts (outside an element).
         let mut copy = 0;
         let mut i = 0;
         while i < chunk.len() {
+            if DEEP && self.depth > 2 {
+                i = self.skip_deep(chunk, i);
+                continue;
+            }
             let b = chunk[i];
             if self.in_string {
                 if self.escaped {
@@ -521,6 +553,81 @@ impl Splitter {
         } else if let Some(skeleton) = &mut self.skeleton {
             skeleton.extend_from_slice(&chunk[copy..]);
         }
+    }
+
+    /// Read `chunk` from `i` while the text is below the second level (inside a definition, or
+    /// inside an object or array that is a value of the top object's values), up to the byte
+    /// after the bracket that brings it back to the second level, or to the chunk's end.
+    /// There only strings and brackets change what [`Splitter::step`] and the string reading
+    /// of [`Splitter::feed`] keep (a key of the top object is read at the first level, a comma
+    /// or a colon counts at the first, an element ends at the second), so this reads the bytes
+    /// in between in runs: indentation eight spaces at a time, a string's text by `memchr` after its
+    /// first bytes, every other byte by one look-up in [`DEEP_CLASS`]. Any bytes,
+    /// JSON or not: the state after it is the one the byte-by-byte reading leaves.
+    fn skip_deep(&mut self, chunk: &[u8], mut i: usize) -> usize {
+        let mut depth = self.depth;
+        let mut in_string = self.in_string;
+        let mut escaped = self.escaped;
+        while i < chunk.len() {
+            if in_string {
+                if escaped {
+                    escaped = false;
+                    i += 1;
+                    continue;
+                }
+                // (Keys and short values end within a few bytes: looked at one by one before a
+                // `memchr` is set up.)
+                let first = chunk.len().min(i + 12);
+                while i < first && chunk[i] != b'"' && chunk[i] != b'\\' {
+                    i += 1;
+                }
+                if i == first {
+                    let rest = &chunk[i..];
+                    i += memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+                }
+                if let Some(&b) = chunk.get(i) {
+                    if b == b'"' {
+                        in_string = false;
+                    } else {
+                        escaped = true;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            match DEEP_CLASS[usize::from(chunk[i])] {
+                DEEP_SPACE => {
+                    // Indentation: eight spaces at a time, then one by one.
+                    i += 1;
+                    while chunk
+                        .get(i..i + 8)
+                        .and_then(|w| <[u8; 8]>::try_from(w).ok())
+                        .is_some_and(|w| u64::from_le_bytes(w) == EIGHT_SPACES)
+                    {
+                        i += 8;
+                    }
+                    while chunk.get(i) == Some(&b' ') {
+                        i += 1;
+                    }
+                    continue;
+                }
+                DEEP_QUOTE => in_string = true,
+                DEEP_OPEN => depth += 1,
+                DEEP_CLOSE => {
+                    depth -= 1;
+                    if depth <= 2 {
+                        i += 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        self.depth = depth;
+        self.in_string = in_string;
+        self.escaped = escaped;
+        i
     }
 
     /// One byte outside a string, other than an element's end.
@@ -839,6 +946,75 @@ mod tests {
         assert_eq!(snap.server, "bb");
         assert_eq!(snap.counts(), (2, 0, 0));
         assert_eq!(recall(&path), None);
+    }
+
+    /// Pieces of text for `the_deep_runs_read_as_byte_by_byte`: brackets, quotes, escapes,
+    /// separators, indentation, keys of the definition lists, long and short strings.
+    const PIECES: &[&[u8]] = &[
+        b"{",
+        b"}",
+        b"[",
+        b"]",
+        b"\"",
+        b"\\",
+        b"\\\"",
+        b",",
+        b":",
+        b" ",
+        b"        ",
+        b"\n",
+        b"\t",
+        b"a",
+        b"0",
+        b"\"tools\":[",
+        b"\"prompts\": [",
+        b"{\"tools\":[{\"a\":[",
+        b"\"name\": \"x\\\"y\"",
+        b"\"a string value longer than sixteen bytes, with ] and { in it\"",
+    ];
+
+    proptest::proptest! {
+        /// Text below the second level read in runs ([`Splitter::skip_deep`]) gives what the
+        /// byte-by-byte reading gives: the same elements, skeleton and state after each piece,
+        /// for any text (JSON or not) cut anywhere.
+        #[test]
+        fn the_deep_runs_read_as_byte_by_byte(
+            parts in proptest::collection::vec(proptest::sample::select(PIECES), 0..160),
+            size in 1usize..48,
+        ) {
+            let text: Vec<u8> = parts.concat();
+            let run = |deep: bool| {
+                let mut split = Splitter {
+                    skeleton: Some(Vec::new()),
+                    ..Splitter::default()
+                };
+                let mut got = Vec::new();
+                let mut states = Vec::new();
+                for piece in text.chunks(size) {
+                    let mut each = |l: usize, t: &[u8]| got.push((l, t.to_vec()));
+                    if deep {
+                        split.feed_with::<true>(piece, &mut each);
+                    } else {
+                        split.feed_with::<false>(piece, &mut each);
+                    }
+                    states.push((
+                        split.depth,
+                        split.in_string,
+                        split.escaped,
+                        split.expect_key,
+                        split.key.clone(),
+                        split.reading_key,
+                        split.pending,
+                        split.list,
+                        split.element.clone(),
+                        split.in_element,
+                        split.closed,
+                    ));
+                }
+                (got, states, split.skeleton)
+            };
+            proptest::prop_assert_eq!(run(true), run(false));
+        }
     }
 
     #[test]
