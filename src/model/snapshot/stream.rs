@@ -389,6 +389,36 @@ impl<'de> Visitor<'de> for KeyOf {
     }
 }
 
+/// Where the first quote or backslash of `chunk` at or after `from` stands (`chunk.len()` if
+/// none): the first 16 bytes read as two words of eight (a byte equal to one of the two is
+/// found by the zero-byte test of each word xor the byte repeated), the rest by `memchr`.
+fn string_stop(chunk: &[u8], from: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    const QUOTES: u64 = u64::from_le_bytes([b'"'; 8]);
+    const SLASHES: u64 = u64::from_le_bytes([b'\\'; 8]);
+    // (The lowest byte this marks is the first zero byte; a borrow can only mark bytes above
+    // it.)
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let mut i = from;
+    for _ in 0..2 {
+        let Some(word) = chunk
+            .get(i..i + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        else {
+            break;
+        };
+        let v = u64::from_le_bytes(word);
+        let found = zero(v ^ QUOTES) | zero(v ^ SLASHES);
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    let rest = chunk.get(i..).unwrap_or_default();
+    i + memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len())
+}
+
 /// What a byte outside a string does below the second level ([`Splitter::skip_deep`]).
 const DEEP_QUOTE: u8 = 1;
 const DEEP_OPEN: u8 = 2;
@@ -575,16 +605,9 @@ impl Splitter {
                     i += 1;
                     continue;
                 }
-                // (Keys and short values end within a few bytes: looked at one by one before a
-                // `memchr` is set up.)
-                let first = chunk.len().min(i + 12);
-                while i < first && chunk[i] != b'"' && chunk[i] != b'\\' {
-                    i += 1;
-                }
-                if i == first {
-                    let rest = &chunk[i..];
-                    i += memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
-                }
+                // (Keys and short values end within a few bytes: looked at eight at a time
+                // before a `memchr` is set up.)
+                i = string_stop(chunk, i);
                 if let Some(&b) = chunk.get(i) {
                     if b == b'"' {
                         in_string = false;
@@ -974,6 +997,23 @@ mod tests {
     ];
 
     proptest::proptest! {
+        /// The word-at-a-time search for a string's end finds the first quote or backslash.
+        #[test]
+        fn the_string_stop_is_the_first_quote_or_backslash(
+            bytes in proptest::collection::vec(
+                proptest::sample::select(&[b'a', b'"', b'\\', 0, 0x80, 0xff, 0x21, 0x23, 0x5b, 0x5d, 0x01][..]),
+                0..40,
+            ),
+            from in 0usize..40,
+        ) {
+            let from = from.min(bytes.len());
+            let want = bytes[from..]
+                .iter()
+                .position(|b| *b == b'"' || *b == b'\\')
+                .map_or(bytes.len(), |k| from + k);
+            proptest::prop_assert_eq!(string_stop(&bytes, from), want);
+        }
+
         /// Text below the second level read in runs ([`Splitter::skip_deep`]) gives what the
         /// byte-by-byte reading gives: the same elements, skeleton and state after each piece,
         /// for any text (JSON or not) cut anywhere.
