@@ -769,11 +769,13 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
                 || raw[..at].ends_with(['{', '}', '(', '[', '$', '%', '.'])
                 // (… or the value compared or assigned: `resource.type="cloud_run_revision"`.)
                 || raw[..at].trim_end_matches(['"', '\'', ' ']).ends_with(['=', '<', '>']));
+        // (… nor is a value in a run of quoted values: "one of `live`, `half_time`, …".)
+        let quoted_value = raw[..at].ends_with('`') && in_quoted_values(raw, at, '`');
         if snake
             && !code
+            && !quoted_value
             && !named_as_field(raw, at, word.len())
             && !defined_term(raw, at, word.len())
-            && !(raw[..at].ends_with('`') && in_quoted_values(raw, at, '`'))
             && !in_list_of_values(raw, at)
             && !listed.get_or_insert_with(|| listed_values(raw)).contains(&word)
         {
@@ -814,7 +816,7 @@ fn defined_term(raw: &str, at: usize, len: usize) -> bool {
     if !(numbered || ["|", "-", "*", "•", "+", "·"].contains(&before)) {
         return false;
     }
-    let after = raw[at + len..].trim_start_matches(|c: char| matches!(c, '`' | '\'' | '"' | '*'));
+    let after = raw[at + len..].trim_start_matches(['`', '\'', '"', '*']);
     let after_trimmed = after.trim_start();
     let separated = after_trimmed.starts_with(['|', ':', '—', '–'])
         || (after.starts_with(' ') && after_trimmed.starts_with("- "));
