@@ -930,6 +930,18 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 && crate::audit::text::quoted_mention(&prep.norm, m.start, m.end)
             {
                 Some(("quoted: named, not said", true))
+            } else if [
+                rule_id::EMBEDDED_COMMAND,
+                rule_id::EXFILTRATION_CHANNEL,
+                rule_id::CROSS_TOOL_INSTRUCTION,
+            ]
+            .contains(&pat.rule.as_str())
+                && crate::audit::text::in_api_example(field.text, &prep.norm, m.start)
+            {
+                // A `curl` call of the service's own API under an "Example" label, nothing
+                // piped, substituted, redirected or read from home (see
+                // [`crate::audit::text::api_example`]): its reference, shown, not an order.
+                Some(("a call of its API that the documentation shows", true))
             } else if pat.rule == rule_id::EXFILTRATION_CHANNEL
                 && prohibited(&prep.norm, m.start, m.end)
             {

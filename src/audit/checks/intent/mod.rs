@@ -1082,7 +1082,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             // Lines and list items are clauses of their own: prepare each line apart (the
             // prepared form joins lines with spaces).
             _ if field.text.contains('\n') => {
-                phrase = field
+                let lines = field
                     .text
                     .split('\n')
                     // (A line's indentation is kept: a block of configuration keys under a
@@ -1093,6 +1093,10 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     })
                     .collect::<Vec<_>>()
                     .join("\n");
+                // (A documented call of the service's API, `curl` under an "Example" label,
+                // is its reference, shown, not an order: its lines are not read, see
+                // [`crate::audit::text::api_example`].)
+                phrase = crate::audit::text::blank_api_examples(&lines).unwrap_or(lines);
                 &phrase
             }
             _ => {
