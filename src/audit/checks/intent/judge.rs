@@ -616,6 +616,11 @@ fn lists_changes(r: &Reading) -> bool {
 /// it is a participle, and no one is told anything — the tool's history, not an act.
 fn changelog_entry(r: &Reading) -> bool {
     let f = r.folded.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '*' | '•' | '#' | '|'));
+    // (… after a label that names the history: "Changelog: 2.1 added …".)
+    let f = ["changelog", "change log", "release notes", "changes", "history", "änderungen", "historique", "historial", "histórico", "история изменений", "更新履歴", "更新日志", "변경 내역"]
+        .iter()
+        .find_map(|l| f.strip_prefix(l))
+        .map_or(f, |rest| rest.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ':' | '：' | '-')));
     let f = f.strip_prefix('v').unwrap_or(f);
     let end = f.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(f.len());
     let version = f[..end].trim_end_matches('.');
@@ -632,6 +637,23 @@ fn changelog_entry(r: &Reading) -> bool {
             ["ed", "en", "scht", "fernt", "ört", "ado", "ada", "ados", "idas", "ido", "ida", "é", "ée", "és", "ées", "но", "ны", "ён", "ен"]
                 .iter()
                 .any(|e| word.ends_with(e))
+        })
+}
+
+/// A changelog entry in which every act is done and past ("Changelog: 2.1 added the 1 %
+/// `count_mismatch` guard;", "- v3.0: renamed `fetch_all` to `list_all`"): the tool's
+/// history, read as no order to anyone — unless it names a secret, the conversation or a
+/// literal destination, which the tool's own history has no need to.
+fn history_entry(r: &Reading) -> bool {
+    const PAST: &[&str] = &["ed", "en", "scht", "fernt", "ört", "ado", "ada", "ados", "idas", "ido", "ida", "é", "ée", "és", "ées", "но", "ны", "ён", "ен"];
+    changelog_entry(r)
+        && !r.literal_sink
+        && ![Concept::DataSecret, Concept::DataConversation, Concept::Sink, Concept::Conceal]
+            .iter()
+            .any(|c| r.has(*c))
+        && r.hits.iter().filter(|h| h.concept.is_action()).all(|h| {
+            let word = r.folded.get(h.start..h.end).unwrap_or_default();
+            PAST.iter().any(|e| word.ends_with(e))
         })
 }
 
@@ -1147,6 +1169,9 @@ fn remediates_leak(r: &Reading) -> bool {
 pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec<Hit>) -> u64 {
     use Concept::*;
     let r = x.r;
+    if history_entry(r) {
+        return 0;
+    }
     let targets = x.targets;
     // An order in so many words; a bare imperative is weaker (tool descriptions are often
     // written as imperatives: "Send a message to a channel").
