@@ -27,9 +27,11 @@
 //! Memory and time: a server's definitions are audited in windows of [`WINDOW_ITEMS`] items (or
 //! [`WINDOW_BYTES`] of text); only the current window's strings are walked and prepared, and
 //! only its definitions need exist: a snapshot read with its definitions deferred
-//! ([`ServerSnapshot::load_deferred`], the offline `scan`) is read from its file once for an
-//! outline of every item (kind, name, pointer; the intent analysis' own names; a hash of each
-//! long tool description) and once more in windows, each definition dropped with its window.
+//! ([`ServerSnapshot::load_deferred`], the offline `scan`) gives an outline of every item
+//! (kind, name, pointer; the intent analysis' own names; a hash of each long tool
+//! description), built from the parts of each definition read while its file was skimmed to
+//! tell it ([`stream::Outlined`]; past a memory budget the rest are read from the file again),
+//! and is read once more in windows, each definition dropped with its window.
 //! So the audit holds one window of definitions plus the outlines, whatever the size of the
 //! scan. The checks across servers work on the outlines and an [`ItemSummary`] per item (the
 //! descriptions another tool may share, the digests of definitions a same-named server may
@@ -268,7 +270,7 @@ fn each_definition<'s>(
     f: &mut dyn FnMut(ItemKind, usize, Cow<'s, Value>),
 ) -> Result<(), SnapshotError> {
     if let Some(d) = &snap.deferred {
-        return stream::each_definition(d, keep, &mut |k, i, v| f(k, i, Cow::Owned(v)));
+        return stream::each_definition(d, keep, 0, &mut |k, i, v| f(k, i, Cow::Owned(v)));
     }
     for (list, kind) in [
         (&snap.tools, ItemKind::Tool),
@@ -303,45 +305,6 @@ struct Outline {
     descriptions: Vec<(usize, u64)>,
 }
 
-/// What [`outline`] reads of a definition, and so all the first reading of a snapshot file
-/// builds of it (the rest is checked as JSON and skipped): its name, URI or URI template
-/// ([`ServerSnapshot::item_name`]), its description (a tool's, for
-/// [`checks::duplicate_definition::folded_hash`]), and what
-/// [`checks::intent::add_own_names`] reads — the property names of the input and output
-/// schemas at any depth ([`SCHEMA_KEEP`]) and their `enum` strings, a prompt's argument names.
-/// A test checks that an outline is the same whether read from this part or from the whole
-/// definition.
-static OUTLINE_KEEP: stream::Keep = {
-    use stream::Keep::{Each, Keys, Like, Str};
-    Keys(&[
-        ("name", Str),
-        ("uri", Str),
-        ("uriTemplate", Str),
-        ("description", Str),
-        ("inputSchema", Like(&SCHEMA_KEEP)),
-        ("outputSchema", Like(&SCHEMA_KEEP)),
-        ("arguments", Each(&Keys(&[("name", Str)]))),
-    ])
-};
-
-/// A schema's shape as far as its property names go: the keys of `properties` at every depth
-/// (under `items`, `$defs`, `definitions`, `additionalProperties` and the `anyOf`/`oneOf`/
-/// `allOf` branches) and each property's `enum` strings.
-static SCHEMA_KEEP: stream::Keep = {
-    use stream::Keep::{Each, Keys, Like, Str, Values};
-    Keys(&[
-        ("properties", Values(&SCHEMA_KEEP)),
-        ("enum", Each(&Str)),
-        ("items", Like(&SCHEMA_KEEP)),
-        ("additionalProperties", Like(&SCHEMA_KEEP)),
-        ("$defs", Values(&SCHEMA_KEEP)),
-        ("definitions", Values(&SCHEMA_KEEP)),
-        ("anyOf", Each(&SCHEMA_KEEP)),
-        ("oneOf", Each(&SCHEMA_KEEP)),
-        ("allOf", Each(&SCHEMA_KEEP)),
-    ])
-};
-
 fn outline(snap: &ServerSnapshot) -> Result<Outline, SnapshotError> {
     let mut items: Vec<Item<'static>> = Vec::new();
     let mut own = HashSet::new();
@@ -356,11 +319,11 @@ fn outline(snap: &ServerSnapshot) -> Result<Outline, SnapshotError> {
         checks::intent::add_own_names(&mut own, &item.name, None);
         items.push(item);
     }
-    each_definition(snap, Some(OUTLINE_KEEP), &mut |kind, i, v| {
-        let name = ServerSnapshot::item_name(&v).to_owned();
-        checks::intent::add_own_names(&mut own, &name, Some(&v));
+    let mut add = |kind: ItemKind, i: usize, v: &Value| {
+        let name = ServerSnapshot::item_name(v).to_owned();
+        checks::intent::add_own_names(&mut own, &name, Some(v));
         if kind == ItemKind::Tool {
-            if let Some(h) = checks::duplicate_definition::folded_hash(&v) {
+            if let Some(h) = checks::duplicate_definition::folded_hash(v) {
                 descriptions.push((items.len(), h));
             }
         }
@@ -370,7 +333,28 @@ fn outline(snap: &ServerSnapshot) -> Result<Outline, SnapshotError> {
             pointer: format!("/{}/{i}", list_key(kind)),
             value: None,
         });
-    })?;
+    };
+    match &snap.deferred {
+        Some(d) => {
+            // The outline parts read while the file was skimmed, then the file read again
+            // from the first definition they do not cover (not at all when they cover every
+            // one: the audit's reading checks the file's counts).
+            let held = d.outlined.take();
+            let from = held.len();
+            for (kind, i, v) in &held {
+                add(*kind, *i, v);
+            }
+            drop(held);
+            if from < d.counts.iter().sum::<usize>() {
+                stream::each_definition(d, Some(stream::OUTLINE), from, &mut |kind, i, v| {
+                    add(kind, i, &v)
+                })?;
+            }
+        }
+        None => each_definition(snap, Some(stream::OUTLINE), &mut |kind, i, v| {
+            add(kind, i, &v)
+        })?,
+    }
     items.shrink_to_fit();
     Ok(Outline {
         items: Rc::new(items),

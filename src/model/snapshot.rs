@@ -170,6 +170,9 @@ pub struct Deferred {
     pub path: std::path::PathBuf,
     /// Tools, prompts, resources, resource templates.
     pub counts: [usize; 4],
+    /// The outline parts of the first definitions, when they were read while the file was
+    /// skimmed ([`stream::Outlined`]; never compared).
+    pub outlined: stream::Outlined,
 }
 
 /// Why a snapshot file could not be read.
@@ -268,8 +271,8 @@ pub mod items {
         // The fast way: the skeleton (definitions replaced by `0`, each checked as JSON) read
         // from memory, the same answer for a file that is one valid JSON object; anything
         // else is read through a buffer as before.
-        if let Some(skeleton) = super::stream::skim(path, usize::MAX) {
-            let mut de = serde_json::Deserializer::from_slice(&skeleton);
+        if let Some(skimmed) = super::stream::skim(path, usize::MAX) {
+            let mut de = serde_json::Deserializer::from_slice(&skimmed.skeleton);
             let told = serde::Deserializer::deserialize_any(&mut de, Shape)
                 .ok()
                 .filter(|_| de.end().is_ok());
@@ -277,7 +280,7 @@ pub mod items {
                 let snapshot = tools || (jsonrpc && result);
                 if snapshot {
                     // Its shell is read next: kept, so that the file is not skimmed again.
-                    super::stream::remember(path, skeleton);
+                    super::stream::remember(path, skimmed);
                 }
                 return snapshot;
             }
@@ -748,6 +751,8 @@ impl ServerSnapshot {
 
     /// Read a snapshot file.
     pub fn load(path: &Path) -> Result<Self, SnapshotError> {
+        // Read whole: what telling the file kept for reading it deferred is not needed.
+        stream::forget(path);
         let text = crate::model::fsio::read_text(path, crate::model::fsio::ReadKind::Snapshot)
             .map_err(|source| SnapshotError::Io {
                 path: path.display().to_string(),

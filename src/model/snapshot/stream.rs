@@ -1,7 +1,8 @@
 //! Reading a snapshot file without holding its definitions: its *shell* (everything but the
 //! `tools`, `prompts`, `resources` and `resourceTemplates` lists, with their counts) in one
 //! pass that builds no definition ([`skim`]: the file split into definitions, each checked as
-//! JSON, and the rest, its *skeleton*, read from memory), then the definitions one at a time,
+//! JSON, and the rest, its *skeleton*, read from memory; the parts of each definition the
+//! audit's outline reads are kept on the way, [`Outlined`]), then the definitions one at a time,
 //! each handed to the caller and dropped before the next is read ([`each_definition`]). Both
 //! passes read the file through a buffer, so memory does not grow with the file.
 //!
@@ -57,13 +58,17 @@ pub(super) fn shell(path: &Path) -> Result<Option<ServerSnapshot>, SnapshotError
     // The fast way: the file's skeleton (see [`skim`]) read from memory. Anything unusual
     // (invalid text, more definitions than the cap) is read the slow way below, which decides
     // and names it exactly as before.
-    if let Some(skeleton) = recall(path).or_else(|| skim(path, cap)) {
+    if let Some(skimmed) = recall(path).or_else(|| skim(path, cap)) {
         let mut state = Shell::new(cap);
-        let mut de = serde_json::Deserializer::from_slice(&skeleton);
+        let mut de = serde_json::Deserializer::from_slice(&skimmed.skeleton);
         let read =
             serde::Deserializer::deserialize_map(&mut de, &mut state).is_ok() && de.end().is_ok();
         if read && state.total <= cap {
-            return Ok(state.into_shell(path));
+            let mut snap = state.into_shell(path);
+            if let Some(d) = snap.as_mut().and_then(|s| s.deferred.as_mut()) {
+                d.outlined = skimmed.outlined;
+            }
+            return Ok(snap);
         }
     }
     shell_through_reader(path, cap)
@@ -90,11 +95,11 @@ fn shell_through_reader(path: &Path, cap: usize) -> Result<Option<ServerSnapshot
     Ok(state.into_shell(path))
 }
 
-/// A skeleton kept from telling a file (see [`remember`]), with what the file was then.
+/// A skim kept from telling a file (see [`remember`]), with what the file was then.
 struct Told {
     path: std::path::PathBuf,
     identity: (u64, Option<std::time::SystemTime>),
-    skeleton: Vec<u8>,
+    skimmed: Skimmed,
 }
 
 /// Skeletons of files told to be snapshots and not read since (see [`remember`]).
@@ -112,7 +117,7 @@ fn identity(path: &Path) -> Option<(u64, Option<std::time::SystemTime>)> {
 /// Keep the skeleton of a file just told to be a snapshot ([`super::items::file_looks_like_snapshot`]),
 /// so that reading its shell next ([`shell`], the offline `scan`) does not read the whole file
 /// again. Taken back by [`recall`] while the file's length and modification time are unchanged.
-pub(super) fn remember(path: &Path, skeleton: Vec<u8>) {
+pub(super) fn remember(path: &Path, skimmed: Skimmed) {
     let Some(identity) = identity(path) else {
         return;
     };
@@ -124,19 +129,152 @@ pub(super) fn remember(path: &Path, skeleton: Vec<u8>) {
         told.push(Told {
             path: path.to_path_buf(),
             identity,
-            skeleton,
+            skimmed,
         });
     }
 }
 
-/// The skeleton [`remember`] kept of `path`, if the file still has the length and modification
+/// The skim [`remember`] kept of `path`, if the file still has the length and modification
 /// time it had (taken: a second reading skims the file again).
-fn recall(path: &Path) -> Option<Vec<u8>> {
+fn recall(path: &Path) -> Option<Skimmed> {
     let mut told = TOLD.lock().ok()?;
     let at = told.iter().position(|t| t.path == path)?;
     let kept = told.remove(at);
     drop(told);
-    (identity(path) == Some(kept.identity)).then_some(kept.skeleton)
+    (identity(path) == Some(kept.identity)).then_some(kept.skimmed)
+}
+
+/// Drop what [`remember`] kept of `path` (its file is read whole instead).
+pub(super) fn forget(path: &Path) {
+    if let Ok(mut told) = TOLD.lock() {
+        told.retain(|t| t.path != path);
+    }
+}
+
+/// What one [`skim`] of a file gives: its skeleton, and the outline parts of its first
+/// definitions.
+#[derive(Debug)]
+pub(super) struct Skimmed {
+    pub(super) skeleton: Vec<u8>,
+    pub(super) outlined: Outlined,
+}
+
+/// The parts of a definition an audit's first reading of a deferred snapshot (its outline,
+/// see [`crate::audit::engine`]) reads, and so all that reading builds of it (the rest is
+/// checked as JSON and skipped): its name, URI or URI template
+/// ([`ServerSnapshot::item_name`]), its description, the property names of the input and
+/// output schemas at any depth ([`SCHEMA_OUTLINE`]) and their `enum` strings, a prompt's
+/// argument names. A test of the engine checks that an outline is the same whether read from
+/// these parts or from the whole definition.
+pub static OUTLINE: Keep = {
+    use Keep::{Each, Keys, Like, Str};
+    Keys(&[
+        ("name", Str),
+        ("uri", Str),
+        ("uriTemplate", Str),
+        ("description", Str),
+        ("inputSchema", Like(&SCHEMA_OUTLINE)),
+        ("outputSchema", Like(&SCHEMA_OUTLINE)),
+        ("arguments", Each(&Keys(&[("name", Str)]))),
+    ])
+};
+
+/// A schema's shape as far as its property names go: the keys of `properties` at every depth
+/// (under `items`, `$defs`, `definitions`, `additionalProperties` and the `anyOf`/`oneOf`/
+/// `allOf` branches) and each property's `enum` strings.
+static SCHEMA_OUTLINE: Keep = {
+    use Keep::{Each, Keys, Like, Str, Values};
+    Keys(&[
+        ("properties", Values(&SCHEMA_OUTLINE)),
+        ("enum", Each(&Str)),
+        ("items", Like(&SCHEMA_OUTLINE)),
+        ("additionalProperties", Like(&SCHEMA_OUTLINE)),
+        ("$defs", Values(&SCHEMA_OUTLINE)),
+        ("definitions", Values(&SCHEMA_OUTLINE)),
+        ("anyOf", Each(&SCHEMA_OUTLINE)),
+        ("oneOf", Each(&SCHEMA_OUTLINE)),
+        ("allOf", Each(&SCHEMA_OUTLINE)),
+    ])
+};
+
+/// Most bytes of definition text whose outline parts are held at a time, over every file
+/// skimmed and not yet outlined ([`Outlined`]): the parts of a definition take about as much
+/// memory as its text, so a scan of many large files keeps the outline parts of their first
+/// definitions only, and reads the rest again.
+const OUTLINE_BUDGET: usize = 32 << 20;
+
+/// Bytes of definition text whose outline parts are held now (see [`OUTLINE_BUDGET`]).
+static OUTLINED_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The outline parts ([`OUTLINE`]) of the first definitions of a deferred snapshot, read
+/// while its file was skimmed (where each definition is parsed anyway), so that the audit's
+/// first reading neither splits the file nor parses them again ([`Outlined::take`], then
+/// [`each_definition`] from the first one not held). In audit order, with each one's kind and
+/// index in its list; taken once. A cache of what the file held: it takes no part in comparing
+/// two snapshots, and a clone shares it.
+#[derive(Clone, Default)]
+pub struct Outlined(std::sync::Arc<std::sync::Mutex<Option<OutlinedParts>>>);
+
+/// The parts [`Outlined`] holds, and the bytes of text they count against [`OUTLINE_BUDGET`]
+/// (given back when they are dropped).
+#[derive(Default)]
+struct OutlinedParts {
+    parts: Vec<(ItemKind, usize, Value)>,
+    bytes: usize,
+}
+
+impl Drop for OutlinedParts {
+    fn drop(&mut self) {
+        OUTLINED_BYTES.fetch_sub(self.bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl OutlinedParts {
+    /// Count `len` more bytes against the budget; `false` (nothing counted) when they do not
+    /// fit.
+    fn reserve(&mut self, len: usize) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let before = OUTLINED_BYTES.fetch_add(len, Relaxed);
+        if before.saturating_add(len) > OUTLINE_BUDGET {
+            OUTLINED_BYTES.fetch_sub(len, Relaxed);
+            return false;
+        }
+        self.bytes += len;
+        true
+    }
+}
+
+impl Outlined {
+    fn new(parts: Option<OutlinedParts>) -> Self {
+        Outlined(std::sync::Arc::new(std::sync::Mutex::new(parts)))
+    }
+
+    /// The outline parts held (of the first definitions, in audit order; empty when none
+    /// are), handed out once.
+    pub fn take(&self) -> Vec<(ItemKind, usize, Value)> {
+        let held = self.0.lock().ok().and_then(|mut h| h.take());
+        held.map(|mut h| std::mem::take(&mut h.parts))
+            .unwrap_or_default()
+    }
+}
+
+impl PartialEq for Outlined {
+    fn eq(&self, _: &Outlined) -> bool {
+        true
+    }
+}
+
+impl Eq for Outlined {}
+
+impl fmt::Debug for Outlined {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let held = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|h| h.as_ref().map(|h| h.parts.len()));
+        write!(f, "Outlined({held:?})")
+    }
 }
 
 /// One streamed pass over a file that is one JSON object: its *skeleton*, the text with each
@@ -151,7 +289,12 @@ fn recall(path: &Path) -> Option<Vec<u8>> {
 /// the skeleton sees the same keys and values as a reading of the text, with each list as
 /// long. `None`: the file cannot be read, an element is not valid JSON, or the lists hold
 /// more than `cap` elements; the caller then reads the text itself, as it did before.
-pub(super) fn skim(path: &Path, cap: usize) -> Option<Vec<u8>> {
+///
+/// Each element is parsed for its outline parts ([`OUTLINE`]; as strict a check as skipping
+/// it) while they fit in [`OUTLINE_BUDGET`], and those parts kept ([`Skimmed::outlined`]);
+/// past the budget, or from an element whose parts do not parse (its check falls back to
+/// skipping it), the rest are only checked.
+pub(super) fn skim(path: &Path, cap: usize) -> Option<Skimmed> {
     let (file, _) = fsio::open_regular(path, ReadKind::Snapshot).ok()?;
     let mut file = file.take(ReadKind::Snapshot.cap().saturating_add(1));
     let mut split = Splitter {
@@ -160,14 +303,34 @@ pub(super) fn skim(path: &Path, cap: usize) -> Option<Vec<u8>> {
     };
     let mut buf = vec![0u8; BUFFER];
     let mut total = 0usize;
+    let mut counts = [0usize; 4];
+    let mut held = OutlinedParts::default();
+    let mut holding = true;
     let ok = std::cell::Cell::new(true);
-    let mut on_element = |_: usize, text: &[u8]| {
+    let mut on_element = |list: usize, text: &[u8]| {
         if !ok.get() {
             return;
         }
         total += 1;
+        if total > cap {
+            ok.set(false);
+            return;
+        }
+        let index = counts[list];
+        counts[list] += 1;
+        if holding && held.reserve(text.len()) {
+            let mut de = serde_json::Deserializer::from_slice(text);
+            if let Ok(v) = OUTLINE
+                .deserialize(&mut de)
+                .and_then(|v| de.end().map(|()| v))
+            {
+                held.parts.push((LISTS[list].1, index, v));
+                return;
+            }
+        }
+        holding = false;
         let mut de = serde_json::Deserializer::from_slice(text);
-        ok.set(total <= cap && IgnoredAny::deserialize(&mut de).is_ok() && de.end().is_ok());
+        ok.set(IgnoredAny::deserialize(&mut de).is_ok() && de.end().is_ok());
     };
     loop {
         let n = match file.read(&mut buf) {
@@ -185,7 +348,10 @@ pub(super) fn skim(path: &Path, cap: usize) -> Option<Vec<u8>> {
         // Text that ends inside an element: not JSON (the skeleton alone would not say so).
         return None;
     }
-    split.skeleton
+    Some(Skimmed {
+        skeleton: split.skeleton?,
+        outlined: Outlined::new(Some(held)),
+    })
 }
 
 /// Read the definitions of a snapshot whose shell was read by [`shell`], in audit order,
@@ -200,9 +366,13 @@ pub(super) fn skim(path: &Path, cap: usize) -> Option<Vec<u8>> {
 /// With `keep`, each definition is read as a whole (checked as JSON) but only the parts
 /// `keep` names are built ([`Keep`]): a reading that needs a few fields of each definition
 /// skips building the rest.
+///
+/// The first `from` definitions (in audit order) are only counted, neither parsed nor handed
+/// out (their outline parts were read while the file was skimmed, [`Outlined`]).
 pub fn each_definition(
     deferred: &Deferred,
     keep: Option<Keep>,
+    from: usize,
     each: &mut dyn FnMut(ItemKind, usize, Value),
 ) -> Result<(), SnapshotError> {
     let changed = |why: String| SnapshotError::Changed {
@@ -216,8 +386,14 @@ pub fn each_definition(
     let mut failed: Option<String> = None;
     let mut split = Splitter::default();
     let mut buf = vec![0u8; BUFFER];
+    let mut seen = 0usize;
     let mut on_element = |list: usize, text: &[u8]| {
         if failed.is_some() {
+            return;
+        }
+        seen += 1;
+        if seen <= from {
+            counts[list] += 1;
             return;
         }
         let mut de = serde_json::Deserializer::from_slice(text);
@@ -719,6 +895,7 @@ impl Shell {
         snap.deferred = Some(Deferred {
             path: path.to_path_buf(),
             counts: self.counts,
+            outlined: Outlined::default(),
         });
         Some(snap)
     }
@@ -842,7 +1019,7 @@ mod tests {
 
     fn definitions(d: &Deferred) -> Result<Vec<(ItemKind, usize, Value)>, SnapshotError> {
         let mut out = Vec::new();
-        each_definition(d, None, &mut |k, i, v| out.push((k, i, v)))?;
+        each_definition(d, None, 0, &mut |k, i, v| out.push((k, i, v)))?;
         Ok(out)
     }
 
@@ -935,9 +1112,9 @@ mod tests {
         let path = write(dir.path(), "s.json", r#"{"tools":[1,2,3,4]}"#);
         assert!(skim(&path, 3).is_none());
         assert!(shell_through_reader(&path, 3).is_err());
-        let skeleton = skim(&path, 4).unwrap();
+        let skimmed = skim(&path, 4).unwrap();
         assert_eq!(
-            String::from_utf8(skeleton).unwrap(),
+            String::from_utf8(skimmed.skeleton).unwrap(),
             r#"{"tools":[0,0,0,0]}"#
         );
     }
@@ -954,8 +1131,11 @@ mod tests {
             &path
         ));
         // The kept skeleton is what a new skim gives, and it is taken once.
-        assert_eq!(recall(&path), skim(&path, 10));
-        assert_eq!(recall(&path), None);
+        assert_eq!(
+            recall(&path).map(|s| s.skeleton),
+            skim(&path, 10).map(|s| s.skeleton)
+        );
+        assert!(recall(&path).is_none());
         // A file changed after it was told is read again, not from the kept skeleton.
         assert!(crate::model::snapshot::items::file_looks_like_snapshot(
             &path
@@ -968,7 +1148,46 @@ mod tests {
         let snap = ServerSnapshot::load_deferred(&path).unwrap();
         assert_eq!(snap.server, "bb");
         assert_eq!(snap.counts(), (2, 0, 0));
-        assert_eq!(recall(&path), None);
+        assert!(recall(&path).is_none());
+    }
+
+    #[test]
+    fn the_outline_parts_kept_from_skimming_are_what_reading_them_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = r#"{"server":"s","tools":[{"name":"a","description":"d","x":[1,{"y":2}],
+            "inputSchema":{"properties":{"p":{"enum":["A",2]}}}},{"name":"b"},"t",[1]],
+            "prompts":[{"name":"p","arguments":[{"name":"q","description":"e"}]}],
+            "resources":[{"uri":"u:1","name":"r"}],"resourceTemplates":[{"uriTemplate":"t://{x}"}]}"#;
+        let path = write(dir.path(), "o.json", text);
+        let read = |from: usize| {
+            let snap = ServerSnapshot::load_deferred(&path).unwrap();
+            let d = snap.deferred.unwrap();
+            let mut out = Vec::new();
+            each_definition(&d, Some(OUTLINE), from, &mut |k, i, v| out.push((k, i, v))).unwrap();
+            (d.outlined.take(), out)
+        };
+        let (held, all) = read(0);
+        assert_eq!(held.len(), 7);
+        assert_eq!(held, all);
+        // From any definition on, the rest are what a reading from the first gives.
+        for from in 0..=all.len() {
+            assert_eq!(read(from).1, all[from..].to_vec(), "{from}");
+        }
+        // Taken once.
+        let snap = ServerSnapshot::load_deferred(&path).unwrap();
+        let d = snap.deferred.unwrap();
+        assert_eq!(d.outlined.take().len(), 7);
+        assert!(d.outlined.take().is_empty());
+        // A definition whose parts do not parse (here: nested deeper than the parser goes)
+        // but that is valid JSON is only checked, and so is every one after it.
+        let deep = format!(
+            r#"{{"tools":[{{"name":"a"}},{{"inputSchema":{}1{}}},{{"name":"c"}}]}}"#,
+            r#"{"items":"#.repeat(200),
+            "}".repeat(200)
+        );
+        let path = write(dir.path(), "deep.json", &deep);
+        let skimmed = skim(&path, 10).expect("valid JSON");
+        assert_eq!(skimmed.outlined.take().len(), 1);
     }
 
     /// Pieces of text for `the_deep_runs_read_as_byte_by_byte`: brackets, quotes, escapes,
