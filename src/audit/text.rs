@@ -1290,7 +1290,7 @@ pub(crate) fn api_example(text: &str, fence: Fence) -> bool {
         c.is_whitespace() || matches!(c, '-' | '=' | '#' | '*' | ':' | '：')
     });
     let line_start = before
-        .rfind(|c: char| matches!(c, '\n' | '.' | '!' | '?' | '。' | '|'))
+        .rfind(['\n', '.', '!', '?', '。', '|'])
         .map_or(0, |i| {
             i + before[i..].chars().next().map_or(1, char::len_utf8)
         });
@@ -1519,7 +1519,7 @@ fn plain_api_call(cmd: &str) -> bool {
         .nth(1)
         .map(|rest| {
             let end = rest
-                .find(|c: char| matches!(c, '/' | ':' | '?' | '"' | '\'' | ' '))
+                .find(['/', ':', '?', '"', '\'', ' '])
                 .unwrap_or(rest.len());
             rest[..end].to_lowercase()
         })
@@ -1570,7 +1570,7 @@ fn plain_api_call(cmd: &str) -> bool {
             }
         }
         // (A header's value runs on after its first word: `-H "Authorization: Bearer $X"`.)
-        if !(matches!(prev, "-H" | "--header") && !tok.ends_with(['"', '\''])) {
+        if !matches!(prev, "-H" | "--header") || tok.ends_with(['"', '\'']) {
             prev = bare;
         }
     }
