@@ -1456,26 +1456,8 @@ fn asks_to_run(text: &str) -> bool {
         "위의",
         "아래",
     ];
-    if !any_of!(
-        text,
-        [
-            "run ",
-            "runs ",
-            "running ",
-            "execute",
-            "ejecut",
-            "execut",
-            "exécut",
-            "ausführ",
-            "führe",
-            "выполн",
-            "запуст",
-            "执行",
-            "运行",
-            "実行",
-            "실행"
-        ]
-    ) {
+    static RUNS: AnyOf = AnyOf::new(RUN);
+    if !RUNS.in_text(text) {
         return false;
     }
     RUN.iter().any(|verb| {
