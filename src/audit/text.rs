@@ -1541,7 +1541,7 @@ fn plain_api_call(cmd: &str) -> bool {
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
             rest = &rest[d + 1..];
-            if !credential_variable(&name) {
+            if !crate::model::credential::is_credential_name(&name) {
                 continue;
             }
             let in_header = matches!(prev, "-H" | "--header" | "-u" | "--user")
@@ -1557,21 +1557,6 @@ fn plain_api_call(cmd: &str) -> bool {
         }
     }
     true
-}
-
-/// Whether an environment variable's name is a credential's (`FORGE_TOKEN`,
-/// `LEDGERLY_SECRET_KEY`, `JENKINS_API_TOKEN`).
-fn credential_variable(name: &str) -> bool {
-    let upper = name.to_ascii_uppercase();
-    [
-        "TOKEN", "KEY", "SECRET", "PASS", "PWD", "AUTH", "CRED", "COOKIE", "SESSION", "PAT",
-    ]
-    .iter()
-    .any(|w| {
-        upper
-            .split('_')
-            .any(|part| part.starts_with(w) || part.ends_with(w))
-    })
 }
 
 /// Whether a credential variable's name names `host`: one of its words that is not a
