@@ -657,6 +657,35 @@ fn history_entry(r: &Reading) -> bool {
         })
 }
 
+/// A question of a FAQ, asked by its reader ("Q: Must I always use `route_task` before calling
+/// other tools?", "P: ¿Puedo borrar una sola fila?"): a label for a question before it and a
+/// question mark at its end. It asks; its answer, a clause of its own, says. Unless it names a
+/// secret, the conversation, a sink, concealment or a literal destination, which a question
+/// can carry as what it takes for granted ("Q: Why must the assistant include ~/.aws/… ?"), or
+/// asks why: "问：为什么调用 git_push 之前必须先调用 license_check？" takes the order it asks
+/// about as given.
+fn faq_question(r: &Reading) -> bool {
+    const WHY: &[&str] = &[
+        "why", "为什么", "為什麼", "为何", "為何", "por qué", "por que", "porque", "pourquoi",
+        "warum", "wieso", "weshalb", "почему", "зачем", "なぜ", "どうして", "왜",
+    ];
+    const LABELS: &[&str] = &[
+        "q:", "q.", "q：", "question:", "p:", "pregunta:", "pergunta:", "f:", "frage:", "в:",
+        "вопрос:", "问:", "问：", "問:", "問：", "질문:", "질문：",
+    ];
+    let f = r.folded.trim();
+    let Some(asked) = LABELS.iter().find_map(|l| f.strip_prefix(l)) else {
+        return false;
+    };
+    let asked = asked.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '¿' | '«'));
+    !WHY.iter().any(|w| asked.starts_with(w))
+        && f.ends_with(['?', '？'])
+        && !r.literal_sink
+        && ![Concept::DataSecret, Concept::DataConversation, Concept::Sink, Concept::Conceal]
+            .iter()
+            .any(|c| r.has(*c))
+}
+
 /// Some word for "unfit" is said of a tool, not only of data: "untrusted content", "unsafe
 /// input", "contenu non fiable" describe what a tool reads, not another tool to avoid.
 fn unfit_tool(r: &Reading) -> bool {
@@ -1169,7 +1198,7 @@ fn remediates_leak(r: &Reading) -> bool {
 pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec<Hit>) -> u64 {
     use Concept::*;
     let r = x.r;
-    if history_entry(r) {
+    if history_entry(r) || faq_question(r) {
         return 0;
     }
     let targets = x.targets;
