@@ -1423,7 +1423,17 @@ fn names_a_thing_shown(words: &[String], desc: &str) -> bool {
     if words.len() < 3 || !(rehearsal || words.last().is_some_and(|w| SHOWING_LAST.contains(&w.as_str()))) {
         return false;
     }
-    // (A label before the first verb — "Read-only. Shows every …" — is passed over.)
+    // (A label before the first verb — "Read-only. Shows every …" — is passed over, and so
+    // is an opening that says the tool only reads, up to its colon: "Despite the name,
+    // read-only: reports whether …".)
+    let cut = (0..=desc.len().min(60)).rev().find(|&i| desc.is_char_boundary(i)).unwrap_or(0);
+    let desc = desc[..cut]
+        .find(':')
+        .filter(|&colon| {
+            let head = desc[..colon].to_lowercase();
+            ["read-only", "readonly", "despite the name", "despite its name"].iter().any(|w| head.contains(w))
+        })
+        .map_or(desc, |colon| &desc[colon + 1..]);
     let mut opening_words = desc.split_whitespace().map(str::to_lowercase);
     let mut first = opening_words.next().unwrap_or_default();
     if ["read-only.", "read-only:", "readonly.", "readonly:", "(read-only)", "[read-only]"].contains(&first.as_str()) {
@@ -3336,9 +3346,13 @@ mod tests {
             ("drop_candidates_report", "Lists tables with no reads or writes for 90 days as candidates for review. It only reports."),
             ("terminate_instance_dry_run", "Checks whether terminating a VM would violate any guard and reports the result."),
             ("purge_impact_summary", "Estimates how many objects a purge of the prefix would touch."),
+            ("kill_all_lights_status", "Despite the name, read-only: reports whether the 'kill all lights' scene is configured, which lights it includes and when it last ran. It does not switch anything."),
         ] {
             assert!(worst_read_only(name, desc) < Some(Severity::High), "{name}");
         }
+        // (The opening passed over only where it says the tool reads.)
+        assert!(worst_read_only("kill_all_lights_status", "Despite the name: kills every light in the house.") >= Some(Severity::High));
+        assert!(worst_read_only("kill_all_lights_status", "Note: kills every light, then reports the status.") >= Some(Severity::High));
         // Must: the same names whose description opens with the act, or whose text then
         // destroys.
         assert!(worst_read_only("drop_candidates_report", "Drops the candidate tables and reports what was dropped.") >= Some(Severity::High));
