@@ -33,7 +33,22 @@ pub fn split(text: &str) -> Vec<Clause> {
     let mut block = false;
     let bytes = text.as_bytes();
     let mut i = 0usize;
+    // Bytes before this one are read one by one (their block holds a byte that may end a
+    // clause); from it on, a block of bytes none of which can is passed over at once.
+    let mut byte_wise_until = 0usize;
     while i < bytes.len() {
+        // (A block passed over holds none of the bytes below, and no space that could end a
+        // clause: it ends before the clause reaches `MAX_CLAUSE` bytes.)
+        if i >= byte_wise_until {
+            if i + BLOCK <= bytes.len()
+                && i + BLOCK <= start + MAX_CLAUSE
+                && !may_end(&bytes[i..i + BLOCK])
+            {
+                i += BLOCK;
+                continue;
+            }
+            byte_wise_until = i + BLOCK;
+        }
         // Only these bytes can start a character that ends a clause: the ASCII marks, and the
         // lead bytes of the CJK marks and of the bullet (every other character is skipped a
         // byte at a time; no continuation byte is among them). A space ends one only in a
@@ -80,6 +95,25 @@ pub fn split(text: &str) -> Vec<Clause> {
     }
     push(start, text.len(), &mut out);
     out
+}
+
+/// Bytes [`split`] passes over at once when none of them can end a clause.
+const BLOCK: usize = 32;
+
+/// Whether `block` holds a byte that may start a character that ends a clause (a space
+/// aside): the ASCII marks and the lead bytes of the CJK marks and of the bullet, as [`split`]
+/// tests each. By comparisons joined by `|`, which the compiler vectorises.
+fn may_end(block: &[u8]) -> bool {
+    block.iter().fold(0u8, |acc, &c| {
+        acc | u8::from(c == b'\n')
+            | u8::from(c == b'.')
+            | u8::from(c == b'!')
+            | u8::from(c == b'?')
+            | u8::from(c == b';')
+            | u8::from(c == 0xE2)
+            | u8::from(c == 0xE3)
+            | u8::from(c == 0xEF)
+    }) != 0
 }
 
 /// Whether the new line at `i` stays inside the clause that began at `start`: the clause is a
@@ -246,6 +280,16 @@ mod tests {
             long in 0usize..3,
         ) {
             let text = format!("{}{text}", "word ".repeat(long * 70));
+            proptest::prop_assert_eq!(split(&text), split_by_chars(&text));
+        }
+
+        /// Passing over blocks without a mark cuts where reading every character did: long
+        /// runs of words between marks, across block edges and past `MAX_CLAUSE` bytes.
+        #[test]
+        fn block_skipping_cuts_where_chars_did(
+            pieces in proptest::collection::vec(("[a-z ]{0,90}", "[ .!?;:\n。•—é]{0,2}"), 0..24),
+        ) {
+            let text: String = pieces.iter().map(|(a, b)| format!("{a}{b}")).collect();
             proptest::prop_assert_eq!(split(&text), split_by_chars(&text));
         }
 

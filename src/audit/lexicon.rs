@@ -827,10 +827,7 @@ pub fn fold(text: &str) -> String {
     if text.is_ascii() {
         // Nothing to normalise, nothing to disguise: lower case and whitespace only.
         // (Most text has only single spaces between words: lowered in one go.)
-        let b = text.as_bytes();
-        let single_spaces = !b.iter().any(|&c| c.is_ascii_whitespace() && c != b' ')
-            && memchr::memmem::find(b, b"  ").is_none();
-        if single_spaces {
+        if single_spaces(text.as_bytes()) {
             return text.to_ascii_lowercase();
         }
         return spaces_collapsed(
@@ -858,6 +855,45 @@ pub fn fold(text: &str) -> String {
         ));
     }
     fold_words(&lower)
+}
+
+/// Whether ASCII text's only whitespace is single spaces: no tab, line feed, form feed or
+/// carriage return, and no two spaces in a row. Read 64 bytes at a time without a branch a
+/// byte (the compiler turns each block's test into vector instructions); the answer is
+/// [`single_spaces_by_bytes`]'s.
+fn single_spaces(b: &[u8]) -> bool {
+    const BLOCK: usize = 64;
+    let mut at = 0;
+    while at < b.len() {
+        let end = (at + BLOCK).min(b.len());
+        // (A pair of spaces may straddle two blocks: each block's pairs start inside it and
+        // end one byte past it, where there is one.)
+        let block = &b[at..end];
+        let next = &b[at + 1..(end + 1).min(b.len())];
+        // (Written as byte comparisons joined by `|`, which the compiler vectorises; a
+        // `matches!` it turns into a bit test a byte.)
+        let other = block.iter().fold(0u8, |acc, &c| {
+            acc | u8::from(c == b'\t')
+                | u8::from(c == b'\n')
+                | u8::from(c == b'\x0C')
+                | u8::from(c == b'\r')
+        });
+        let pair = block.iter().zip(next).fold(0u8, |acc, (&x, &y)| {
+            acc | (u8::from(x == b' ') & u8::from(y == b' '))
+        });
+        if other | pair != 0 {
+            return false;
+        }
+        at = end;
+    }
+    true
+}
+
+/// [`single_spaces`] as first written (its oracle in the property tests).
+#[cfg(test)]
+fn single_spaces_by_bytes(b: &[u8]) -> bool {
+    !b.iter().any(|&c| c.is_ascii_whitespace() && c != b' ')
+        && memchr::memmem::find(b, b"  ").is_none()
 }
 
 /// `chars` with every run of characters that are `space` turned into one ASCII space.
@@ -1112,6 +1148,36 @@ mod tests {
                 let lower = nfkc.to_lowercase();
                 let lower = if nfkc.chars().any(char::is_uppercase) { lower } else { nfkc };
                 prop_assert_eq!(fold(&text), if text.is_ascii() { fold(&text) } else { fold_words(&lower) });
+            }
+        }
+    }
+
+    /// The block-wise whitespace test answers as the byte-by-byte one it replaces: on runs of
+    /// spaces and other whitespace across block boundaries, and on any bytes.
+    mod single_spaces {
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2000))]
+            #[test]
+            fn blocks_answer_as_bytes(text in "[ab \t\n\r\x0B\x0C]{0,200}") {
+                prop_assert_eq!(super::super::single_spaces(text.as_bytes()), super::super::single_spaces_by_bytes(text.as_bytes()));
+            }
+
+            #[test]
+            fn blocks_answer_as_bytes_on_any_bytes(b in prop::collection::vec(any::<u8>(), 0..300)) {
+                prop_assert_eq!(super::super::single_spaces(&b), super::super::single_spaces_by_bytes(&b));
+            }
+
+            #[test]
+            fn one_pair_anywhere(n in 0usize..260, at in 0usize..260) {
+                let mut b = vec![b'x'; n];
+                if n >= 2 {
+                    let at = at % (n - 1);
+                    b[at] = b' ';
+                    b[at + 1] = b' ';
+                }
+                prop_assert_eq!(super::super::single_spaces(&b), super::super::single_spaces_by_bytes(&b));
             }
         }
     }
