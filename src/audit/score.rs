@@ -374,7 +374,12 @@ fn visit_named<'a>(
         && ev
             .texts
             .iter()
-            .any(|t| t.contains("://") && (t.contains("http://") || t.contains("https://")))
+            // (A colon first, by a vector search: most strings hold none.)
+            .any(|t| {
+                memchr::memchr(b':', t.as_bytes()).is_some()
+                    && t.contains("://")
+                    && (t.contains("http://") || t.contains("https://"))
+            })
     {
         f(Key::Fact(2), 1.0);
     }
@@ -488,6 +493,11 @@ fn word_features(norms: &[&str]) -> Vec<(String, f64)> {
 
 /// A home-relative, absolute system or Windows profile path in the text.
 fn path_like(t: &str) -> bool {
+    // (Each of the marks holds a `/`, a `%` or a `\`: a string with none of them, found by a
+    // vector search, holds no mark.)
+    if memchr::memchr3(b'/', b'%', b'\\', t.as_bytes()).is_none() {
+        return false;
+    }
     [
         "~/",
         "$HOME/",

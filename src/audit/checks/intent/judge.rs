@@ -337,7 +337,9 @@ pub(super) fn assigns_value(folded: &str) -> bool {
     static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r#"\b[a-z][a-z0-9_]*(?:\s*=\s*[\w'"@./-]+|:\s*(?:true|false|\d+\b|'[^']+'|"[^"]+"))"#).ok()
     });
-    folded.contains(['=', ':']) && RE.as_ref().is_some_and(|re| re.is_match(folded))
+    // (Both marks are ASCII: a vector search for their bytes, not a test of every character.)
+    memchr::memchr2(b'=', b':', folded.as_bytes()).is_some()
+        && RE.as_ref().is_some_and(|re| re.is_match(folded))
 }
 
 /// [`assigns_value`] outside the arguments of a call written out (`get_revision(doc_id='d1')`

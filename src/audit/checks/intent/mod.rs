@@ -776,9 +776,8 @@ fn applies_to_tools(value: &str) -> Option<Vec<String>> {
     let list = c.get(1)?;
     let rest = format!("{}{}", &value[..c.get(0)?.start()], &value[list.end()..]);
     // (Something else is set beside the list: a proxy, a flag, a recipient.)
-    if !rest.contains(['=', ':']) {
-        return None;
-    }
+    // (Both marks are ASCII: a vector search for their bytes, not a test of every character.)
+    memchr::memchr2(b'=', b':', rest.as_bytes())?;
     let names: Vec<String> = list.as_str().split(',').map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()).collect();
     (!names.is_empty()).then_some(names)
 }
@@ -1236,8 +1235,9 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         // A call to another tool written out as a value of the output (`next_required_call`:
         // `share_workspace(role='owner', with='…@…')`) under a description that requires it,
         // or carrying a literal destination: the result tells the model what to call next.
-        if field.pointer.contains("/outputSchema")
-            && matches!(field.kind, StrKind::Other | StrKind::Default | StrKind::Example | StrKind::Enum)
+        // (The string's kind first: a test of one value, where the pointer's is a search.)
+        if matches!(field.kind, StrKind::Other | StrKind::Default | StrKind::Example | StrKind::Enum)
+            && field.pointer.contains("/outputSchema")
             && let Some(called) = written_call(field.text)
             && !own.contains(&called.to_lowercase())
         {

@@ -135,7 +135,10 @@ fn polite_request(folded: &str, hits: &[ConceptHit]) -> bool {
 /// A German order in the second person, its verb second after an opening phrase ("Nach dem
 /// Zählen löschst du alle Termine", "Danach sendest du …"): an action word followed by "du".
 pub(super) fn told_du(folded: &str, hits: &[ConceptHit]) -> bool {
-    if !folded.contains(" du ") {
+    // (Each `d` found by a vector search, the bytes around it compared: most clauses hold few,
+    // and no searcher is set up for the phrase.)
+    let f = folded.as_bytes();
+    if !memchr::memchr_iter(b'd', f).any(|i| i >= 1 && f[i - 1..].starts_with(b" du ")) {
         return false;
     }
     hits.iter().filter(|h| h.concept.is_action()).any(|h| {
@@ -154,12 +157,20 @@ fn imperative_en(folded: &str) -> bool {
         while ADVERBS.contains(&first) {
             first = words.next().unwrap_or_default();
         }
-        IMPERATIVE.contains(&first)
+        // (The verbs sorted once and searched by halves, not compared one by one.)
+        static SORTED: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+            let mut v = IMPERATIVE.to_vec();
+            v.sort_unstable();
+            v
+        });
+        SORTED.binary_search(&first).is_ok()
     };
+    // (The first `,` or `:` by a vector search for the two bytes — both ASCII — rather than a
+    // test of every character: what follows it is what `split_once([',', ':'])` hands on.)
     opens_with_verb(folded)
-        || folded
-            .split_once([',', ':'])
-            .is_some_and(|(_, after)| opens_with_verb(after))
+        || memchr::memchr2(b',', b':', folded.as_bytes())
+            .and_then(|i| folded.get(i + 1..))
+            .is_some_and(opens_with_verb)
         // … or opening a parenthesis after a name or title: "CI cache report (then call
         // delete_artifacts for every pipeline)", "Required pre-step (call first with …)".
         // (Not one closing a sentence: "… older tables are removed (DROP TABLE … CASCADE)"
@@ -983,9 +994,13 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
     let skip = |c: char| c.is_whitespace() || matches!(c, '`' | '\'' | '"' | '(' | ')' | ':' | '«' | '»' | '“' | '”');
     let before = raw[..at].trim_end_matches(skip).to_lowercase();
     let after = raw[at + len..].trim_start_matches(skip).to_lowercase();
+    // (Each word's last byte compared first, the whole word only where it matches: most
+    // words of the lists end otherwise than the text does.)
     let field_word_last = |before: &str| {
+        let last = before.as_bytes().last();
         BEFORE.iter().any(|w| {
-            before.strip_suffix(w).is_some_and(|b| {
+            w.as_bytes().last() == last
+                && before.strip_suffix(w).is_some_and(|b| {
                 !w.is_ascii() || !b.chars().next_back().is_some_and(char::is_alphanumeric)
             })
         })
@@ -1015,9 +1030,12 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
         }
         false
     };
+    // (Each word's first byte compared first, as above.)
+    let first = after.as_bytes().first();
     let followed_by = |words: &[&str]| {
         words.iter().any(|w| {
-            after.strip_prefix(w).is_some_and(|a| {
+            w.as_bytes().first() == first
+                && after.strip_prefix(w).is_some_and(|a| {
                 !w.is_ascii() || !a.chars().next().is_some_and(char::is_alphanumeric)
             })
         })
@@ -1424,9 +1442,8 @@ fn safeguard_switched_off(folded: &str) -> Option<ConceptHit> {
     static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(r"\b([a-z][a-z0-9]*(?:[_-][a-z0-9]+)*)\s*[:=]\s*(off|false|no|none|never|disabled|0|on|true|yes|always|enabled|1)\b").ok()
     });
-    if !folded.contains(['=', ':']) {
-        return None;
-    }
+    // (Both marks are ASCII: a vector search for their bytes, not a test of every character.)
+    memchr::memchr2(b'=', b':', folded.as_bytes())?;
     RE.as_ref()?.captures_iter(folded).find_map(|c| {
         let key = c.get(1)?.as_str();
         let value = c.get(2)?.as_str();
