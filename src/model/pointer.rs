@@ -4,8 +4,9 @@
 /// Escape one reference token (`~` → `~0`, `/` → `~1`). Borrowed when nothing needs
 /// escaping (almost every key), so building a pointer allocates only the pointer itself.
 pub fn token(s: &str) -> std::borrow::Cow<'_, str> {
-    // (Both are ASCII: a vector search for their bytes, not a test of every character.)
-    if memchr::memchr2(b'~', b'/', s.as_bytes()).is_some() {
+    // (Both are ASCII: a test of each byte, not of each character. Keys are short: a vector
+    // search costs more to set up than the loop.)
+    if s.bytes().any(|b| b == b'~' || b == b'/') {
         std::borrow::Cow::Owned(s.replace('~', "~0").replace('/', "~1"))
     } else {
         std::borrow::Cow::Borrowed(s)
