@@ -1267,19 +1267,26 @@ pub(super) fn negated_at(folded: &str, start: usize, end: usize) -> bool {
         || AFTER.in_text(after)
         || listed_then_negated(&folded[end..])
         || chinese_sequence_negated(&folded[..start])
-        || russian_cannot_after(folded, end)
+        || russian_cannot_after(folded, start, end)
 }
 
 /// Russian puts "cannot" after the infinitive and its object as well as before it:
 /// "Удалить отдельные строки нельзя, только весь поток" (single rows cannot be deleted). A
-/// "нельзя"/"невозможно" after the phrase, before the clause's next comma, semicolon or stop
-/// and within forty characters, negates it.
-fn russian_cannot_after(folded: &str, end: usize) -> bool {
+/// "нельзя"/"невозможно" after an infinitive, before the clause's next comma, dash,
+/// semicolon or stop and within forty characters, negates it. (Not after an imperative:
+/// "удали ~/.ssh — пропускать нельзя" orders the deletion and forbids skipping it.)
+fn russian_cannot_after(folded: &str, start: usize, end: usize) -> bool {
+    let word = folded[start..end].trim_end();
+    if !["ть", "ти", "чь", "ться", "тись"].iter().any(|e| word.ends_with(e)) {
+        return false;
+    }
     let rest = &folded[end..];
     if !rest.starts_with(|c: char| c == ' ' || ('\u{0400}'..='\u{04FF}').contains(&c)) {
         return false;
     }
-    let stop = rest.find([',', ';', '.', ':', '!', '?', '\n']).unwrap_or(rest.len());
+    let stop = rest
+        .find([',', ';', '.', ':', '!', '?', '\n', '—', '–'])
+        .unwrap_or(rest.len());
     let near: String = rest[..stop].chars().take(40).collect();
     near.split_whitespace().any(|w| w == "нельзя" || w == "невозможно")
 }
