@@ -1296,14 +1296,26 @@ pub(crate) fn fences(text: &str) -> Vec<Fence> {
 /// of its first line and whose `body_end` and `end` are the end of its last. Only looked for
 /// where a line is so indented.
 pub(crate) fn indented_blocks(text: &str) -> Vec<Fence> {
-    let mut out = Vec::new();
-    if !(text.contains("\n    ") || text.contains("\n\t")) {
-        return out;
-    }
     let fenced = if text.contains("```") {
         fences(text)
     } else {
         Vec::new()
+    };
+    indented_outside(text, &fenced)
+}
+
+/// [`indented_blocks`] given the text's fenced blocks (read once by [`code_blocks`]).
+fn indented_outside(text: &str, fenced: &[Fence]) -> Vec<Fence> {
+    let mut out = Vec::new();
+    if !(text.contains("\n    ") || text.contains("\n\t")) {
+        return out;
+    }
+    // (An indented block spans its lines: body and block are the same bytes.)
+    let block_of = |open: usize, last: usize| Fence {
+        open,
+        body: open,
+        body_end: last,
+        end: last,
     };
     let in_fence = |at: usize| fenced.iter().any(|f| f.open <= at && at < f.end);
     // (The block being read: its start and the end of its last indented line.)
@@ -1324,24 +1336,14 @@ pub(crate) fn indented_blocks(text: &str) -> Vec<Fence> {
             (true, Some((open, _))) => block = Some((open, end)),
             (true, None) => block = Some((start, end)),
             (false, Some((open, last))) => {
-                out.push(Fence {
-                    open,
-                    body: open,
-                    body_end: last,
-                    end: last,
-                });
+                out.push(block_of(open, last));
                 block = None;
             }
             (false, None) => {}
         }
     }
     if let Some((open, last)) = block {
-        out.push(Fence {
-            open,
-            body: open,
-            body_end: last,
-            end: last,
-        });
+        out.push(block_of(open, last));
     }
     out
 }
@@ -1354,7 +1356,8 @@ pub(crate) fn code_blocks(text: &str) -> Vec<Fence> {
     } else {
         Vec::new()
     };
-    all.extend(indented_blocks(text));
+    let indented = indented_outside(text, &all);
+    all.extend(indented);
     all.sort_by_key(|f| f.open);
     all
 }
