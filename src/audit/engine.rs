@@ -925,7 +925,7 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 // A `curl` call of the service's own API under an "Example" label, nothing
                 // piped, substituted, redirected or read from home (see
                 // [`crate::audit::text::api_example`]): its reference, shown, not an order.
-                Some(("a call of its API that the documentation shows", true))
+                Some((API_DOC, true))
             } else if pat.rule == rule_id::EXFILTRATION_CHANNEL
                 && prohibited(&prep.norm, m.start, m.end)
             {
@@ -990,6 +990,9 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 if joins {
                     cue = MENTION_CUE;
                 }
+                if how == API_DOC {
+                    cue = API_DOC_CUE;
+                }
                 message = format!("{message} ({how})");
             }
             if pat.names_tool {
@@ -1037,10 +1040,16 @@ fn pattern_hits(scan: &Scan, si: usize) -> Vec<Hit> {
                 .any(|w| after.starts_with(w));
                 // (… nor a field of the data a JSON example in the text shows: "use `score`"
                 // beside `"score": [1, 1]`.)
+                // (… nor a value of one of the server's own enumerations, "Use
+                // `key_compromise` only when the key really leaked" of a `reason` that lists
+                // it, unless another server of the scan has a tool so named.)
                 let is_property = item
                     .value
                     .is_some_and(|v| walk::property_names(v).contains(&tool))
-                    || crate::audit::text::data_key(&prep.norm, tool);
+                    || crate::audit::text::data_key(&prep.norm, tool)
+                    || (crate::audit::checks::intent::server_own_names(scan, si)
+                        .contains(&tool.to_lowercase())
+                        && scan.other_servers_with_tool(si, tool).is_empty());
                 let shouting = tool.len() <= 5 && tool.chars().all(|c| c.is_ascii_uppercase());
                 if param_like || is_property || shouting {
                     continue;
@@ -1172,6 +1181,14 @@ pub fn score(hits: &[&Hit]) -> u32 {
         e.0 = e.0.max(h.weight);
         e.1.insert(h.source.as_str());
     }
+    // A call of the service's own API, as its documentation shows it, is a reason to look
+    // (low), and corroborates nothing: a campaign tool's reference page with a `curl` example
+    // and a warning ("IMPORTANT: a sent campaign cannot be recalled") says no more for the
+    // example. The score is the rest's or the example's own, whichever is more: more evidence
+    // never lowers it. (Every order around the block is still read.)
+    let documented = by_cue.remove(API_DOC_CUE).map_or(0, |(w, sources)| {
+        u32::from(w) + sources.len().saturating_sub(1).min(1) as u32
+    });
     // Secret files named and nothing else (no order, no destination, no action read from a
     // clause): a list of what a scanner, a backup or a permission check looks at. Each file
     // is a reason to look (medium); naming more of them is no order to read any.
@@ -1200,12 +1217,20 @@ pub fn score(hits: &[&Hit]) -> u32 {
             u32::from(*w) + repeats as u32
         })
         .sum();
-    if named_only { total.min(3) } else { total }
+    let total = if named_only { total.min(3) } else { total };
+    total.max(documented)
 }
 
 /// The cue of every pattern or phrase named rather than said (quoted, or as an example):
 /// together they weigh as one cue, with at most one repeat (see [`score`]).
 pub(crate) const MENTION_CUE: &str = "mention";
+
+/// How a documented call of the service's own API is described (see [`pattern_hits`]).
+const API_DOC: &str = "a call of its API that the documentation shows";
+
+/// The cue of a documented call of the service's own API: counted only alone (see
+/// [`score`]).
+const API_DOC_CUE: &str = "api-documented";
 
 /// The cue of a word that shouts for the model's attention ("IMPORTANT:", see [`score`]).
 const ATTENTION_CUE: &str = "attention";
@@ -1450,6 +1475,30 @@ mod tests {
         assert_eq!(
             severity_of_score(score(&[&ssh, &shout, &read])),
             Some(Severity::Critical)
+        );
+    }
+
+    #[test]
+    fn a_documented_api_call_is_low_alone_and_corroborates_nothing() {
+        // The `curl` example of a reference page: its command and its URL, one reason to look.
+        let cmd = hit(API_DOC_CUE, "ec-curl", 1);
+        let url = hit(API_DOC_CUE, "ex-url", 1);
+        assert_eq!(severity_of_score(score(&[&cmd, &url])), Some(Severity::Low));
+        // Beside a warning read as something else, it adds nothing …
+        let steer = hit("intent-disparage", "intent:intent-disparage", 3);
+        assert_eq!(score(&[&cmd, &url, &steer]), score(&[&steer]));
+        assert_eq!(
+            severity_of_score(score(&[&cmd, &url, &steer])),
+            Some(Severity::Medium)
+        );
+        // … and takes nothing away: more evidence never lowers the score.
+        let shout = hit("attention", "hi-attention-word", 1);
+        assert!(score(&[&cmd, &url, &shout]) >= score(&[&cmd, &url]));
+        assert!(score(&[&cmd, &url, &shout]) >= score(&[&shout]));
+        let read = hit("intent-secret", "intent:intent-secret", 4);
+        assert_eq!(
+            severity_of_score(score(&[&cmd, &url, &read])),
+            Some(Severity::High)
         );
     }
 

@@ -1995,10 +1995,21 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             "other", "demás", "autres", "andere", "outros", "outras", "другие", "其他", "他の",
             "다른", "conector", "connecteur", "konnektor", "коннектор",
         ];
-        // (A phrase — "nicht mehr verwenden", "están obsoletos" — says it of something used.)
+        // (A phrase — "nicht mehr verwenden", "están obsoletos" — says it of something used;
+        // not of an act its subject opens with, "sending to them is blocked for EU accounts",
+        // a limit of what this tool does.)
         TOOLISH.iter().any(|w| r.folded.contains(w))
             || r.hits.iter().filter(|h| h.concept == Disparage).any(|h| {
-                r.folded.get(h.start..h.end).is_some_and(|w| w.trim().contains(char::is_whitespace))
+                let subject = r.folded[..h.start]
+                    .rsplit([';', ',', ':', '.', '!', '?', '\n'])
+                    .next()
+                    .unwrap_or_default();
+                let of_an_act = subject
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| w.len() > 4 && w.is_ascii() && w.ends_with("ing"));
+                !of_an_act
+                    && r.folded.get(h.start..h.end).is_some_and(|w| w.trim().contains(char::is_whitespace))
             })
     };
     let pointed = other || role || told || r.has(Prefer);

@@ -785,6 +785,7 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         if snake
             && !code
             && !quoted_value
+            && !after_status_code(raw, at)
             && !named_as_field(raw, at, word.len())
             && !defined_term(raw, at, word.len())
             && !in_list_of_values(raw, at)
@@ -794,6 +795,21 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         }
     }
     out
+}
+
+/// Whether the name at `at` of `raw` follows an HTTP status code, as an error's code does
+/// (`409 focus_lost`, "| 404 device_not_found |", "HTTP 403 elevation_not_allowed"): a code
+/// of 100–599, a space, the name.
+fn after_status_code(raw: &str, at: usize) -> bool {
+    let Some(before) = raw[..at].strip_suffix(' ') else {
+        return false;
+    };
+    let digits = before.len() - before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let code = &before[before.len() - digits..];
+    let lead = before[..before.len() - digits].chars().next_back();
+    digits == 3
+        && code.parse::<u16>().is_ok_and(|n| (100..600).contains(&n))
+        && !lead.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '/'))
 }
 
 /// Verbs a tool's name opens with (`send_email`, `update_job`, `purge_cache`).
