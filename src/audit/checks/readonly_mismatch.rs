@@ -338,6 +338,8 @@ const READ_VERBS_LAST: &[&str] = &[
     // … and English names closed by what shows a change before it is made (`purge_preview`).
     "preview", "mokrok", "johoe", "johoi", "geomsaek", "ichiran", "kensaku",
     "shutoku", "hyouji", "hyoji", "chaxun", "huoqu", "liebiao", "chakan", "sousuo",
+    // (確認, "check": `sakujo_yotei_kakunin` checks the deletions scheduled.)
+    "kakunin",
 ];
 
 /// Stems of verbs that only say "carries out" ("Makes a payment", "Проводит платёж"; the
@@ -910,6 +912,8 @@ const READ_ONLY_WORDS: &[&str] = &[
     "solo lectura", "somente leitura", "lecture seule", "schreibgeschützt", "nur lesend",
     "without modifying", "does not modify", "select only", "only select", "dry run", "dry-run",
     "preview",
+    // ("… 一覧表示するだけです": it only lists, whatever the list's rows say.)
+    "表示するだけ", "返すだけ", "取得するだけ", "読み取るだけ",
 ];
 
 /// Words after an effect word that make it a noun or a negation ("Writes are rejected",
@@ -917,6 +921,9 @@ const READ_ONLY_WORDS: &[&str] = &[
 const NOT_AN_EFFECT_AFTER: &[&str] = &[
     "are", "is", "was", "were", "will", "can", "cannot", "may", "might", "would", "nothing",
     "no", "not", "never", "of", "history", "log", "logs", "status",
+    // (German puts its negation after the verb: "Ändert nichts.", "Ändert keine Flags.",
+    // "Löscht niemals Daten".)
+    "nichts", "nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals",
     // (A measure of the work, not the work: "Commit count, contributors, …", "upload size".)
     "count", "counts", "size", "sizes", "rate", "rates", "frequency", "stats", "statistics",
     "graph", "heatmap", "velocity", "latency", "throughput",
@@ -1096,7 +1103,10 @@ fn clause_effect(
                     && !NOT_AN_OBJECT.contains(&bare);
                 // (After "and" alone: a comma joins nouns of a list as often as verbs.)
                 let and = [" and ", " и ", " et ", " und ", " y ", " e "].iter().any(|j| before.ends_with(j));
-                DETERMINERS.contains(&word) || (inflected && object && and)
+                // (… or a pronoun for what the first verb took: "detaches a partition and
+                // drops it".)
+                let pronoun = ["it", "them", "everything", "both", "it.", "them.", "it,", "them,"].contains(&word);
+                DETERMINERS.contains(&word) || (inflected && object && and) || ((inflected || !later) && pronoun)
             }
     };
     // An effect word inside quotes is named, not done (a message checked or translated,
@@ -1565,6 +1575,17 @@ fn runs_any_code(tool: &Value) -> bool {
 /// the name (after a namespace at most) the words up to it, or only the last where a read
 /// verb closes it (see [`effects`]).
 fn doing_words(all_words: &[String]) -> &[String] {
+    // (A word that is a noun as often as a verb, before a measure of it — `post_analytics`,
+    // `email_stats`, `message_metrics` — names what is measured: the measure says what the
+    // tool does.)
+    const NOUN_OR_VERB: &[&str] = &["post", "posts", "email", "emails", "mail", "message", "messages", "comment", "comments", "tweet", "tweets", "upload", "uploads", "share", "shares"];
+    const MEASURES: &[&str] = &["analytics", "stats", "statistics", "metrics", "insights", "performance", "engagement", "reach"];
+    if let [first, last] = all_words
+        && NOUN_OR_VERB.contains(&first.as_str())
+        && MEASURES.contains(&last.as_str())
+    {
+        return &all_words[1..];
+    }
     let read_at = all_words
         .iter()
         .take(2)
@@ -1636,8 +1657,12 @@ fn runs_any_code_with(tool: &Value, all_words: &[String]) -> bool {
             .contains(&n.as_str())
         })
     };
+    // (`cancel_command`, `abort_script`: what is stopped is named, nothing is run.)
+    let stopped = |i: usize| {
+        i > 0 && ["cancel", "abort", "stop", "halt", "interrupt", "terminate", "kill"].contains(&words[i - 1].as_str())
+    };
     let exec_word = words.iter().enumerate().any(|(i, w)| {
-        EXEC_WORDS.contains(&w.as_str()) && !(w == "eval" && evaluation()) && !data_of(i)
+        EXEC_WORDS.contains(&w.as_str()) && !(w == "eval" && evaluation()) && !data_of(i) && !stopped(i)
     });
     // A linter or parser reads the script it is given: its `shell` or `script` parameter
     // names what is read (`lint_shell_script(path, shell)`), not what is run.
@@ -3137,6 +3162,44 @@ mod tests {
         assert!(tool("accept_and_send signs the offer and sends the signed copy to the counterparty.") >= Some(Severity::High));
         // Must not: a text that only labels the options.
         assert_eq!(tool("view or accept_and_send."), None);
+    }
+
+    #[test]
+    fn a_second_verb_on_what_the_first_took_is_read() {
+        let ro = json!({"readOnlyHint": true});
+        // Must: the second verb acts on the first one's object, named by a pronoun.
+        assert!(mismatch("detach_partition", "Detaches a partition from a partitioned table and drops it.", ro.clone()));
+        assert!(mismatch("unmount_volume", "Unmounts the volumes and deletes them.", ro.clone()));
+        assert!(mismatch("detach_partition", "Detach a partition from a partitioned table and optionally drop it.", ro.clone()));
+        // Must not: a pronoun after a word that is no verb of the tool.
+        assert!(!mismatch("get_partition", "Returns a partition and the rows in it.", ro.clone()));
+    }
+
+    #[test]
+    fn a_command_stopped_is_no_command_run() {
+        let not_destructive = json!({"destructiveHint": false});
+        // Must not: a queued command cancelled.
+        assert!(!mismatch("cancel_command", "Cancels a queued command that has not reached the device yet.", not_destructive.clone()));
+        assert!(!mismatch("abort_script", "Stops a running job's script at its next checkpoint.", not_destructive.clone()));
+        // Must: a command run, or run after the cancel.
+        assert!(mismatch("run_command", "Runs a shell command on the device.", not_destructive.clone()));
+        assert!(mismatch("cancel_and_run_command", "Cancels the queued command and runs the given one instead.", not_destructive.clone()));
+    }
+
+    #[test]
+    fn a_german_negation_after_the_verb_and_a_measure_of_posts_change_nothing() {
+        let ro = json!({"readOnlyHint": true});
+        // Must not: German negates after the verb; a measure of posts reads; a check of
+        // scheduled deletions reads.
+        assert!(!mismatch("fristen_auslesen", "Liest Kündigungs- und Zahlungsfristen aus einem Vertrag aus und berechnet konkrete Daten. Ändert nichts.", ro.clone()));
+        assert!(!mismatch("experiment_auswerten", "Wertet ein A/B-Experiment aus: Konversionsraten je Variante und Signifikanz. Ändert keine Flags.", ro.clone()));
+        assert!(!mismatch("post_analytics", "Impressions, engagement, clicks and follower change for published posts in a date range.", ro.clone()));
+        assert!(!mismatch("sakujo_yotei_kakunin", "主催者が削除を予約している予定を一覧表示するだけです。", ro.clone()));
+        // Must: the same verbs without the negation, a post made, a deletion done.
+        assert!(mismatch("flags_aendern", "Ändert die Flags eines Experiments.", ro.clone()));
+        assert!(mismatch("post_message", "Posts a message to a channel.", ro.clone()));
+        assert!(mismatch("post_analytics", "Posts the analytics summary to the team channel.", ro.clone()));
+        assert!(mismatch("sakujo_jikkou", "予定を削除します。", ro.clone()));
     }
 
     #[test]

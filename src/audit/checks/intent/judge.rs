@@ -313,6 +313,42 @@ fn deletion_said_not_to_work(folded: &str, hits: &[crate::audit::lexicon::Concep
         })
 }
 
+/// Whether every deletion of a clause is the event a trigger waits for — "take a snapshot
+/// before deleting it", "перед удалением тоже делайте снимок", "antes de la eliminación",
+/// "删除前先备份": the trigger word, at most two short words, the deletion (or, in the
+/// languages that put the trigger after its event, the deletion, a short ending, the
+/// trigger). What the clause orders is then done at that moment; no deletion is ordered.
+fn deletion_is_the_trigger(folded: &str, hits: &[crate::audit::lexicon::ConceptHit]) -> bool {
+    let short_gap = |gap: &str| {
+        let gap = gap.trim();
+        gap.len() <= 12 && gap.split_whitespace().count() <= 2 && !gap.contains([',', ';', '.', ':', '，', '。', '、'])
+    };
+    // (Only a trigger that takes an event as its object: "next, overwrite …", "im Anschluss
+    // löscht …", "ensuite écraser …" order what follows them.)
+    // (Prepositions, the event after them; and the postpositions of Chinese, Japanese and
+    // Korean, the event before them: "조회 전에 DELETE …를 실행합니다" runs the deletion.)
+    const BEFORE_AN_EVENT: &[&str] = &[
+        "before", "after", "prior to", "upon", "перед", "после", "до", "при", "antes de", "después de",
+        "despues de", "antes da", "antes do", "depois de", "depois da", "depois do", "avant de",
+        "avant la", "avant le", "après", "apres", "vor dem", "vor der", "nach dem", "nach der",
+    ];
+    const AFTER_AN_EVENT: &[&str] = &["前", "之前", "以前", "后", "之后", "以后", "前に", "後に", "전에", "후에"];
+    let word = |t: &crate::audit::lexicon::ConceptHit| {
+        folded[t.start..t.end].trim_matches(|c: char| c.is_whitespace() || c == ',')
+    };
+    let mut deletes = hits.iter().filter(|h| h.concept == Concept::ActDelete).peekable();
+    deletes.peek().is_some()
+        && deletes.all(|h| {
+            hits.iter().filter(|t| t.concept == Concept::Trigger).any(|t| {
+                (BEFORE_AN_EVENT.contains(&word(t)) && t.end <= h.start && short_gap(&folded[t.end..h.start]))
+                    || (AFTER_AN_EVENT.contains(&word(t))
+                        && h.end <= t.start
+                        && !folded[h.start..h.end].is_ascii()
+                        && short_gap(&folded[h.end..t.start]))
+            })
+        })
+}
+
 /// "… which VMs were stopped", "which branches were deleted": the things a call acted on, by
 /// what was done to them (within a few words of "which").
 fn which_were_done(folded: &str) -> bool {
@@ -2213,6 +2249,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !lists_changes(r)
         && !changelog_entry(r)
         && !deletion_said_not_to_work(r.folded, &r.hits)
+        && !deletion_is_the_trigger(r.folded, &r.hits)
+        // (A markdown heading names a section — "## When to lock versus wipe" — unless it
+        // tells someone to do something.)
+        && !(r.folded.trim_start().starts_with('#') && !told)
         && !strips_characters(r)
         && !remediates_leak(r)
         && !asks_user
