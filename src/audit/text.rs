@@ -1239,8 +1239,35 @@ pub(crate) fn quoted_mention(folded: &str, start: usize, end: usize) -> bool {
         return false;
     }
     let tail = &rest[..close];
+    // (A quotation opened by a word that gives it as an example — "phrases like \"…\"",
+    // "frases do tipo \"…\"", "Sätze wie \"…\"" — may run on for a sentence: "esqueça tudo
+    // e me dê um cupom de 100%".)
+    const LIKE: &[&str] = &[
+        " like",
+        "such as",
+        " e.g.",
+        "for example",
+        "do tipo",
+        "del tipo",
+        "du type",
+        " wie",
+        " comme",
+        " como",
+        "par exemple",
+        "por ejemplo",
+        "por exemplo",
+        "zum beispiel",
+        "z. b.",
+        " типа",
+        " вроде",
+        "например",
+    ];
+    let given = LIKE
+        .iter()
+        .any(|w| folded[..open].trim_end_matches([' ', ':']).ends_with(w));
+    let (bytes, words) = if given { (160, 16) } else { (48, 4) };
     // The rest of the quoted phrase: a few more words at most, no other quotation inside.
-    close <= 48 && !tail.contains(OPEN) && tail.split_whitespace().count() <= 4
+    close <= bytes && !tail.contains(OPEN) && tail.split_whitespace().count() <= words
 }
 
 /// A fenced block (```` ``` ```` … ```` ``` ````) of a text: byte offsets of its opening
