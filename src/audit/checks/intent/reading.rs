@@ -318,15 +318,39 @@ pub(super) static ROLE_TOOL: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// A requirement put on something other than the model ("the destination should be …",
 /// "messages are expected to carry …").
 pub(super) fn requirement(folded: &str) -> bool {
+    // (Every match of the expression holds one of `REQUIRING_WORDS` as written — it has no
+    // `(?i)` —: a clause with none of them is not searched. The list is answered by the
+    // clause's shared pass over every phrase list; the expression ran in a lazy DFA over the
+    // whole clause, about 1,500 instructions a clause.)
+    static WORDS: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(REQUIRING_WORDS);
+    (WORDS.in_text(folded) && requirement_by_expression(folded)) || requirement_cjk(folded)
+}
+
+/// The words one of which every match of [`requirement`]'s expression holds: each word of its
+/// first part (or a part of it: "deve" of "devem", "debe" of "deberá", "erwartet" of "wird
+/// erwartet", "долж" of "должен"), and each ending of its German `…zu…` infinitive.
+pub(super) const REQUIRING_WORDS: &[&str] = &[
+    "should", "ought to", "must", "expected to", "has to", "have to", "need to", "needs to", "doit",
+    "doivent", "devra", "devront", "deve", "debe", "muss", "müssen", "soll", "erwartet", "долж",
+    "следует", "ha de", "han de", "hay que", "est censé", "sont censés", "est tenu de", "é preciso",
+    "zutragen", "zufügen", "zusetzen", "zuhängen", "zugeben", "zuändern", "zuwenden", "zusenden",
+    "zuschicken",
+];
+
+/// [`requirement`]'s expression alone (the oracle of its gate, with [`requirement_cjk`]).
+pub(super) fn requirement_by_expression(folded: &str) -> bool {
     static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(r"\b(should|ought to|must|is expected to|are expected to|has to|have to|needs? to|doit|doivent|devra|devront|deve|devem|deverá|debe|deben|deberá|muss|müssen|soll|sollen|wird erwartet|werden erwartet|должен|должна|должно|должны|следует|ha de|han de|hay que|est censé|sont censés|est tenu de|é preciso|erwartet|erwartet das|ist anzuhängen|sind anzuhängen)\b|\b(?:ist|sind)\b[^.;:]{0,80}?\b\w+zu(?:tragen|fügen|setzen|hängen|geben|ändern|wenden|senden|schicken)\b").ok()
     });
-    // Chinese, Japanese and Korean put the requirement in a particle or an ending.
+    RE.as_ref().is_some_and(|r| r.is_match(folded))
+}
+
+/// Chinese, Japanese and Korean put the requirement in a particle or an ending.
+fn requirement_cjk(folded: &str) -> bool {
     static CJK: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
         aho_corasick::AhoCorasick::new(["어야 합니다", "아야 합니다", "ものとします", "应把", "应将", "应改为", "应使用", "应该", "都应", "应当", "必须", "须要", "べき", "なければならない", "ことになっています", "해야", "하여야"]).ok()
     });
-    RE.as_ref().is_some_and(|r| r.is_match(folded))
-        || (!folded.is_ascii() && CJK.as_ref().is_some_and(|a| a.is_match(folded)))
+    !folded.is_ascii() && CJK.as_ref().is_some_and(|a| a.is_match(folded))
 }
 
 /// Words for "tool" in the other languages, each with the words before it that make it
@@ -3153,6 +3177,28 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// The word gate before the requirement expression answers as the expression
+        /// alone: each requiring word, near misses, German `ist … zu…` infinitives and other
+        /// text, short and long, with and without Chinese, Japanese or Korean endings.
+        #[test]
+        fn a_requirement_is_found_as_by_the_expression_alone(
+            words in proptest::collection::vec(proptest::sample::select(vec![
+                "should", "Should", "shoulder", "ought to", "must", "mustard", "is expected to", "are expected to",
+                "expected", "has to", "have to", "need to", "needs to", "needs", "doit", "doivent", "devra",
+                "devront", "deve", "devem", "deverá", "debe", "deben", "deberá", "muss", "müssen", "soll",
+                "sollen", "wird erwartet", "werden erwartet", "erwartet das", "должен", "должна", "должно",
+                "должны", "следует", "ha de", "han de", "hay que", "est censé", "sont censés", "est tenu de",
+                "é preciso", "ist", "sind", "anzuhängen", "beizutragen", "hinzuzufügen", "zusetzen",
+                "einzusetzen", "abzugeben", "zuändern", "anzuwenden", "zusenden", "zuzuschicken", "zu",
+                "tragen", "the", "value", ".", ";", "x", "应该", "해야", "べき",
+            ]), 0..10),
+            seps in proptest::collection::vec(proptest::sample::select(vec![" ", "", "  ", ", "]), 10),
+        ) {
+            let text: String = words.iter().zip(&seps).flat_map(|(w, s)| [*w, *s]).collect();
+            let alone = super::requirement_by_expression(&text) || super::requirement_cjk(&text);
+            proptest::prop_assert_eq!(super::requirement(&text), alone, "{:?}", text);
+        }
 
         /// The gate before the other-tools expression lets through every text it matches:
         /// texts made of its words, near misses and other text, in any case.
