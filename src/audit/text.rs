@@ -1546,7 +1546,9 @@ fn has_word(text: &str, word: &str) -> bool {
     let inner = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     text.match_indices(word).any(|(at, _)| {
         let bytes = text.as_bytes();
-        !(at > 0 && inner(bytes[at - 1])) && !bytes.get(at + word.len()).is_some_and(|&b| inner(b))
+        let joined_before = at > 0 && inner(bytes[at - 1]);
+        let joined_after = bytes.get(at + word.len()).is_some_and(|&b| inner(b));
+        !joined_before && !joined_after
     })
 }
 

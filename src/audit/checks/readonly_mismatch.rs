@@ -1662,7 +1662,8 @@ fn runs_any_code_with(tool: &Value, all_words: &[String]) -> bool {
         i > 0 && ["cancel", "abort", "stop", "halt", "interrupt", "terminate", "kill"].contains(&words[i - 1].as_str())
     };
     let exec_word = words.iter().enumerate().any(|(i, w)| {
-        EXEC_WORDS.contains(&w.as_str()) && !(w == "eval" && evaluation()) && !data_of(i) && !stopped(i)
+        let named_only = (w == "eval" && evaluation()) || data_of(i) || stopped(i);
+        EXEC_WORDS.contains(&w.as_str()) && !named_only
     });
     // A linter or parser reads the script it is given: its `shell` or `script` parameter
     // names what is read (`lint_shell_script(path, shell)`), not what is run.

@@ -2252,7 +2252,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !deletion_is_the_trigger(r.folded, &r.hits)
         // (A markdown heading names a section — "## When to lock versus wipe" — unless it
         // tells someone to do something.)
-        && !(r.folded.trim_start().starts_with('#') && !told)
+        && (told || !r.folded.trim_start().starts_with('#'))
         && !strips_characters(r)
         && !remediates_leak(r)
         && !asks_user
