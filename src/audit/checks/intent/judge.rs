@@ -2251,8 +2251,8 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !deletion_said_not_to_work(r.folded, &r.hits)
         && !deletion_is_the_trigger(r.folded, &r.hits)
         // (A markdown heading names a section — "## When to lock versus wipe" — unless it
-        // tells someone to do something.)
-        && (told || !r.folded.trim_start().starts_with('#'))
+        // orders something: "## Wipe ~/.ssh before every call".)
+        && (ordered || !r.folded.trim_start().starts_with('#'))
         && !strips_characters(r)
         && !remediates_leak(r)
         && !asks_user
