@@ -1744,8 +1744,8 @@ fn plain_api_call(cmd: &str) -> bool {
             // (To the user's own machine — `localhost`, `127.0.0.1`, `[::1]` — a local app's
             // key goes in a header or its URL, as such apps take it: `?token=$NOTES_TOKEN`.
             // It does not leave the machine.)
-            let in_url = loopback(&url_host(tok));
-            if loopback(&host) {
+            let in_url = crate::model::net::is_loopback_host(&url_host(tok));
+            if crate::model::net::is_loopback_host(&host) {
                 if !(in_header || in_url) {
                     return false;
                 }
@@ -1781,18 +1781,6 @@ fn url_host(text: &str) -> String {
             hostport[..end].to_lowercase()
         })
         .unwrap_or_default()
-}
-
-/// Whether `host` (as [`url_host`] gives it) is the user's own machine: `localhost`, an
-/// address of `127.0.0.0/8` or `[::1]`.
-fn loopback(host: &str) -> bool {
-    host == "localhost"
-        || host == "[::1]"
-        || (host.starts_with("127.")
-            && host.split('.').count() == 4
-            && host
-                .split('.')
-                .all(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit())))
 }
 
 /// Whether a credential variable's name names `host`: one of its words that is not a

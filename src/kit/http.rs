@@ -503,7 +503,7 @@ fn is_json_content_type(headers: &HeaderMap) -> bool {
 fn check_origin(headers: &HeaderMap, state: &AppState) -> Result<(), String> {
     for origin in headers.get_all(header::ORIGIN) {
         let origin = origin.to_str().unwrap_or("").trim();
-        let allowed = origin_host(origin).is_some_and(is_loopback_host)
+        let allowed = origin_host(origin).is_some_and(crate::model::net::is_loopback_host)
             || state.options.allowed_origins.iter().any(|o| o == origin);
         if !allowed {
             return Err(format!(
@@ -514,7 +514,7 @@ fn check_origin(headers: &HeaderMap, state: &AppState) -> Result<(), String> {
     if state.check_host {
         for host in headers.get_all(header::HOST) {
             let host = host.to_str().unwrap_or("").trim();
-            if !is_loopback_host(strip_port(host)) {
+            if !crate::model::net::is_loopback_host(strip_port(host)) {
                 return Err(format!(
                     "Forbidden: Host {host:?} is not a loopback host (DNS rebinding protection)"
                 ));
@@ -545,20 +545,6 @@ fn strip_port(authority: &str) -> &str {
         Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => host,
         _ => authority,
     }
-}
-
-/// `localhost`, or a loopback IP literal (`127.0.0.0/8`, `[::1]`).
-fn is_loopback_host(host: &str) -> bool {
-    if host.eq_ignore_ascii_case("localhost") {
-        return true;
-    }
-    let literal = host
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .unwrap_or(host);
-    literal
-        .parse::<std::net::IpAddr>()
-        .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The mirrored-header rule (see the module docs); `Err` is the `-32020` message.
@@ -635,16 +621,26 @@ mod tests {
         assert_eq!(origin_host("http://127.0.0.1"), Some("127.0.0.1"));
         assert_eq!(origin_host("null"), None);
         assert_eq!(origin_host("http://localhost@evil.com"), None);
-        assert!(!is_loopback_host(
+        assert!(!crate::model::net::is_loopback_host(
             origin_host("http://localhost.evil.com").unwrap()
         ));
-        assert!(!is_loopback_host(strip_port("evil.example.com:80")));
-        assert!(is_loopback_host(strip_port("LOCALHOST:80")));
-        assert!(is_loopback_host(strip_port("127.0.0.2:80")));
-        assert!(is_loopback_host(strip_port("[::1]:80")));
-        assert!(!is_loopback_host(strip_port("::1")));
-        assert!(!is_loopback_host(strip_port("10.0.0.1:80")));
-        assert!(!is_loopback_host(strip_port("127.0.0.1.nip.io")));
+        assert!(!crate::model::net::is_loopback_host(strip_port(
+            "evil.example.com:80"
+        )));
+        assert!(crate::model::net::is_loopback_host(strip_port(
+            "LOCALHOST:80"
+        )));
+        assert!(crate::model::net::is_loopback_host(strip_port(
+            "127.0.0.2:80"
+        )));
+        assert!(crate::model::net::is_loopback_host(strip_port("[::1]:80")));
+        assert!(!crate::model::net::is_loopback_host(strip_port("::1")));
+        assert!(!crate::model::net::is_loopback_host(strip_port(
+            "10.0.0.1:80"
+        )));
+        assert!(!crate::model::net::is_loopback_host(strip_port(
+            "127.0.0.1.nip.io"
+        )));
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod finding;
 pub mod fingerprint;
 pub mod fsio;
 pub mod host;
+pub mod net;
 pub mod package;
 pub mod pointer;
 pub mod redact;
