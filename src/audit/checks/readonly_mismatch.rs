@@ -337,6 +337,8 @@ const READ_VERBS_LAST: &[&str] = &[
     "schaetzen", "berechnen",
     // … and English names closed by what shows a change before it is made (`purge_preview`).
     "preview", "mokrok", "johoe", "johoi", "geomsaek", "ichiran", "kensaku",
+    // … and names closed by the state of what they name (`deploy_status`, `send_progress`).
+    "status", "progress",
     "shutoku", "hyouji", "hyoji", "chaxun", "huoqu", "liebiao", "chakan", "sousuo",
     // (確認, "check": `sakujo_yotei_kakunin` checks the deletions scheduled.)
     "kakunin",
@@ -886,6 +888,8 @@ fn destroying_operation(folded: &str) -> bool {
                 // (… or in a list of what is forbidden: "список запрещённых команд (`rm -rf
                 // /`, `mkfs`)".)
                 && !crate::audit::checks::side_effect_command::exemplified(folded, m.start())
+                // (… or named as what a setting allows: "force-push and deletion settings".)
+                && !names_a_setting(m.as_str(), &folded[m.end()..])
         })
     })
 }
@@ -928,6 +932,29 @@ const NOT_AN_EFFECT_AFTER: &[&str] = &[
     "count", "counts", "size", "sizes", "rate", "rates", "frequency", "stats", "statistics",
     "graph", "heatmap", "velocity", "latency", "throughput",
 ];
+
+/// Whether an effect word (`word`, the text after it `after`) is a noun of the act or its bare
+/// stem before what configures it — "force-push and deletion settings", "removal policy",
+/// "delete permission" —: the setting is named, nothing is done. Not a verb's form: "deletes
+/// permissions" and "removed settings" still act.
+fn names_a_setting(word: &str, after: &str) -> bool {
+    const CONFIGURES: &[&str] = &[
+        "settings", "setting", "rules", "rule", "policy", "policies", "protection", "permission",
+        "permissions", "options", "option",
+    ];
+    let rest = after.split(|c: char| !c.is_alphanumeric()).next().unwrap_or_default();
+    let mut then = after[rest.len()..]
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .filter(|w| !w.is_empty());
+    // (… or the last of two joined: "force-push and deletion settings".)
+    let configures = match then.next() {
+        Some(w) if CONFIGURES.contains(&w) => true,
+        Some("and" | "or") => then.nth(1).is_some_and(|w| CONFIGURES.contains(&w)),
+        _ => false,
+    };
+    let end = if rest.is_empty() { word } else { rest };
+    configures && word.is_ascii() && !end.ends_with('s') && !end.ends_with("ed") && !end.ends_with("ing")
+}
 
 /// English effect verbs in their bare form ("remove", not "removes"): opening a later
 /// sentence, an instruction to whoever calls the tool.
@@ -1157,7 +1184,11 @@ fn clause_effect(
         (later && plain_word && !verb_any && !verb_early && !OBJECT_OPENERS.contains(&next))
             || (later && h.start == offset && EN_BARE_VERBS.contains(&word))
             || NOT_AN_EFFECT_AFTER.contains(&next)
-            || crate::audit::text::any_of!(tail, ["ません", "ない", "지 않", "않습니다", "못합"])
+            || crate::audit::text::any_of!(tail, ["ません", "ない", "지 않", "않습니다", "못합", "されず", "せず"])
+            // (A noun of the act, or its bare stem, before what configures it: "force-push and
+            // deletion settings", "removal policy", "delete permission": the setting is shown,
+            // nothing is deleted.)
+            || names_a_setting(word, &folded[h.end..])
             || attributive(&folded[h.end..])
             // (… or the tail of a compound that names a moment or a kind: "pre-commit hook",
             // "post-merge", "non-delete".)
@@ -3174,6 +3205,24 @@ mod tests {
         assert!(mismatch("detach_partition", "Detach a partition from a partitioned table and optionally drop it.", ro.clone()));
         // Must not: a pronoun after a word that is no verb of the tool.
         assert!(!mismatch("get_partition", "Returns a partition and the rows in it.", ro.clone()));
+    }
+
+    #[test]
+    fn a_state_a_setting_and_a_japanese_negation_change_nothing() {
+        let ro = json!({"readOnlyHint": true});
+        let not_destructive = json!({"destructiveHint": false});
+        // Must not: a name closed by the state of what it names; the setting of an act named;
+        // a Japanese "is not deleted".
+        assert!(!mismatch("deploy_status", "Show the status of recent deployments.", ro.clone()));
+        assert!(!mismatch("wipe_status", "Shows whether a device wipe has finished.", ro.clone()));
+        assert!(!mismatch("get_branch_protection", "Show the protection rules of a branch: required reviews, status checks, force-push and deletion settings.", ro.clone()));
+        assert!(!mismatch("list_members", "Lists members and their delete permission.", ro.clone()));
+        assert!(!mismatch("karte_teisei", "カルテの記載を訂正します。元の記載は削除されず、訂正履歴として残ります。", not_destructive.clone()));
+        // Must: the act done, not configured; the deletion said plainly.
+        assert!(mismatch("deploy", "Deploys the service.", ro.clone()));
+        assert!(mismatch("show_branch", "Shows the branch, then force-pushes the rebased history.", ro.clone()));
+        assert!(mismatch("show_branch", "Show the branch and force push settings, then force-push the branch.", ro.clone()));
+        assert!(mismatch("karte_sakujo", "カルテの記載を訂正し、元の記載は削除されます。", not_destructive));
     }
 
     #[test]

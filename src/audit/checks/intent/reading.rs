@@ -437,6 +437,11 @@ pub(super) fn role_tool(folded: &str) -> bool {
                 .any(|w| after.starts_with(w));
             let bare_the =
                 between.starts_with("the ") && between.split_whitespace().count() == 2 && !described;
+            // (The session the tools are of is no tool: "every deploy tool in this session".)
+            let between = match between.rsplit_once(" in ").or_else(|| between.rsplit_once(" of ")) {
+                Some((head, tail)) if ["session", "conversation", "chat"].iter().any(|w| tail.ends_with(w)) => head,
+                _ => between,
+            };
             // ("These tools", "these servers": this server's own, as a whole.)
             !bare_the
                 && !crate::audit::text::any_of!(between, ["this ", "same ", "current ", " own ", "these "])
@@ -1014,6 +1019,8 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
         "stays", "stays in", "remains", "remains in", "fica como", "fica em", "queda como",
         "queda en", "reste", "reste en", "passe en", "bleibt", "wechselt zu", "wechselt in",
         "остаётся", "остается", "переходит в",
+        // … or a label an item carries ("Review queued items marked `needs_review`").
+        "marked", "marked as", "labelled", "labeled", "tagged", "tagged as", "flagged as",
     ];
     const AFTER: &[&str] = &[
         "property", "field", "column", "parameter", "argument", "attribute", "key ", "字段", "属性",
@@ -1087,7 +1094,19 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
             })
         })
     };
+    // … or a group, a role or a team someone belongs to, the word right after the name
+    // ("belongs to the `ca-root-approvers` group", "the `billing-admin` role"; not across a
+    // colon, "applies to create_user): role = 'admin'").
+    let member_of = || {
+        let next = raw[at + len..].trim_start_matches(['`', '\'', '"']);
+        ["group", "groups", "role", "roles", "team"].iter().any(|w| {
+            next.strip_prefix(' ')
+                .and_then(|n| n.strip_prefix(w))
+                .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+        })
+    };
     field_word_last(&before)
+        || member_of()
         || opened_by_field_word()
         || followed_by(AFTER)
         || (!raw[at + len..].starts_with('"') && followed_by(VALUE))
