@@ -65,6 +65,28 @@ static INTRUDES: LazyLock<Option<Regex>> = LazyLock::new(|| {
     .ok()
 });
 
+/// A gate before [`DESTROYS`] and [`INTRUDES`] for ASCII text: each of their alternatives
+/// cut after its command's words (`git push`, `rm -`, `curl`, `docker run`, …), with the same
+/// flags, so it matches wherever either of them does (and a little more). Most strings hold
+/// no command: one search of this small expression says so where two searches, one of each,
+/// did. In ASCII mode (ASCII case folding, `\s` and `\b`), which on ASCII text matches
+/// exactly where the Unicode-mode expression does (no `ſ` or Kelvin sign to fold, no other
+/// space or word character), and keeps its automata, and so the memory its searches take,
+/// small; text that is not ASCII is not gated.
+static EITHER: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    regex::RegexBuilder::new(concat!(
+        r"\bgit\s+(?:push|reset|clean)\b|\brm\s+-|\bflush(?:all|db)\b|\btruncate\s+table\b",
+        r"|\bdrop\s+(?:table|database|schema)\b|\bzfs\s+destroy\b|\bs3\s+r[bm]\b",
+        r"|\bkubectl\s+(?:delete|apply)\b|\bterraform\s+destroy\b|\bsystem\s+prune\b",
+        r"|\bauthorized_keys\b|\b(?:curl|wget)\b|\bchmod\s+\+x\b|\bpip3?\s+install\b",
+        r"|\bnpm\s+(?:install|i)\b|\bnpx\s|\bdocker\s+run\b|\benv\s*\||\bprintenv\b",
+    ))
+    .case_insensitive(true)
+    .unicode(false)
+    .build()
+    .ok()
+});
+
 /// Words that, shortly before a command, say it is not run ("never", "不要", "nicht").
 const NEGATIONS: &[&str] = &[
     "never ", "not ", "n't ", "nunca ", "jamais ", "nicht ", "niemals ", "não ", "не ", "никогда ",
@@ -293,6 +315,7 @@ static TEMPLATE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 pub(crate) fn warm_up() {
     LazyLock::force(&DESTROYS);
     LazyLock::force(&INTRUDES);
+    LazyLock::force(&EITHER);
     LazyLock::force(&TEMPLATE);
     super::lookalike_package::warm_up();
 }
@@ -424,6 +447,25 @@ fn value_owner(pointer: &str) -> Option<&str> {
     ["/default", "/examples"].iter().filter_map(|w| pointer.rfind(w)).max().map(|cut| &pointer[..cut])
 }
 
+/// The first destroying command in `norm` (`true`), else the first intruding one (`false`),
+/// with its span; the gate ([`EITHER`]) searched first, so that a string with neither —
+/// nearly every string — is read once.
+fn command_in(destroys: &Regex, intrudes: &Regex, norm: &str) -> Option<(usize, usize, bool)> {
+    if norm.is_ascii() && EITHER.as_ref().is_some_and(|either| !either.is_match(norm)) {
+        return None;
+    }
+    command_in_each(destroys, intrudes, norm)
+}
+
+/// [`command_in`] by each expression in turn (what it answers when the gate matches, and its
+/// oracle).
+fn command_in_each(destroys: &Regex, intrudes: &Regex, norm: &str) -> Option<(usize, usize, bool)> {
+    destroys
+        .find(norm)
+        .map(|m| (m.start(), m.end(), true))
+        .or_else(|| intrudes.find(norm).map(|m| (m.start(), m.end(), false)))
+}
+
 pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
     let (Some(destroys), Some(intrudes)) = (DESTROYS.as_ref(), INTRUDES.as_ref()) else {
         return;
@@ -455,10 +497,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                 None => stores.push((owner, fi, vec![norm])),
             }
         }
-        let found = destroys
-            .find(norm)
-            .map(|m| (m.start(), m.end(), true))
-            .or_else(|| intrudes.find(norm).map(|m| (m.start(), m.end(), false)))
+        let found = command_in(destroys, intrudes, norm)
             .or_else(|| value_destroys(field.kind, norm).map(|(a, b)| (a, b, true)));
         if let Some((start, end, what)) = data_template(field.kind, norm) {
             hits.push(Hit {
@@ -602,6 +641,36 @@ mod tests {
     use crate::audit::checks::testutil::*;
     use crate::model::finding::Severity;
     use serde_json::{Value, json};
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// The gate matches wherever either expression does, and the commands found through
+        /// it are those the two expressions find in turn: commands of each kind, in any case,
+        /// near misses and prose around them.
+        #[test]
+        fn the_union_finds_the_commands_each_expression_finds(
+            words in proptest::collection::vec(proptest::sample::select(vec![
+                "git push", "origin main", "--force", "-f", "--delete", "+main", "git reset --hard", "git clean -fdx",
+                "rm -rf", "rm", "-r", "/tmp/x", "FLUSHALL", "flushdb", "truncate table", "drop table", "DROP DATABASE",
+                "zfs destroy", "s3 rb", "s3 rm", "--recursive", "kubectl delete", "terraform destroy", "system prune",
+                "authorized_keys", "curl", "wget", "https://x.sh", "|", "sudo", "bash", "sh", "chmod +x", "pip install",
+                "pip3 install", "git+https://x", "npm install", "npm i", "github:x/y", "npx -y", "kubectl apply -f",
+                "docker run", "--privileged", "-v /:/", "env", "grep", "printenv", "Git Push", "ſ3 rb", "\n", "the", "form",
+                "format", "x",
+            ]), 0..9),
+            seps in proptest::collection::vec(proptest::sample::select(vec![" ", "", "  ", "\t"]), 9),
+        ) {
+            let text: String = words.iter().zip(&seps).flat_map(|(w, s)| [*w, *s]).collect();
+            let (Some(d), Some(i), Some(e)) = (super::DESTROYS.as_ref(), super::INTRUDES.as_ref(), super::EITHER.as_ref()) else {
+                panic!("the command expressions compile");
+            };
+            if text.is_ascii() && (d.is_match(&text) || i.is_match(&text)) {
+                proptest::prop_assert!(e.is_match(&text), "{:?}", text);
+            }
+            proptest::prop_assert_eq!(super::command_in(d, i, &text), super::command_in_each(d, i, &text), "{:?}", text);
+        }
+    }
 
     fn worst(tool: Value) -> Option<Severity> {
         run(&[snap("s", vec![tool])])
