@@ -779,17 +779,35 @@ impl AsciiSet {
 /// text cannot match it: most strings meet no literal of most patterns, and are read once by
 /// the automaton instead of driving the lazy DFA of every pattern at once, whose states
 /// (where each pattern's gaps stand) diverse text keeps multiplying.
+///
+/// A pattern may have several such sets (its prefixes, its suffixes, those of the runs of its
+/// top-level sequence: [`gate_sets`]), each as sound as the others: every match holds a
+/// literal of each. The gate waits for the most telling one and for up to two more
+/// ([`MAX_SETS`] in all), and lets the pattern through only where the text holds a literal
+/// of every one (`ignore … instructions` waits for both words, not for `ignore` alone), in
+/// the same pass.
 #[derive(Debug)]
 struct Gate {
     /// The literals, ASCII case-insensitive, searched through a lazily built DFA (see
     /// [`crate::audit::overlap`]).
     ac: crate::audit::overlap::LazyOverlap,
-    /// For each literal of the automaton: the patterns it lets through.
+    /// For each literal of the automaton: the literal sets (their ids) it belongs to.
     owners: Vec<Vec<u32>>,
+    /// For each set id: the pattern whose set it is (ids left out to keep each pattern's sets
+    /// in one 64-bit word: `u32::MAX`).
+    set_pattern: Vec<u32>,
+    /// For each pattern: the word of the set bits that holds its sets, and their bits in it
+    /// (`0`: the pattern has none, it is in `always`).
+    set_word: Vec<(u32, u64)>,
+    /// Words of set bits.
+    set_words: usize,
     /// Patterns let through whatever the text.
     always: Vec<usize>,
     patterns: usize,
 }
+
+/// The most literal sets the gate waits for in one pattern (see [`Gate`]).
+const MAX_SETS: usize = 3;
 
 impl Gate {
     fn build(patterns: &[Pattern]) -> Option<Gate> {
@@ -797,22 +815,36 @@ impl Gate {
         let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
         let mut owners: Vec<Vec<u32>> = Vec::new();
         let mut always = Vec::new();
+        let mut set_pattern: Vec<u32> = Vec::new();
+        let mut set_word: Vec<(u32, u64)> = Vec::with_capacity(patterns.len());
         for (i, p) in patterns.iter().enumerate() {
-            let Some(lits) = gate_literals(&p.source) else {
+            let Some(sets) = gate_sets(&p.source) else {
                 always.push(i);
+                set_word.push((0, 0));
                 continue;
             };
-            for lit in lits {
-                let k = *index.entry(lit.clone()).or_insert_with(|| {
-                    literals.push(lit);
-                    owners.push(Vec::new());
-                    literals.len() - 1
-                });
-                let who = u32::try_from(i).ok()?;
-                if owners[k].last() != Some(&who) {
-                    owners[k].push(who);
+            // (A pattern's sets share one word: the next one if they do not fit in this one.)
+            if set_pattern.len() % 64 + sets.len() > 64 {
+                set_pattern.resize(set_pattern.len().next_multiple_of(64), u32::MAX);
+            }
+            let word = u32::try_from(set_pattern.len() / 64).ok()?;
+            let mut mask = 0u64;
+            for set in sets {
+                let id = u32::try_from(set_pattern.len()).ok()?;
+                mask |= 1 << (id % 64);
+                set_pattern.push(u32::try_from(i).ok()?);
+                for lit in set {
+                    let k = *index.entry(lit.clone()).or_insert_with(|| {
+                        literals.push(lit);
+                        owners.push(Vec::new());
+                        literals.len() - 1
+                    });
+                    if owners[k].last() != Some(&id) {
+                        owners[k].push(id);
+                    }
                 }
             }
+            set_word.push((word, mask));
         }
         // (Not a full DFA: it searched a fifth faster in the audit benchmark, but building it
         // cost about 200 M instructions, some 50 ms, on the first string of every scan. The
@@ -821,6 +853,9 @@ impl Gate {
         Some(Gate {
             ac,
             owners,
+            set_words: set_pattern.len().div_ceil(64),
+            set_pattern,
+            set_word,
             always,
             patterns: patterns.len(),
         })
@@ -829,23 +864,44 @@ impl Gate {
     /// The patterns that may match `text` (ASCII), in order. (The patterns let through are
     /// marked in a bit set and read out a word at a time: a list of flags, one per pattern,
     /// cost as much to read back as the automaton pass over a short string.)
+    ///
+    /// (The sets met are marked in bits after the patterns', and a pattern is marked when the
+    /// last of its sets is: one test of one word, where its sets are.)
     fn candidates(&self, text: &str) -> Vec<usize> {
-        let mut hit = vec![0u64; self.patterns.div_ceil(64)];
-        let mut mark = |i: usize| {
-            if let Some(w) = hit.get_mut(i / 64) {
+        let words = self.patterns.div_ceil(64);
+        let mut hit = vec![0u64; words + self.set_words];
+        let (pattern_bits, set_bits) = hit.split_at_mut(words);
+        for &i in &self.always {
+            if let Some(w) = pattern_bits.get_mut(i / 64) {
                 *w |= 1 << (i % 64);
             }
-        };
-        for &i in &self.always {
-            mark(i);
         }
         self.ac.for_each(text.as_bytes(), |m| {
-            for &i in &self.owners[m.pattern] {
-                mark(i as usize);
+            for &id in &self.owners[m.pattern] {
+                let id = id as usize;
+                let Some(w) = set_bits.get_mut(id / 64) else {
+                    continue;
+                };
+                let bit = 1u64 << (id % 64);
+                if *w & bit != 0 {
+                    continue;
+                }
+                *w |= bit;
+                let met = *w;
+                let Some(&who) = self.set_pattern.get(id) else {
+                    continue;
+                };
+                let who = who as usize;
+                if let Some(&(_, mask)) = self.set_word.get(who)
+                    && met & mask == mask
+                    && let Some(pw) = pattern_bits.get_mut(who / 64)
+                {
+                    *pw |= 1 << (who % 64);
+                }
             }
         });
         let mut out = Vec::new();
-        for (k, &w) in hit.iter().enumerate() {
+        for (k, &w) in pattern_bits.iter().enumerate() {
             let mut w = w;
             while w != 0 {
                 out.push(k * 64 + w.trailing_zeros() as usize);
@@ -859,13 +915,23 @@ impl Gate {
     /// oracle.
     #[cfg(test)]
     fn candidates_by_flags(&self, text: &str) -> Vec<usize> {
+        let mut met = vec![false; self.set_pattern.len()];
+        for m in self.ac.find_by_nfa(text.as_bytes()) {
+            for &id in &self.owners[m.pattern] {
+                met[id as usize] = true;
+            }
+        }
         let mut hit = vec![false; self.patterns];
         for &i in &self.always {
             hit[i] = true;
         }
-        for m in self.ac.find_by_nfa(text.as_bytes()) {
-            for &i in &self.owners[m.pattern] {
-                hit[i as usize] = true;
+        for (i, &(word, mask)) in self.set_word.iter().enumerate() {
+            let ids: Vec<usize> = (0..64)
+                .filter(|b| mask & (1 << b) != 0)
+                .map(|b| word as usize * 64 + b)
+                .collect();
+            if !ids.is_empty() && ids.iter().all(|&id| met[id]) {
+                hit[i] = true;
             }
         }
         hit.iter()
@@ -879,7 +945,24 @@ impl Gate {
 /// literals, whichever set is finite and more telling (its shortest literal the longer);
 /// failing both, the same of a run of its top-level sequence ([`inner_literals`]); `None`
 /// when no set is finite without the empty literal.
-fn gate_literals(source: &str) -> Option<Vec<Vec<u8>>> {
+fn gate_literals(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
+    let mut best: Option<Vec<Vec<u8>>> = None;
+    consider_literals(&mut best, hir, true);
+    consider_literals(&mut best, hir, false);
+    if best.is_none() {
+        best = inner_literals(hir);
+    }
+    best
+}
+
+/// The literal sets the gate waits for in a pattern (see [`Gate`]): its gate literals
+/// ([`gate_literals`]) first, then up to two more ([`MAX_SETS`] in all) of the pattern's
+/// finite sets (its prefixes and suffixes, those of each run of its top-level sequence: each
+/// as sound, as [`inner_literals`] says), the most telling first, each of literals of three
+/// bytes or more and none a part of (or holding) a literal of a set taken before (it would
+/// add little). `None` when the pattern has no gate literals.
+fn gate_sets(source: &str) -> Option<Vec<Vec<Vec<u8>>>> {
+    use regex_syntax::hir::{Hir, HirKind};
     let hir = regex_syntax::ParserBuilder::new()
         .unicode(false)
         .utf8(false)
@@ -887,13 +970,45 @@ fn gate_literals(source: &str) -> Option<Vec<Vec<u8>>> {
         .parse(source)
         .ok()?;
     let hir = lowered(hir);
-    let mut best: Option<Vec<Vec<u8>>> = None;
-    consider_literals(&mut best, &hir, true);
-    consider_literals(&mut best, &hir, false);
-    if best.is_none() {
-        best = inner_literals(&hir);
+    let first = gate_literals(&hir)?;
+    let mut more: Vec<Vec<Vec<u8>>> = Vec::new();
+    let mut add = |h: &Hir, prefix: bool| {
+        let mut one = None;
+        consider_literals(&mut one, h, prefix);
+        more.extend(one);
+    };
+    add(&hir, true);
+    add(&hir, false);
+    let mut top = &hir;
+    while let HirKind::Capture(cap) = top.kind() {
+        top = &cap.sub;
     }
-    best
+    if let HirKind::Concat(subs) = top.kind() {
+        for k in 1..subs.len() {
+            add(&Hir::concat(subs[k..].to_vec()), true);
+            add(&Hir::concat(subs[..k].to_vec()), false);
+        }
+    }
+    let shortest = |ls: &[Vec<u8>]| ls.iter().map(Vec::len).min().unwrap_or(0);
+    more.retain(|set| shortest(set) >= 3);
+    more.sort_by(|a, b| shortest(b).cmp(&shortest(a)).then(a.len().cmp(&b.len())));
+    let mut sets = vec![first];
+    for set in more {
+        if sets.len() >= MAX_SETS {
+            break;
+        }
+        let related = |a: &[u8], b: &[u8]| {
+            let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+            long.windows(short.len()).any(|w| w == short)
+        };
+        let overlaps = set
+            .iter()
+            .any(|l| sets.iter().flatten().any(|t| related(l, t)));
+        if !overlaps {
+            sets.push(set);
+        }
+    }
+    Some(sets)
 }
 
 /// The literals of a pattern that opens and closes with what may be any byte or none
