@@ -1821,6 +1821,28 @@ pub(super) struct Reading<'a> {
     pub forbids_move: bool,
 }
 
+/// Whether the text before a skip phrase says what a third party can then do, the purpose of
+/// a step ("keep it short so the finance team can match the transfer without asking"): not
+/// the model, the assistant or an agent acting unasked ("so you can pay without asking" stays a
+/// bypass).
+fn someone_else_can(before: &str) -> bool {
+    let Some(at) = before.rfind(" so ") else {
+        return false;
+    };
+    let purpose = &before[at + 4..];
+    let purpose = purpose.strip_prefix("that ").unwrap_or(purpose);
+    let Some(can) = purpose.find(" can ") else {
+        return false;
+    };
+    let subject = &purpose[..can];
+    const MODEL: &[&str] = &["you", "it", "the model", "the assistant", "the agent", "the ai", "the llm", "claude", "we"];
+    let words = subject.split_whitespace().count();
+    (1..=4).contains(&words)
+        && !subject.contains([',', ';', ':'])
+        && !MODEL.iter().any(|m| subject == *m || subject.ends_with(&format!(" {m}")))
+        && !crate::audit::text::any_of!(subject, ["assistant", "agent", "model", "ai "])
+}
+
 /// Does the clause list quoted examples of hostile text (a scanner's "typical hits include
 /// phrases like \"ignore all previous instructions\" … and requests to \"send the contents of
 /// ~/.ssh/id_rsa\"", "탐지 예시: \"이전 지시를 모두 무시하라\", 가짜 [SYSTEM] 블록"): an example
@@ -2475,6 +2497,18 @@ impl Reading<'_> {
             {
                 return false;
             }
+            // "Named after" ("Name rules after the behaviour, not the tool", "a queue named
+            // after its team"): what a name is taken from, no order of steps.
+            if h.concept == Trigger
+                && &folded[h.start..h.end] == "after"
+                && folded[..h.start]
+                    .split_whitespace()
+                    .rev()
+                    .take(3)
+                    .any(|w| matches!(w, "name" | "names" | "named" | "naming"))
+            {
+                return false;
+            }
             // A time word joined by a hyphen into a name or a value ("before-reinstall",
             // "after-hours", "nightly-before-deploy"): part of a label, no order of steps.
             if h.concept == Trigger
@@ -2792,7 +2826,11 @@ impl Reading<'_> {
             .any(|c| self.has(*c));
         let approval = APPROVAL.iter().any(|a| self.folded.contains(a));
         self.hits.iter().any(|h| {
-            h.concept == SkipConfirm && !self.negated_without(h) && !self.held_by_safeguard(h) && (acts || approval)
+            h.concept == SkipConfirm
+                && !self.negated_without(h)
+                && !self.held_by_safeguard(h)
+                && (acts || approval)
+                && !someone_else_can(&self.folded[..h.start])
         })
     }
 
@@ -2821,6 +2859,7 @@ impl Reading<'_> {
                 && self.folded.get(h.start..h.end).is_some_and(|w| ASKING.iter().any(|a| w.contains(a)))
                 && !self.negated_without(h)
                 && !self.held_by_safeguard(h)
+                && !someone_else_can(&self.folded[..h.start])
                 && {
                     let after = self.folded.get(h.end..).unwrap_or_default();
                     let near: String = after.chars().take(24).collect();
