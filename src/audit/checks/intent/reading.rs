@@ -1839,7 +1839,7 @@ fn someone_else_can(before: &str) -> bool {
     let words = subject.split_whitespace().count();
     (1..=4).contains(&words)
         && !subject.contains([',', ';', ':'])
-        && !MODEL.iter().any(|m| subject == *m || subject.ends_with(&format!(" {m}")))
+        && !MODEL.iter().any(|m| subject.strip_suffix(m).is_some_and(|head| head.is_empty() || head.ends_with(' ')))
         && !crate::audit::text::any_of!(subject, ["assistant", "agent", "model", "ai "])
 }
 
