@@ -1840,7 +1840,9 @@ fn someone_else_can(before: &str) -> bool {
     (1..=4).contains(&words)
         && !subject.contains([',', ';', ':'])
         && !MODEL.iter().any(|m| subject.strip_suffix(m).is_some_and(|head| head.is_empty() || head.ends_with(' ')))
-        && !crate::audit::text::any_of!(subject, ["assistant", "agent", "model", "ai "])
+        // (… nor a bot, a client or an automation the model may stand for: "so the finance
+        // bot can settle without asking".)
+        && !crate::audit::text::any_of!(subject, ["assistant", "agent", "model", "ai ", "bot", "copilot", "integration", "client", "caller", "tool", "automation", "workflow"])
 }
 
 /// Does the clause list quoted examples of hostile text (a scanner's "typical hits include
@@ -2498,7 +2500,8 @@ impl Reading<'_> {
                 return false;
             }
             // "Named after" ("Name rules after the behaviour, not the tool", "a queue named
-            // after its team"): what a name is taken from, no order of steps.
+            // after its team"): what a name is taken from, no order of steps. (Not "name the
+            // file after reading …" nor "… after the call": an event still follows.)
             if h.concept == Trigger
                 && &folded[h.start..h.end] == "after"
                 && folded[..h.start]
@@ -2506,6 +2509,15 @@ impl Reading<'_> {
                     .rev()
                     .take(3)
                     .any(|w| matches!(w, "name" | "names" | "named" | "naming"))
+                && {
+                    let mut next = rest.split_whitespace();
+                    matches!(next.next(), Some("the" | "its" | "their" | "his" | "her" | "a" | "an"))
+                        && next.next().is_some_and(|w| {
+                            let w = w.trim_end_matches(|c: char| !c.is_alphanumeric());
+                            !w.ends_with("ing")
+                                && !["call", "calls", "request", "response", "reply", "run", "first", "last", "next", "user", "upload", "export", "read"].contains(&w)
+                        })
+                }
             {
                 return false;
             }
