@@ -337,8 +337,6 @@ const READ_VERBS_LAST: &[&str] = &[
     "schaetzen", "berechnen",
     // … and English names closed by what shows a change before it is made (`purge_preview`).
     "preview", "mokrok", "johoe", "johoi", "geomsaek", "ichiran", "kensaku",
-    // … and names closed by the state of what they name (`deploy_status`, `send_progress`).
-    "status", "progress",
     "shutoku", "hyouji", "hyoji", "chaxun", "huoqu", "liebiao", "chakan", "sousuo",
     // (確認, "check": `sakujo_yotei_kakunin` checks the deletions scheduled.)
     "kakunin",
@@ -3208,13 +3206,10 @@ mod tests {
     }
 
     #[test]
-    fn a_state_a_setting_and_a_japanese_negation_change_nothing() {
+    fn a_setting_and_a_japanese_negation_change_nothing() {
         let ro = json!({"readOnlyHint": true});
         let not_destructive = json!({"destructiveHint": false});
-        // Must not: a name closed by the state of what it names; the setting of an act named;
-        // a Japanese "is not deleted".
-        assert!(!mismatch("deploy_status", "Show the status of recent deployments.", ro.clone()));
-        assert!(!mismatch("wipe_status", "Shows whether a device wipe has finished.", ro.clone()));
+        // Must not: the setting of an act named; a Japanese "is not deleted".
         assert!(!mismatch("get_branch_protection", "Show the protection rules of a branch: required reviews, status checks, force-push and deletion settings.", ro.clone()));
         assert!(!mismatch("list_members", "Lists members and their delete permission.", ro.clone()));
         assert!(!mismatch("karte_teisei", "カルテの記載を訂正します。元の記載は削除されず、訂正履歴として残ります。", not_destructive.clone()));
