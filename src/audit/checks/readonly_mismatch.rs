@@ -175,6 +175,17 @@ const WRITE_WORDS: &[&str] = &[
     "estornar",
     "reembolsar",
     "rembourser",
+    // A deployment or a pipeline started (`declencher_deploiement`, `desplegar_servicio`);
+    // the noun alone (`journal_deploiement`) names what a reader reads, and so may English
+    // "trigger", a noun as often as a verb (`webhook_trigger`).
+    "deployer",
+    "desplegar",
+    "implantar",
+    "bereitstellen",
+    "razvernut",
+    "declencher",
+    "disparar",
+    "ausloesen",
 ];
 const SEND_WORDS: &[&str] = &[
     "send", "email", "mail", "publish", "notify", "tweet", "upload", "transfer", "pay", "webhook",
@@ -3203,6 +3214,19 @@ mod tests {
         assert!(mismatch("detach_partition", "Detach a partition from a partitioned table and optionally drop it.", ro.clone()));
         // Must not: a pronoun after a word that is no verb of the tool.
         assert!(!mismatch("get_partition", "Returns a partition and the rows in it.", ro.clone()));
+    }
+
+    #[test]
+    fn a_deployment_named_in_another_language_writes() {
+        let ro = json!({"readOnlyHint": true});
+        // Must: a deployment started, named in French, Spanish or German.
+        assert!(mismatch("declencher_deploiement", "Déclenche le pipeline de déploiement en production pour le commit indiqué.", ro.clone()));
+        assert!(mismatch("desplegar_servicio", "Despliega el servicio.", ro.clone()));
+        assert!(mismatch("dienst_bereitstellen", "Stellt den Dienst bereit.", ro.clone()));
+        // Must not: a reader of deployments.
+        assert!(!mismatch("lister_deploiements", "Liste les déploiements récents.", ro.clone()));
+        assert!(!mismatch("get_despliegue", "Devuelve el estado de un despliegue.", ro.clone()));
+        assert!(!mismatch("journal_deploiement", "Affiche le journal d'un déploiement.", ro.clone()));
     }
 
     #[test]

@@ -1998,7 +1998,9 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             emit(
                 rule_id::CONCEALMENT,
                 "intent-conceal",
-                if hides_changes(r.folded) && !x.opening { 4 } else { 3 },
+                // (… as is a fixed reply given in place of what happened, "just tell them
+                // 'done'", "dis simplement que tout est en ordre": the user hears nothing of it.)
+                if (hides_changes(r.folded) || super::reading::cover_story(r.folded).is_some()) && !x.opening { 4 } else { 3 },
                 "tells the model to hide what it does from the user",
             );
         }
