@@ -65,7 +65,10 @@ pub(crate) struct LazyOverlap {
     with_empty: Option<aho_corasick::nfa::noncontiguous::NFA>,
     /// [`MAX_CELLS`] (smaller in tests).
     max_cells: usize,
-    caches: Mutex<Vec<Rows>>,
+    /// Each searching thread's rows, boxed: a search takes them and gives them back by
+    /// pointer (moving the struct itself costs two copies a search).
+    #[allow(clippy::vec_box)]
+    caches: Mutex<Vec<Box<Rows>>>,
     /// The patterns as given, for the NFA the property tests compare with.
     #[cfg(test)]
     given: Vec<Vec<u8>>,
@@ -228,19 +231,33 @@ impl LazyOverlap {
             .lock()
             .ok()
             .and_then(|mut c| c.pop())
-            .unwrap_or_else(|| self.fresh_rows((0..self.count).collect()));
+            .unwrap_or_else(|| Box::new(self.fresh_rows((0..self.count).collect())));
         if self.start_matches {
             self.report(&rows, 0, 0, &mut each);
         }
         let mut cur = 0usize;
-        for (at, &b) in text.iter().enumerate() {
-            let cell = cur + usize::from(self.classes[usize::from(b)]);
-            let mut next = rows.trans.get(cell).copied().unwrap_or(UNKNOWN);
-            // (UNKNOWN has the MATCH bit set: one test a byte for both, most bytes pass.)
-            if next & MATCH == 0 {
-                cur = next as usize;
-                continue;
+        let mut at = 0usize;
+        while at < text.len() {
+            // The bytes whose transition is known and completes nothing, in a loop of their
+            // own over the table (most bytes of a text): it stops at the first other one.
+            let mut next = UNKNOWN;
+            {
+                let trans = rows.trans.as_slice();
+                while let Some(&b) = text.get(at) {
+                    let cell = cur + usize::from(self.classes[usize::from(b)]);
+                    let t = trans.get(cell).copied().unwrap_or(UNKNOWN);
+                    // (UNKNOWN has the MATCH bit set: one test a byte for both.)
+                    if t & MATCH != 0 {
+                        next = t;
+                        break;
+                    }
+                    cur = t as usize;
+                    at += 1;
+                }
             }
+            let Some(&b) = text.get(at) else {
+                break;
+            };
             if next == UNKNOWN {
                 let mut row = cur / self.stride;
                 if rows.trans.len() + self.stride > self.max_cells {
@@ -249,14 +266,15 @@ impl LazyOverlap {
                         break;
                     };
                     let (depth, lo, hi) = (st.depth, st.lo, st.hi);
-                    rows = self.fresh_rows(std::mem::take(&mut rows.order));
+                    *rows = self.fresh_rows(std::mem::take(&mut rows.order));
                     row = self.state_row(&mut rows, depth, lo, hi) as usize;
                 }
                 next = self.delta(&mut rows, row, b);
             }
             cur = (next & !MATCH) as usize;
+            at += 1;
             if next & MATCH != 0 {
-                self.report(&rows, cur / self.stride, at + 1, &mut each);
+                self.report(&rows, cur / self.stride, at, &mut each);
             }
         }
         if let Ok(mut c) = self.caches.lock() {
