@@ -717,8 +717,10 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         out.push((s.to_owned(), quoted));
     };
     // Backticked or quoted identifiers.
+    // (Both quotes, and the `_` below, are ASCII: a vector search for the byte, not a test of
+    // every character.)
     for quote in ['`', '\''] {
-        if !raw.contains(quote) {
+        if memchr::memchr(quote as u8, raw.as_bytes()).is_none() {
             continue;
         }
         let mut parts = raw.split(quote);
@@ -756,7 +758,7 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
     // The enumerations of the clause, read only when it holds a snake_case candidate.
     let mut listed: Option<Vec<&str>> = None;
     // (Every candidate holds a `_`: a clause without one has none to split out.)
-    if !raw.contains('_') {
+    if memchr::memchr(b'_', raw.as_bytes()).is_none() {
         return out;
     }
     // A log query's pipeline ("index=auth | stats count by user, src_ip | where count > 20"):
@@ -1702,7 +1704,8 @@ fn dotted_assignment(folded: &str) -> Option<ConceptHit> {
     static RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(r"\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\.[a-z][a-z0-9_]*\s*[+:|-]?=\s*[^\s,;]+").ok()
     });
-    if !(folded.contains('=') && folded.contains('.')) {
+    // (ASCII marks: a vector search for each byte.)
+    if !(memchr::memchr(b'=', folded.as_bytes()).is_some() && memchr::memchr(b'.', folded.as_bytes()).is_some()) {
         return None;
     }
     let m = RE.as_ref()?.captures_iter(folded).find(|c| c.get(1).is_some_and(|t| acts_name(t.as_str())))?;
@@ -1861,7 +1864,8 @@ fn secret_shapes_only(raw: &str, folded: &str) -> Vec<ConceptHit> {
     // STRIPE_SECRET", "$GITHUB_TOKEN"), not when it is named as configuration ("values such
     // as POSTGRES_PASSWORD are passed to the container").
     // Cheap tests first: most clauses hold neither a `_` nor a `.`.
-    if let Some(re) = ENV.as_ref().filter(|_| raw.contains('_')) {
+    // (`_` and `.` are ASCII: a vector search for the byte, not a test of every character.)
+    if let Some(re) = ENV.as_ref().filter(|_| memchr::memchr(b'_', raw.as_bytes()).is_some()) {
         for m in re.find_iter(raw) {
             let before = raw[..m.start()].to_lowercase();
             let asked = before.ends_with('$')
@@ -1883,7 +1887,7 @@ fn secret_shapes_only(raw: &str, folded: &str) -> Vec<ConceptHit> {
         let b = raw.as_bytes();
         memchr::memchr_iter(b'.', b).any(|i| FILE_EXTENSIONS.iter().any(|e| b[i..].starts_with(e.as_bytes())))
     };
-    if let Some(re) = FILE.as_ref().filter(|_| raw.contains('.') && extension()) {
+    if let Some(re) = FILE.as_ref().filter(|_| memchr::memchr(b'.', raw.as_bytes()).is_some() && extension()) {
         for m in re.find_iter(raw) {
             // A path or a file name (`~/certs/server.key`, `*.pem`), not a word ending in
             // ".key" of a sentence or a URL's host.
@@ -2156,7 +2160,8 @@ pub(super) fn table_readings(text: &str) -> Vec<(usize, usize, String)> {
         "да", "всегда", "是", "始终", "はい", "常に", "예", "항상",
     ];
     let mut out = Vec::new();
-    if !text.contains('|') {
+    // (An ASCII mark: a vector search for the byte.)
+    if memchr::memchr(b'|', text.as_bytes()).is_none() {
         return out;
     }
     let cells = |line: &str| -> Vec<String> {
