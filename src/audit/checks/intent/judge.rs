@@ -252,6 +252,8 @@ fn opens_with_label(folded: &str, labels: &[&str], glued_hyphen: bool) -> bool {
 }
 
 /// A retention rule: something removed a fixed time after it was deleted, closed or created,
+/// ("sessions are destroyed after 30 minutes of inactivity", "the time after which the
+/// attachment is removed")
 /// or when the session ends (a delay, not an age filter: "files older than 30 days are removed"
 /// picks what to destroy) ("deprovisioned users are permanently removed after 30 days",
 /// "browsing history is deleted when the session ends", "30 日後に完全に消去", "can be
@@ -259,7 +261,7 @@ fn opens_with_label(folded: &str, labels: &[&str], glued_hyphen: bool) -> bool {
 /// service keeps data, not a step of the call.
 fn retention(folded: &str) -> bool {
     static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\bafter\s+\d+\s+(?:days?|weeks?|months?|years?)\b|\bfor\s+\d+\s+(?:days?|weeks?|months?)\s+before\b|\d+\s*(?:日|天|일|か月|ヶ月|개월)\s*(?:後|后|후|이후|が経過)|\bnach\s+\d+\s+(?:tagen|wochen|monaten)\b|\b(?:após|depois de)\s+\d+\s+(?:dias|semanas|meses)\b|\b(?:tras|después de|pasados)\s+\d+\s+(?:días|semanas|meses)\b|\b(?:au bout de|après)\s+\d+\s+(?:jours|semaines|mois)\b|\bчерез\s+\d+\s+(?:дн|недел|месяц)|when the session ends|at the end of the session|session ends|fin de (?:la )?session|sitzungsende|fim da sessão|fin de la sesión|会话结束|セッション終了").ok()
+        regex::Regex::new(r"\bafter\s+\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\btime after which\b|\bafter\s+\d+\s+\w+\s+of inactivity\b|\bfor\s+\d+\s+(?:days?|weeks?|months?)\s+before\b|\d+\s*(?:日|天|일|か月|ヶ月|개월)\s*(?:後|后|후|이후|が経過)|\bnach\s+\d+\s+(?:tagen|wochen|monaten)\b|\b(?:após|depois de)\s+\d+\s+(?:dias|semanas|meses)\b|\b(?:tras|después de|pasados)\s+\d+\s+(?:días|semanas|meses)\b|\b(?:au bout de|après)\s+\d+\s+(?:jours|semaines|mois)\b|\bчерез\s+\d+\s+(?:дн|недел|месяц)|when the session ends|at the end of the session|session ends|fin de (?:la )?session|sitzungsende|fim da sessão|fin de la sesión|会话结束|セッション終了").ok()
     });
     RE.as_ref().is_some_and(|re| re.is_match(folded))
 }

@@ -1551,6 +1551,19 @@ fn user_not_asked(folded: &str) -> Option<ConceptHit> {
     (approval || (!for_information && !info_object)).then_some(ConceptHit { concept: Concept::SkipConfirm, start: m.start(), end: m.end() })
 }
 
+/// Whether the text before a term ends with "instead of" or its kin, right before it (a "just"
+/// between at most): the term names what is avoided.
+fn avoided_instead(before: &str) -> bool {
+    let before = before.trim_end();
+    let before = before.strip_suffix(" just").unwrap_or(before);
+    [
+            "instead of", "rather than", "вместо того, чтобы", "вместо того чтобы", "au lieu de",
+            "en lugar de", "en vez de", "em vez de", "ao invés de", "statt", "anstatt", "而不是", "代わりに",
+        ]
+        .iter()
+        .any(|w| before.ends_with(w))
+}
+
 /// Whether the words right after "not asked" name what the user is not asked for, and it is no
 /// approval ("the user is not asked for an e-mail address"): a form's field, not a skipped
 /// question.
@@ -1960,14 +1973,25 @@ pub(super) struct Reading<'a> {
 /// the model, the assistant or an agent acting unasked ("so you can pay without asking" stays a
 /// bypass).
 fn someone_else_can(before: &str) -> bool {
-    let Some(at) = before.rfind(" so ") else {
+    // (… or said in reported speech of what a third party can then do: "explain that the
+    // spender can then move that token without asking again".)
+    let Some(last_can) = before.rfind(" can ") else {
         return false;
     };
-    let purpose = &before[at + 4..];
+    let head = &before[..last_can];
+    let Some(at) = head.rfind(" so ").map(|a| a + 4).or_else(|| head.rfind(" that ").map(|a| a + 6)) else {
+        return false;
+    };
+    let purpose = &before[at..];
     let purpose = purpose.strip_prefix("that ").unwrap_or(purpose);
     let Some(can) = purpose.find(" can ") else {
         return false;
     };
+    // (The act follows "can" or "can then": "can match", "can then move".)
+    let act = purpose[can + 5..].strip_prefix("then ").unwrap_or(&purpose[can + 5..]);
+    if act.split_whitespace().count() > 6 {
+        return false;
+    }
     let subject = &purpose[..can];
     const MODEL: &[&str] = &["you", "it", "the model", "the assistant", "the agent", "the ai", "the llm", "claude", "we"];
     let words = subject.split_whitespace().count();
@@ -2676,6 +2700,12 @@ impl Reading<'_> {
             // disclose passwords or tokens"): the concealment's object is the secret itself,
             // a guard, unless the user is the one kept out ("… to the user").
             if h.concept == Conceal && secret_withheld(folded, h.end) {
+                return false;
+            }
+            // The hidden act as what is done instead ("returns `CONFLICT` instead of silently
+            // overwriting the other edit", "вместо того, чтобы молча затереть"): what the tool
+            // avoids, not what it hides.
+            if h.concept == Conceal && avoided_instead(&folded[..h.start]) {
                 return false;
             }
             // A concealment or a skipped confirmation only quoted ("flags phrases like 'do not
