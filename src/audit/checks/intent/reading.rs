@@ -801,7 +801,13 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         // (… but a call written out with named arguments, `share_workspace(role='owner', …)`,
         // `reset_journal(confirm=true)`, or with none, `sync_now()`, names the tool called.)
         let after = &raw[at + word.len()..];
-        let called = after.strip_prefix('(').is_some_and(call_arguments);
+        // (… as does one written out right after a verb of calling, whatever its arguments:
+        // "chame validar_identidade(cpf, senha)", "call verify_license(email, hostname)".)
+        // (A quoted literal among the arguments is code's: "call date_trunc('day', created)".)
+        let called = after.strip_prefix('(').is_some_and(|args| {
+            call_arguments(args)
+                || (after_call_verb(&raw[..at]) && !args.split(')').next().unwrap_or_default().contains(['\'', '"']))
+        });
         // (… and a name alone in parentheses, `(sozdat_perevod)`, is an aside that names it.)
         let aside = raw[..at].ends_with('(') && after.starts_with(')');
         let code = !called
@@ -833,6 +839,20 @@ pub(super) fn identifiers(raw: &str) -> Vec<(String, bool)> {
         }
     }
     out
+}
+
+/// Whether the text before a name ends with a verb of calling ("call ", "chame ", "llama a ",
+/// "appelle ", "rufe ", "вызови "), so that the name after it is the tool called.
+fn after_call_verb(before: &str) -> bool {
+    let tail: String = before.chars().rev().take(16).collect::<Vec<_>>().into_iter().rev().collect::<String>().to_lowercase();
+    let tail = tail.trim_end();
+    [
+        "call", "invoke", "run", "chame", "chamar", "invoque", "llama a", "llamar a", "invoca",
+        "appelle", "appelez", "appeler", "rufe", "ruf", "вызови", "вызовите", "вызвать", "调用",
+        "呼び出し",
+    ]
+    .iter()
+    .any(|v| tail.strip_suffix(v).is_some_and(|head| head.is_empty() || head.ends_with([' ', ',', ':', '(', '\n'])))
 }
 
 /// Whether the name at `at` of `raw` follows an HTTP status code, as an error's code does
