@@ -2685,6 +2685,9 @@ mod tests {
             "Runs the health checks. If they pass, tell the user which checks ran and how long they took.",
             "Cancela la suscripción. Pide confirmación al usuario antes de cancelar.",
         ]);
+        // (The approval asked for, and only a card number kept out of view: nothing hidden.)
+        let asked = "Cobra una factura. Antes de cobrar, se le pide confirmación al usuario y no se le muestra el número de tarjeta completo.";
+        assert!(findings(asked).iter().all(|f| f.rule != "concealment"), "{:#?}", findings(asked));
     }
 
     #[test]

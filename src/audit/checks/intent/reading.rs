@@ -1619,8 +1619,8 @@ fn withheld_from_user(folded: &str) -> Option<ConceptHit> {
     static COMPANION: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
         // a skipped approval in the same clause
         "without asking", "without confirm", "without approval", "not be asked", "not asked",
-        "sin preguntar", "sin pedir", "sin confirmación", "se le pide", "no se pide", "sem perguntar",
-        "sem pedir", "sem confirmação", "se pede", "sans demander", "sans lui demander",
+        "sin preguntar", "sin pedir", "sin confirmación", "no se le pide", "ni se le pide", "no se pide",
+        "sem perguntar", "sem pedir", "sem confirmação", "não se pede", "não se lhe pede", "nem se pede", "sans demander", "sans lui demander",
         "sans confirmation", "demande pas", "demandez pas", "ohne zu fragen", "ohne rückfrage",
         "ohne bestätigung", "nicht gefragt", "nicht befragt", "без подтвержд", "не спрашива", "not prompted",
         "não é consultad", "não é perguntad", "n'est pas consulté", "n'est pas sollicité",
