@@ -88,18 +88,78 @@ fn shown(name: &str) -> String {
         .collect()
 }
 
-/// A parameter name written with letters of two of the scripts that look alike (Latin,
-/// Cyrillic, Greek: `соnfіg` with Cyrillic `с`, `о`, `і`), or wholly in look-alike letters:
-/// the description can then point the model at a field that a reviewer reads as another
-/// word, and text matching the plain spelling misses it. A name in one other script (`сумма`,
-/// `金额`, or `user_名前` beside Latin) is ordinary and passes.
-fn property_name(scan: &Scan, si: usize, field: &crate::audit::walk::Field, out: &mut Vec<Finding>) {
-    let name = field.text;
-    let scripts = scripts_of(name);
-    let alike = scripts
+/// The words of an identifier: runs of letters split at anything else (`_`, `-`, digits) and
+/// where a lower-case letter is followed by an upper-case one (`курсId` → `курс`, `Id`).
+fn words(name: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut prev_lower = false;
+    for (i, c) in name.char_indices() {
+        if !c.is_alphabetic() {
+            if let Some(s) = start.take() {
+                out.push(&name[s..i]);
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower {
+            if let Some(s) = start.take() {
+                out.push(&name[s..i]);
+            }
+        }
+        if start.is_none() {
+            start = Some(i);
+        }
+        prev_lower = c.is_lowercase();
+    }
+    if let Some(s) = start {
+        out.push(&name[s..]);
+    }
+    out
+}
+
+/// How many of Latin, Cyrillic and Greek a text's letters are drawn from.
+fn alike_scripts(text: &str) -> usize {
+    scripts_of(text)
         .iter()
         .filter(|s| matches!(s, Script::Latin | Script::Cyrillic | Script::Greek))
-        .count();
+        .count()
+}
+
+/// Whether the item's own descriptions are written mostly in Cyrillic or Greek: then a
+/// Cyrillic or Greek word in a parameter name is the page's language, not a disguise.
+fn written_in_cyrillic_or_greek(scan: &Scan, si: usize, item: usize) -> bool {
+    let (mut latin, mut other) = (0usize, 0usize);
+    for f in &scan.servers[si].fields {
+        if f.item != item || f.kind != StrKind::Description {
+            continue;
+        }
+        for c in f.text.chars() {
+            match script(c) {
+                Some(Script::Latin) => latin += 1,
+                Some(Script::Cyrillic | Script::Greek) => other += 1,
+                _ => {}
+            }
+        }
+    }
+    other > latin
+}
+
+/// A parameter name written with letters of two of the scripts that look alike (Latin,
+/// Cyrillic, Greek) inside one word (`соnfіg` with Cyrillic `с`, `о`, `і`), a word in one of
+/// them beside words in another (`сору_file`) on a page not written in Cyrillic or Greek, or
+/// a name wholly in look-alike letters: the description can then point the model at a field
+/// that a reviewer reads as another word, and text matching the plain spelling misses it. A
+/// name in one other script (`сумма`, `金额`, or `user_名前` beside Latin) is ordinary and
+/// passes, and so is a Russian or Greek word beside a Latin one (`курс_id`) on a page written
+/// in Russian or Greek.
+fn property_name(scan: &Scan, si: usize, field: &crate::audit::walk::Field, out: &mut Vec<Finding>) {
+    let name = field.text;
+    let alike = alike_scripts(name);
+    let mixed_word = words(name).iter().any(|w| alike_scripts(w) > 1);
+    if alike > 1 && !mixed_word && written_in_cyrillic_or_greek(scan, si, field.item) {
+        return;
+    }
     let skel = skeleton(name);
     let (severity, what) = if alike > 1 {
         (
@@ -221,6 +281,40 @@ mod tests {
         for ok in ["сумма", "金额", "user_名前", "전화번호", "path"] {
             assert_eq!(worst(ok), None, "{ok}");
         }
+        // A Cyrillic word beside a Latin one on an English page is still a disguise.
+        assert_eq!(worst("сору_file").map(|w| w.0), Some(Severity::High));
+    }
+
+    #[test]
+    fn a_russian_word_beside_a_latin_one_passes_on_a_russian_page() {
+        let tool = |desc: &str, param: &str| {
+            json!({"name": "записать_на_курс", "description": desc,
+                "inputSchema": {"type": "object", "properties": {param: {"type": "string"}}}})
+        };
+        let worst = |desc: &str, param: &str| {
+            run(&[snap("a", vec![tool(desc, param)])])
+                .into_iter()
+                .filter(|f| f.rule == "confusable-name" && f.location.pointer.as_deref().is_some_and(|p| p.contains("properties")))
+                .map(|f| f.severity)
+                .max()
+        };
+        let ru = "Записывает студента на курс. Платные курсы без оплаты возвращают 402.";
+        // Must not: whole Russian words beside `id`, split by `_` or by case.
+        for ok in ["курс_id", "задание_id", "курсId", "id_курса"] {
+            assert_eq!(worst(ru, ok), None, "{ok}");
+        }
+        // Must: a word mixing scripts stays high on a Russian page too, and the same
+        // name on an English page is high.
+        assert_eq!(worst(ru, "соnfіg_id"), Some(Severity::High));
+        assert_eq!(worst(ru, "раsswоrd"), Some(Severity::High));
+        assert_eq!(worst("Enrols a student on a course.", "курс_id"), Some(Severity::High));
+    }
+
+    #[test]
+    fn words_split_at_marks_digits_and_case() {
+        assert_eq!(words("курсId"), ["курс", "Id"]);
+        assert_eq!(words("user_2fa-code"), ["user", "fa", "code"]);
+        assert_eq!(words("соnfіg"), ["соnfіg"]);
     }
 
     #[test]

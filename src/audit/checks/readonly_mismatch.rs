@@ -1291,6 +1291,21 @@ fn clause_effect(
     } else {
         fx.writes = true;
     }
+    // What a reader sends with its requests ("sends a User-Agent that identifies the
+    // crawler", "sends conditional requests"): how it asks, nothing sent out.
+    if fx.sends
+        && folded.get(verb.end..).is_some_and(|after| {
+            [
+                " a user-agent", " the user-agent", " its user-agent", " a user agent", " the user agent", " a header",
+                " the header", " headers", " request headers", " conditional requests", " a conditional request",
+                " head requests", " a head request", " an if-none-match", " if-none-match", " if-modified-since",
+            ]
+            .iter()
+            .any(|o| after.starts_with(o))
+        })
+    {
+        return None;
+    }
     // A change made to the text the call is given ("Aplica codificação percentual a um texto",
     // "Заменяет в тексте найденные токены на маски"): a transformation handed back, nothing
     // stored. (Not where a file or a store is named: "replaces the text in the file" writes.)
@@ -1490,12 +1505,21 @@ const SHOWING_LAST: &[&str] = &[
     // (`terminate_instance_dry_run`, `delete_branch_whatif`).
     "report", "summary", "overview", "preview", "dashboard", "informe", "reporte", "relatorio",
     "rapport", "bericht", "dryrun", "whatif", "simulation",
+    // … or checks or audits it (`drop_table_check`, `wipe_audit`).
+    "check", "checker", "audit", "inspection",
+];
+
+/// The last words that make a name of two words a thing shown (`wipe_audit`, `drop_check`,
+/// `delete_preview`): not a thing an act of the first word could take as its object.
+const SHOWING_LAST_OF_TWO: &[&str] = &[
+    "check", "checker", "audit", "inspection", "preview", "status", "dryrun", "whatif", "simulation",
 ];
 
 /// Verbs that open a description by showing, listing or returning what they name.
 const SHOWING_OPENERS: &[&str] = &[
     "lists", "shows", "displays", "returns", "views", "gets", "reads", "fetches", "retrieves",
     "checks", "reports", "previews", "simulates", "estimates", "summarises", "summarizes",
+    "audits", "inspects",
     "devuelve", "muestra", "lista", "enumera", "retorna", "mostra", "exibe", "renvoie", "affiche",
     "liste", "zeigt", "listet", "liefert", "возвращает", "показывает", "выводит",
 ];
@@ -1507,7 +1531,9 @@ const SHOWING_OPENERS: &[&str] = &[
 fn names_a_thing_shown(words: &[String], desc: &str) -> bool {
     // (`…_dry_run` closes the name as a rehearsal does.)
     let rehearsal = words.len() >= 4 && words[words.len() - 2..] == ["dry", "run"];
-    if words.len() < 3 || !(rehearsal || words.last().is_some_and(|w| SHOWING_LAST.contains(&w.as_str()))) {
+    let last = words.last().map_or("", String::as_str);
+    let shown_last = if words.len() == 2 { SHOWING_LAST_OF_TWO.contains(&last) } else { words.len() >= 3 && SHOWING_LAST.contains(&last) };
+    if !(rehearsal || shown_last) {
         return false;
     }
     // (A label before the first verb — "Read-only. Shows every …" — is passed over, and so
@@ -1530,8 +1556,11 @@ fn names_a_thing_shown(words: &[String], desc: &str) -> bool {
     if SHOWING_OPENERS.contains(&first) {
         return true;
     }
-    let opening = crate::audit::clause::split(desc).first().map(|c| &desc[c.start..c.end]).unwrap_or("");
-    !opening.is_ascii() && crate::audit::text::any_of!(opening, ["显示", "列出", "返回", "表示します", "一覧", "返します", "보여", "조회", "반환"])
+    // (The first sentence, in the scripts whose verb closes it: "… 쿼리 수를 확인합니다".)
+    let opening = &desc[..desc.find(['.', '。', '\n']).unwrap_or(desc.len())];
+    !opening.is_ascii()
+        && crate::audit::text::any_of!(opening, ["显示", "列出", "返回", "表示します", "一覧", "返します", "보여", "조회", "반환",
+            "확인합니다", "감사합니다", "점검합니다", "检查", "確認します", "点検します"])
 }
 
 /// The first paragraph of a long description (more than six sentences, paragraphs split by a
@@ -3526,6 +3555,10 @@ mod tests {
             ("wipe_transition_list", "Lists the available wipe transitions (linear, clock, iris) with their parameters."),
             ("borrar_marcadores_vista", "Quita de la vista del mapa los marcadores dibujados. A pesar del nombre, no borra nada guardado."),
             ("rot13", "Applies ROT13 (or any Caesar shift) to letters A–Z and a–z, leaving everything else unchanged."),
+            // (… or of two words closed by a check or an audit, opened by checking.)
+            ("wipe_audit", "원격 초기화(wipe) 이력을 감사합니다. 주의: 이 도구는 기기를 초기화하지 않습니다."),
+            ("drop_table_check", "Checks the foreign keys, views and recent queries that refer to a table."),
+            ("wipe_audit", "Audits remote wipes: when each wipe command was sent and whether the device completed it."),
         ] {
             assert!(worst_read_only(name, desc) < Some(Severity::High), "{name}");
         }
@@ -3534,6 +3567,11 @@ mod tests {
         assert!(worst_read_only("kill_ring_view", "Shows the kill ring and deletes entries older than a day.") >= Some(Severity::High));
         assert!(worst_read_only("drop_view", "Shows nothing; drops the named database view.") >= Some(Severity::High));
         assert!(worst_read_only("drop_view", "Lists the columns of the view.") >= Some(Severity::High));
+        assert!(worst_read_only("wipe_audit", "Wipes the device, then writes an audit entry.") >= Some(Severity::High));
+        // A reader's request headers send nothing out; a page sent on does.
+        assert!(worst_read_only("crawl_site", "Crawls a site from a start URL and returns each page's text. Respects robots.txt; sends a User-Agent that identifies the crawler and the operator's contact address.") < Some(Severity::High));
+        assert!(worst_read_only("crawl_site", "Crawls a site from a start URL and sends each page's text to the archive service.") >= Some(Severity::High));
+        assert!(worst_read_only("delete_log", "Lists the deletions of the day.") >= Some(Severity::High));
         assert!(worst_read_only("purge_cache_list", "Purges the cached pages on the list.") >= Some(Severity::High));
         assert!(worst_read_only("wipe_device_status", "Wipes the device and reports the status. Nothing is kept.") >= Some(Severity::High));
         assert!(worst_read_only("rot13_notes", "Applies ROT13 to the letters of every note file on disk.") >= Some(Severity::High));

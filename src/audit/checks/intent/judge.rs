@@ -602,6 +602,14 @@ fn denies(r: &Reading) -> bool {
         || refused_after_destruction(r)
         // (… and "cannot" after the verb: "削除できません", "삭제할 수 없습니다".)
         || crate::audit::text::any_of!(f, ["されません", "しません", "できません", "않", "수 없"])
+        // (… or done elsewhere, never here: "deleting artifacts early is done with
+        // `purge_artifacts`, never by this tool".)
+        || crate::audit::text::any_of!(f, ["never by this tool", "not by this tool", "never with this tool",
+            "not with this tool", "never through this tool", "not through this tool", "nunca con esta herramienta",
+            "no con esta herramienta", "nunca por esta ferramenta", "não por esta ferramenta", "jamais par cet outil",
+            "pas par cet outil", "nie mit diesem werkzeug", "nicht mit diesem werkzeug", "nicht über dieses werkzeug",
+            "не этим инструментом", "не через этот инструмент", "不通过此工具", "不由此工具", "このツールでは行いません",
+            "이 도구로는 하지 않"])
     {
         return true;
     }
@@ -1063,6 +1071,18 @@ fn says_it_holds(folded: &str) -> bool {
         "附上", "附加", "含め", "含ま", "添付", "포함", "첨부"])
 }
 
+/// A name collision in the tool's own output ("existing files with the same name in that
+/// folder are overwritten without a prompt", "gleichnamige Dateien werden ersetzt", "同名の
+/// ファイルは上書きされます"): what the write does where it lands, said of the tool, not an
+/// extra destruction or a skipped approval the model is told to perform.
+fn same_name_collision(folded: &str) -> bool {
+    crate::audit::text::any_of!(folded, ["with the same name", "of the same name", "same-named", "with the same names",
+        "with the same file name", "with the same filename", "con el mismo nombre", "com o mesmo nome", "du même nom",
+        "portant le même nom", "avec le même nom", "mit gleichem namen", "mit demselben namen", "gleichnamig",
+        "с тем же именем", "с таким же именем", "одноимённ", "одноименн", "同名", "同じ名前", "같은 이름",
+        "동일한 이름"])
+}
+
 /// What a tool may remove of its own making ("temporary files are deleted afterwards",
 /// "缓存会被清除").
 fn own_scratch(folded: &str) -> bool {
@@ -1081,6 +1101,9 @@ fn own_scratch(folded: &str) -> bool {
         // default, then purged automatically", "Aufbewahrungsfrist 90 Tage"): said of what
         // is kept, not done by the call.
         "kept for ", "retained for ", "retention period", "retention policy", "expire after",
+        // ("… is stored with the same 30-day retention as the source document and is removed
+        // together with it".)
+        "-day retention", "-month retention", "same retention", "retention window",
         "expires after", "conservés pendant", "conservées pendant", "conservé pendant",
         "durée de conservation", "se conservan durante", "se conserva durante",
         "período de retención", "mantidos por ", "período de retenção", "aufbewahrungsfrist",
@@ -1316,8 +1339,12 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     let sink = named_sink || x.param_sink || x.in_param;
     // (… or said bare, "no hace falta preguntar", beside no act of its own, in a later
     // sentence or a field of a tool that itself sends, pays, deletes or runs.)
-    let skip = r.skip_confirm()
-        || (!x.opening && x.damp == 0 && r.skip_confirm_bare() && (x.facts)().acts);
+    // (A name collision in the tool's own output, stated and not ordered, is what the write
+    // does where it lands: no extra destruction, no skipped approval.)
+    let collision = || !ordered && same_name_collision(r.folded);
+    let skip = (r.skip_confirm()
+        || (!x.opening && x.damp == 0 && r.skip_confirm_bare() && (x.facts)().acts))
+        && !collision();
     let takes = r.has(ActRead) || r.has(Contents);
     let moves = r.has(ActSend) || r.has(ActModify);
     // … or a scanner that reports where secrets are written or exposed ("scan for hard-coded
@@ -2294,6 +2321,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !(users_own_removal(r) && !told && !stakes && !irreversible_words_once())
         && !own_destruction()
         && !refused_after_destruction(r)
+        && !collision()
         // ("Updates the list of commands the server refuses to run (e.g. rm -rf /, mkfs)":
         // every destroying word an example, and nothing told.)
         && (told || !destruction_only_exemplified(r))
