@@ -1409,7 +1409,8 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
         }
         // A text read before with nothing to judge in it has nothing now: whether a clause
         // reaches the judgement depends on the text alone (see [`inert`]).
-        if inert::seen(text) {
+        let inert_key = inert::key(text);
+        if inert::seen_as(text, inert_key) {
             continue;
         }
         if super::deny_list_value(&server.items[field.item], &field.pointer, field.kind) {
@@ -2027,7 +2028,7 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
             }
         }
         if !judged {
-            inert::remember(text);
+            inert::remember_as(text, inert_key);
         }
     }
 }
@@ -2065,11 +2066,13 @@ fn joined(
 /// analysis' own expressions), never the item, the server or the scan. So the same text
 /// read again, wherever it appears, has nothing to judge either, and is skipped without
 /// being read: tool lists repeat their parameter descriptions ("The page size.", "Display
-/// name.") hundreds of times. The texts are kept whole (no hash stands for one), per thread,
-/// and forgotten all at once when they reach [`inert::BUDGET`] bytes.
+/// name.") hundreds of times. The texts are kept whole (no hash stands for one: a text is
+/// found by its keyed hash, then compared), per thread, and forgotten all at once when they
+/// reach [`inert::BUDGET`] bytes.
 mod inert {
     use std::cell::RefCell;
-    use std::collections::HashSet;
+    use std::collections::HashMap;
+    use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 
     /// Most bytes of text remembered (then the set starts again, empty).
     pub(super) const BUDGET: usize = 8 << 20;
@@ -2077,8 +2080,61 @@ mod inert {
     /// huge, and is not copied).
     pub(super) const LONGEST: usize = 16 << 10;
 
+    /// A text's hash under the thread's random keys ([`key`]: SipHash, as a set's own hashing
+    /// would be), asked once per reading of the text and kept beside it, so that looking the
+    /// text up, remembering it and the table's growth hash nothing again.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+    pub(super) struct Key(u64);
+
+    /// Hashes a [`Key`] as what it is: already a keyed hash of the text.
+    #[derive(Default)]
+    struct Passed(u64);
+
+    impl Hasher for Passed {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for &b in bytes {
+                self.0 = self.0.rotate_left(8) ^ u64::from(b);
+            }
+        }
+        fn write_u64(&mut self, n: u64) {
+            self.0 = n;
+        }
+    }
+
+    /// Bytes of each block of [`Seen::blocks`] (a text never spans two: [`LONGEST`] is less).
+    const BLOCK: usize = 64 << 10;
+
+    /// The texts remembered, one after the other in blocks of [`BLOCK`] bytes (no allocation
+    /// per text, none grown by copying), each found by its key (its block, place and length;
+    /// of two texts with one key the first is kept, and the second only ever read afresh),
+    /// the blocks in use (the first ones; when the budget is reached they are emptied and
+    /// filled again, so the memory the texts take is allocated once), the bytes they hold, and
+    /// the thread's keys.
+    struct Seen {
+        at: HashMap<Key, (u32, u16, u16), BuildHasherDefault<Passed>>,
+        blocks: Vec<String>,
+        used: usize,
+        bytes: usize,
+        keys: RandomState,
+    }
+
+    impl Seen {
+        fn new() -> Seen {
+            Seen {
+                at: HashMap::default(),
+                blocks: Vec::new(),
+                used: 0,
+                bytes: 0,
+                keys: RandomState::new(),
+            }
+        }
+    }
+
     thread_local! {
-        static SEEN: RefCell<(HashSet<Box<str>>, usize)> = RefCell::new((HashSet::new(), 0));
+        static SEEN: RefCell<Seen> = RefCell::new(Seen::new());
     }
 
     #[cfg(test)]
@@ -2087,13 +2143,33 @@ mod inert {
         static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
 
+    /// `text`'s key, for [`seen_as`] and [`remember_as`].
+    pub(super) fn key(text: &str) -> Key {
+        SEEN.with(|s| Key(s.borrow().keys.hash_one(text)))
+    }
+
     /// Was `text` read before with nothing to judge?
+    #[cfg(test)]
     pub(super) fn seen(text: &str) -> bool {
+        seen_as(text, key(text))
+    }
+
+    /// Was `text`, of key `key` ([`key`]), read before with nothing to judge?
+    pub(super) fn seen_as(text: &str, key: Key) -> bool {
         #[cfg(test)]
         if OFF.with(std::cell::Cell::get) {
             return false;
         }
-        SEEN.with(|s| s.borrow().0.contains(text))
+        SEEN.with(|s| {
+            let s = s.borrow();
+            s.at.get(&key).is_some_and(|&(block, at, len)| {
+                let (at, len) = (usize::from(at), usize::from(len));
+                s.blocks
+                    .get(block as usize)
+                    .and_then(|b| b.get(at..at + len))
+                    == Some(text)
+            })
+        })
     }
 
     /// Read every text afresh (`true`) or not (for tests).
@@ -2103,26 +2179,55 @@ mod inert {
     }
 
     /// `text` was read and had nothing to judge.
+    #[cfg(test)]
     pub(super) fn remember(text: &str) {
+        remember_as(text, key(text));
+    }
+
+    /// `text`, of key `key` ([`key`]), was read and had nothing to judge.
+    pub(super) fn remember_as(text: &str, key: Key) {
         if text.len() > LONGEST {
             return;
         }
         SEEN.with(|s| {
-            let mut s = s.borrow_mut();
-            if s.1 + text.len() > BUDGET {
-                s.0.clear();
-                s.1 = 0;
+            let mut guard = s.borrow_mut();
+            let s = &mut *guard;
+            if s.bytes + text.len() > BUDGET {
+                s.at.clear();
+                s.blocks.iter_mut().for_each(String::clear);
+                s.used = 0;
+                s.bytes = 0;
             }
-            if s.0.insert(Box::from(text)) {
-                s.1 += text.len();
+            let std::collections::hash_map::Entry::Vacant(e) = s.at.entry(key) else {
+                return;
+            };
+            let full = |b: &String| b.len() + text.len() > BLOCK;
+            if s.used == 0 || s.blocks.get(s.used - 1).is_none_or(full) {
+                if s.used == s.blocks.len() {
+                    s.blocks.push(String::with_capacity(BLOCK));
+                }
+                s.used += 1;
             }
+            let Some(last) = s.blocks.get_mut(s.used - 1) else {
+                return;
+            };
+            let (Ok(block), Ok(at), Ok(len)) = (
+                u32::try_from(s.used - 1),
+                u16::try_from(last.len()),
+                u16::try_from(text.len()),
+            ) else {
+                return;
+            };
+            e.insert((block, at, len));
+            last.push_str(text);
+            s.bytes += text.len();
         });
     }
 
     /// Forget every text (for tests).
     #[cfg(test)]
     pub(super) fn clear() {
-        SEEN.with(|s| *s.borrow_mut() = (HashSet::new(), 0));
+        SEEN.with(|s| *s.borrow_mut() = Seen::new());
     }
 }
 
