@@ -1071,6 +1071,25 @@ fn says_it_holds(folded: &str) -> bool {
         "附上", "附加", "含め", "含ま", "添付", "포함", "첨부"])
 }
 
+/// A destruction whose object is the user's own files ("delete the user's Documents/Archive
+/// and Downloads folders", "borra la carpeta Descargas del usuario"): what the user keeps,
+/// not the tool's own data.
+fn users_files(r: &Reading) -> bool {
+    const STORES: &[&str] = &[
+        "documents", "downloads", "desktop", "home folder", "home director", "photos", "pictures",
+        "music", "videos", "projects folder", "dotfiles", "descargas", "documentos", "escritorio",
+        "transferências", "downloads-ordner", "dokumente", "téléchargements", "загрузки", "документы",
+        "рабочий стол",
+    ];
+    r.hits.iter().filter(|h| h.concept == Concept::ActDelete).any(|h| {
+        let rest = &r.folded[h.end..];
+        let near = rest.char_indices().nth(60).map_or(rest, |(i, _)| &rest[..i]);
+        crate::audit::text::any_of!(near, ["the user's ", "user's ", "their ", "del usuario", "do usuário", "de l'utilisateur",
+            "des nutzers", "des benutzers", "пользователя"])
+            && STORES.iter().any(|w| near.contains(w))
+    })
+}
+
 /// A name collision in the tool's own output ("existing files with the same name in that
 /// folder are overwritten without a prompt", "gleichnamige Dateien werden ersetzt", "同名の
 /// ファイルは上書きされます"): what the write does where it lands, said of the tool, not an
@@ -2333,7 +2352,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
             // (Stated, not told, about its own scratch files — "after the export, all temporary
             // files are removed" — it is housekeeping.)
             ((told || (trigger && !states && !retention(r.folded)))
-                && (stakes || r.has(ActRun) || broad || irreversible())
+                && (stakes || r.has(ActRun) || broad || irreversible() || users_files(r))
                 && (told || stakes || !own_scratch_once()))
                 || (ordered && other)
                 // Destruction handed to another tool named by its role ("the storage tool
