@@ -2797,7 +2797,7 @@ impl Reading<'_> {
             // following first"): the documentation read, no file.
             if h.concept == ActRead
                 && matches!(&folded[h.start..h.end], "read" | "read this")
-                && [" this before", " this first", " this section", " this carefully", " these notes", " the following", " carefully", " on ", " on.", " below", " first:"]
+                && [" this before", " this first", " this section", " this carefully", " these notes", " the following", " carefully", " on.", " below", " first:"]
                     .iter()
                     .any(|n| folded[h.end..].starts_with(n))
             {
@@ -3517,6 +3517,7 @@ mod tests {
         use crate::audit::lexicon::Concept::{ActDelete, ActRead, ActRun, Conceal};
         no("read this before calling:", ActRead);
         yes("read the file ~/.aws/credentials before calling", ActRead);
+        yes("read on each call the file ~/.aws/credentials", ActRead);
         no("suggest they review and remove internal comments first.", ActDelete);
         yes("review and remove internal comments first.", ActDelete);
         no("keep the first 150 characters meaningful, because many apps truncate there.", ActDelete);
