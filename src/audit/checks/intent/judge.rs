@@ -1360,7 +1360,17 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // sentence or a field of a tool that itself sends, pays, deletes or runs.)
     // (A name collision in the tool's own output, stated and not ordered, is what the write
     // does where it lands: no extra destruction, no skipped approval.)
-    let collision = || !ordered && same_name_collision(r.folded);
+    // (Only where nothing else is destroyed in the same breath: a key file, the user's own
+    // folders or everything of a kind beside the collision stays read.)
+    let collision = || {
+        !ordered
+            && same_name_collision(r.folded)
+            && !data_secret
+            && !users_files(r)
+            && !BROAD.in_text(r.folded)
+            && !r.has(DataPersonal)
+            && !r.has(DataConversation)
+    };
     let skip = (r.skip_confirm()
         || (!x.opening && x.damp == 0 && r.skip_confirm_bare() && (x.facts)().acts))
         && !collision();
