@@ -88,36 +88,6 @@ fn shown(name: &str) -> String {
         .collect()
 }
 
-/// The words of an identifier: runs of letters split at anything else (`_`, `-`, digits) and
-/// where a lower-case letter is followed by an upper-case one (`курсId` → `курс`, `Id`).
-fn words(name: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    let mut prev_lower = false;
-    for (i, c) in name.char_indices() {
-        if !c.is_alphabetic() {
-            if let Some(s) = start.take() {
-                out.push(&name[s..i]);
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_uppercase() && prev_lower {
-            if let Some(s) = start.take() {
-                out.push(&name[s..i]);
-            }
-        }
-        if start.is_none() {
-            start = Some(i);
-        }
-        prev_lower = c.is_lowercase();
-    }
-    if let Some(s) = start {
-        out.push(&name[s..]);
-    }
-    out
-}
-
 /// How many of Latin, Cyrillic and Greek a text's letters are drawn from.
 fn alike_scripts(text: &str) -> usize {
     scripts_of(text)
@@ -156,7 +126,9 @@ fn written_in_cyrillic_or_greek(scan: &Scan, si: usize, item: usize) -> bool {
 fn property_name(scan: &Scan, si: usize, field: &crate::audit::walk::Field, out: &mut Vec<Finding>) {
     let name = field.text;
     let alike = alike_scripts(name);
-    let mixed_word = words(name).iter().any(|w| alike_scripts(w) > 1);
+    // (Words split as every check splits a name: at marks and where a lower-case letter meets an
+    // upper-case one, `курсId` → `курс`, `id`.)
+    let mixed_word = crate::model::words::name_words(name).iter().any(|w| alike_scripts(w) > 1);
     if alike > 1 && !mixed_word && written_in_cyrillic_or_greek(scan, si, field.item) {
         return;
     }
@@ -312,8 +284,9 @@ mod tests {
 
     #[test]
     fn words_split_at_marks_digits_and_case() {
-        assert_eq!(words("курсId"), ["курс", "Id"]);
-        assert_eq!(words("user_2fa-code"), ["user", "fa", "code"]);
+        let words = crate::model::words::name_words;
+        assert_eq!(words("курсId"), ["курс", "id"]);
+        assert_eq!(words("user_2fa-code"), ["user", "2fa", "code"]);
         assert_eq!(words("соnfіg"), ["соnfіg"]);
     }
 
