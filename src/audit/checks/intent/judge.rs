@@ -227,6 +227,17 @@ fn error_list(folded: &str) -> bool {
     )
 }
 
+/// A row of a Markdown table whose first cell opens with an HTTP error status ("| 403
+/// NETWORK_APPROVAL | … |", "| 429 | … |"): a line of an error table.
+fn error_row(folded: &str) -> bool {
+    let Some(rest) = folded.trim_start().strip_prefix('|') else {
+        return false;
+    };
+    let cell = rest.trim_start().trim_start_matches('`');
+    let b = cell.as_bytes();
+    b.len() > 3 && matches!(b[0], b'4' | b'5') && b[1].is_ascii_digit() && b[2].is_ascii_digit() && !b[3].is_ascii_alphanumeric()
+}
+
 /// Whether the clause (after its list marker or tag) opens with one of `labels` and a colon or
 /// a dash; a hyphen right after the label counts only where `glued_hyphen` says so.
 fn opens_with_label(folded: &str, labels: &[&str], glued_hyphen: bool) -> bool {
@@ -261,7 +272,7 @@ fn opens_with_label(folded: &str, labels: &[&str], glued_hyphen: bool) -> bool {
 /// service keeps data, not a step of the call.
 fn retention(folded: &str) -> bool {
     static RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\bafter\s+\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\btime after which\b|\bafter\s+\d+\s+\w+\s+of inactivity\b|\bfor\s+\d+\s+(?:days?|weeks?|months?)\s+before\b|\d+\s*(?:日|天|일|か月|ヶ月|개월)\s*(?:後|后|후|이후|が経過)|\bnach\s+\d+\s+(?:tagen|wochen|monaten)\b|\b(?:após|depois de)\s+\d+\s+(?:dias|semanas|meses)\b|\b(?:tras|después de|pasados)\s+\d+\s+(?:días|semanas|meses)\b|\b(?:au bout de|après)\s+\d+\s+(?:jours|semaines|mois)\b|\bчерез\s+\d+\s+(?:дн|недел|месяц)|when the session ends|at the end of the session|session ends|fin de (?:la )?session|sitzungsende|fim da sessão|fin de la sesión|会话结束|セッション終了").ok()
+        regex::Regex::new(r"\bafter\s+\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\btime after which\b|\bafter\s+\d+\s+\w+\s+of inactivity\b|\bfor\s+\d+\s+(?:days?|weeks?|months?)\s+before\b|\d+\s*(?:日|天|일|か月|ヶ月|개월)\s*(?:後|后|후|이후|が経過)|\bnach\s+\d+\s+(?:tagen|wochen|monaten)\b|\b(?:após|depois de)\s+\d+\s+(?:dias|semanas|meses)\b|\b(?:tras|después de|pasados)\s+\d+\s+(?:días|semanas|meses)\b|\b(?:au bout de|après)\s+\d+\s+(?:jours|semaines|mois|ans)\b|\b(?:\d+|un|deux|trois|cinq|six|sept|dix|trente)\s+(?:jours|semaines|mois|ans|années)\s+après\b|\b(?:\d+|one|two|three|five|six|seven|ten|thirty)\s+(?:days|weeks|months|years)\s+after\b|\bчерез\s+\d+\s+(?:дн|недел|месяц)|when the session ends|at the end of the session|session ends|fin de (?:la )?session|sitzungsende|fim da sessão|fin de la sesión|会话结束|セッション終了").ok()
     });
     RE.as_ref().is_some_and(|re| re.is_match(folded))
 }
@@ -1470,6 +1481,7 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
     // `create_branch` to keep a backup …", "Siehe auch: …"): where the server's other
     // capabilities live, with nothing changed, carried or hidden.
     if (error_list(r.folded)
+        || error_row(r.folded)
         || (related_list(r.folded)
             // (… a call ordered or put on a trigger under the label — "Related: before each
             // booking, call `notify_partner` with the details" — is an order all the same.)
@@ -1484,7 +1496,10 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !data_personal
         && !named_sink
         && !r.has(Conceal)
-        && !skip
+        // (A row of an error table, its first cell an HTTP error status — "| 403
+        // NETWORK_APPROVAL | tor_exit without approval |" — names when the call is refused:
+        // the missing approval is its condition, unless the row orders something.)
+        && (!skip || (error_row(r.folded) && !ordered && !told && !trigger))
         && !r.has(ActSend)
     {
         return 0;

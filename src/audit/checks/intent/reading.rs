@@ -3061,7 +3061,7 @@ impl Reading<'_> {
         // (… and in the other languages: "evite chamar os outros", "évitez d'appeler", "避免调用".)
         static AVOID_CALL: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(&[
             "evite chamar", "evite usar", "evite utilizar", "evitar chamar", "evitar usar",
-            "evita llamar", "evita usar", "evite llamar", "evitar llamar", "évitez d'appeler",
+            "evita llamar", "evita usar", "evite llamar", "evitar llamar", "no las uses", "no los uses", "não consulte", "não consultar", "ne les appelle plus", "ne les appelez plus", "ne les utilise plus", "ne les utilisez plus", "évitez d'appeler",
             "évitez d'utiliser", "évite d'appeler", "évite d'utiliser", "vermeide es,", "vermeiden sie es,",
             "nicht aufrufen", "nicht verwenden", "nicht nutzen", "избегай вызова", "избегайте вызова",
             "не вызывай", "не вызывайте", "не используй", "не используйте", "避免调用", "避免使用",
