@@ -1896,7 +1896,11 @@ pub fn check(scan: &Scan, si: usize, hits: &mut Vec<Hit>) {
                     judge::ToolFacts { quiet: tool && !*declared_destructive && !declares, declares, acts }
                 })
             };
-            let param_sink = params.iter().any(|p| p.len() >= 2 && names_param(&folded, p));
+            // (A parameter is looked for only where the clause holds each pair of its bytes.)
+            let param_sink = !params.is_empty() && {
+                let pairs = reading::Pairs::of(&folded);
+                params.iter().any(|p| p.len() >= 2 && pairs.may_hold(p) && names_param(&folded, p))
+            };
             let whole = wholes.contains(&n);
             if whole && !judge::whole_adds(&reading, param_sink, in_param) {
                 continue; // (nothing to judge: its tool names are not read either)

@@ -2301,6 +2301,36 @@ pub(super) fn points_back(folded: &str) -> bool {
                 || SAID.iter().any(|w| folded.contains(w))))
 }
 
+/// The byte pairs a text holds, each hashed to one of 1,024 bits: a name with a pair the text
+/// lacks is not in it, so one pass over a clause answers for all of a tool's parameters what a
+/// search for each would (the pairs of two lower-case ASCII letters never share a bit).
+pub(super) struct Pairs([u64; 16]);
+
+impl Pairs {
+    fn bit(a: u8, b: u8) -> usize {
+        ((usize::from(a) << 5) ^ usize::from(b)) & 1023
+    }
+
+    /// The pairs of `text`.
+    pub(super) fn of(text: &str) -> Pairs {
+        let mut bits = [0u64; 16];
+        for w in text.as_bytes().windows(2) {
+            let i = Self::bit(w[0], w[1]);
+            bits[i >> 6] |= 1 << (i & 63);
+        }
+        Pairs(bits)
+    }
+
+    /// Whether the text may hold `name`: false only if it lacks one of the name's pairs (so
+    /// it does not hold the name).
+    pub(super) fn may_hold(&self, name: &str) -> bool {
+        name.as_bytes().windows(2).all(|w| {
+            let i = Self::bit(w[0], w[1]);
+            self.0[i >> 6] & (1 << (i & 63)) != 0
+        })
+    }
+}
+
 /// Does `folded` name parameter `p` as a place to put something: quoted (`` `note` ``,
 /// 'note'), or as "the note parameter/field/argument", "as note", "into note", "in note"?
 pub(super) fn names_param(folded: &str, p: &str) -> bool {
@@ -3674,6 +3704,36 @@ mod tests {
             if re.is_match(&text) {
                 proptest::prop_assert!(super::may_name_other_tools(&text), "{text}");
             }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// The byte-pair gate before [`super::names_param`] keeps every name the clause holds:
+        /// with it, a parameter is named where it was named without it.
+        #[test]
+        fn the_pair_gate_keeps_every_named_parameter(
+            words in proptest::collection::vec(proptest::sample::select(vec![
+                "note", "notes", "the", "field", "as", "into", "`", "'", "memo", "limit", "li", "mit",
+                "query_text", "query", "text", "user_id", "id", "поле", "заметка", "参数", "メモ", "é", "x",
+                ":", "=", "holds", "must", "parameter",
+            ]), 0..12),
+            seps in proptest::collection::vec(proptest::sample::select(vec![" ", "", "  ", ", ", "_"]), 12),
+            name in proptest::sample::select(vec![
+                "note", "memo", "limit", "query_text", "user_id", "id", "заметка", "メモ", "te", "é", "ext",
+            ]),
+        ) {
+            let text: String = words.iter().zip(&seps).flat_map(|(w, s)| [*w, *s]).collect();
+            let pairs = super::Pairs::of(&text);
+            if text.contains(name) {
+                proptest::prop_assert!(pairs.may_hold(name), "{:?} {:?}", text, name);
+            }
+            proptest::prop_assert_eq!(
+                pairs.may_hold(name) && super::names_param(&text, name),
+                super::names_param(&text, name),
+                "{:?} {:?}", text, name
+            );
         }
     }
 
