@@ -235,31 +235,67 @@ const REPORT_NOUNS: &[&str] = &[
 /// a report noun is in it) and no word of it deletes, writes, sends or runs: a tool whose
 /// text then says it destroys something does more than its name says.
 pub(crate) fn named_as_reader(name: &str) -> bool {
-    // (Every tool's name is asked: each list sorted once and searched by halves, the lists of
-    // acting as one, rather than compared word by word.)
+    // (Every tool's name is asked: each list's words kept by their first byte, the lists of
+    // acting as one, so a word is compared only with the few that open as it does, rather
+    // than with every word or by halves.)
     use std::sync::LazyLock;
-    fn sorted(lists: &[&[&'static str]]) -> Vec<&'static str> {
-        let mut v = lists.concat();
-        v.sort_unstable();
-        v
-    }
-    static READ: LazyLock<Vec<&'static str>> = LazyLock::new(|| sorted(&[READ_VERBS]));
-    static READ_LAST: LazyLock<Vec<&'static str>> = LazyLock::new(|| sorted(&[READ_VERBS_LAST]));
-    static NOUNS: LazyLock<Vec<&'static str>> = LazyLock::new(|| sorted(&[REPORT_NOUNS]));
-    static ACTS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-        sorted(&[DELETE_WORDS, WRITE_WORDS, SEND_WORDS, EXEC_WORDS, ACTING_NAME_WORDS])
+    static READ: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(&[READ_VERBS]));
+    static READ_LAST: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(&[READ_VERBS_LAST]));
+    static NOUNS: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(&[REPORT_NOUNS]));
+    static ACTS: LazyLock<WordSet> = LazyLock::new(|| {
+        WordSet::new(&[DELETE_WORDS, WRITE_WORDS, SEND_WORDS, EXEC_WORDS, ACTING_NAME_WORDS])
     });
-    let listed = |list: &[&str], w: &str| list.binary_search(&w).is_ok();
     let words = crate::model::words::name_words_shared(name);
-    let lead = words.iter().take(2).any(|w| listed(READ.as_slice(), w.as_str()));
-    let last = words.len() >= 2 && words.last().is_some_and(|w| listed(READ_LAST.as_slice(), w.as_str()));
-    let noun = || words.iter().any(|w| listed(NOUNS.as_slice(), w.as_str()));
+    let lead = words.iter().take(2).any(|w| READ.has(w));
+    let last = words.len() >= 2 && words.last().is_some_and(|w| READ_LAST.has(w));
+    let noun = || words.iter().any(|w| NOUNS.has(w));
     // (The word lists of acting are looked through only for a name that reads as a reader's.)
     if !(lead || last || noun()) {
         return false;
     }
-    let acts = words.iter().any(|w| listed(ACTS.as_slice(), w.as_str()));
+    let acts = words.iter().any(|w| ACTS.has(w));
     !acts
+}
+
+/// Fixed word lists asked whether they hold a word: the words in one list sorted by their
+/// first byte, with where each first byte's words start, so a look-up goes through the few
+/// that open as the one asked, comparing the whole word only where the length and the last
+/// byte agree. Exactly `lists.iter().any(|l| l.contains(&word))`.
+struct WordSet {
+    /// Every word of the lists, sorted by its first byte (the empty word first).
+    words: Vec<&'static str>,
+    /// Where the words opening with each byte start in `words`; at 256, the end.
+    starts: [usize; 257],
+}
+
+impl WordSet {
+    fn new(lists: &[&[&'static str]]) -> WordSet {
+        let mut words = lists.concat();
+        words.sort_unstable_by_key(|w| w.as_bytes().first().copied());
+        let mut starts = [0usize; 257];
+        for (b, start) in starts.iter_mut().enumerate() {
+            *start = words.partition_point(|w| w.as_bytes().first().is_some_and(|&f| usize::from(f) < b) || w.is_empty());
+        }
+        WordSet { words, starts }
+    }
+
+    /// Does a list hold `word`?
+    fn has(&self, word: &str) -> bool {
+        let b = word.as_bytes();
+        let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
+            return self.words.first().is_some_and(|w| w.is_empty());
+        };
+        let at = usize::from(first);
+        let (Some(&lo), Some(&hi)) = (self.starts.get(at), self.starts.get(at + 1)) else {
+            return false;
+        };
+        self.words.get(lo..hi).is_some_and(|words| {
+            words.iter().any(|w| {
+                let x = w.as_bytes();
+                x.len() == b.len() && x.last() == Some(&last) && x == b
+            })
+        })
+    }
 }
 
 /// Name words of upkeep that changes things, beside the lists of deleting, writing, sending
@@ -2395,7 +2431,7 @@ mod tests {
     use serde_json::json;
 
     proptest::proptest! {
-        /// The sorted lists searched by halves answer as the lists looked through word by
+        /// The lists kept by first byte answer as the lists looked through word by
         /// word, for names made of the lists' words and others, in every notation.
         #[test]
         fn sorted_lists_answer_as_the_lists(
