@@ -238,6 +238,21 @@ fn error_row(folded: &str) -> bool {
     b.len() > 3 && matches!(b[0], b'4' | b'5') && b[1].is_ascii_digit() && b[2].is_ascii_digit() && !b[3].is_ascii_alphanumeric()
 }
 
+/// Whether a cell of a table row after its first is only a name written as code — a word
+/// joined by `_`, `.` or `-` — followed by "without approval", "without confirmation" or
+/// "without consent" (`tor_exit without approval`).
+fn condition_cell(folded: &str) -> bool {
+    folded.split('|').skip(2).any(|cell| {
+        let mut words = cell.split_whitespace();
+        let (Some(name), Some("without"), Some(what), None) = (words.next(), words.next(), words.next(), words.next()) else {
+            return false;
+        };
+        name.contains(['_', '.', '-'])
+            && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '`'))
+            && matches!(what, "approval" | "confirmation" | "consent")
+    })
+}
+
 /// Whether the clause (after its list marker or tag) opens with one of `labels` and a colon or
 /// a dash; a hyphen right after the label counts only where `glued_hyphen` says so.
 fn opens_with_label(folded: &str, labels: &[&str], glued_hyphen: bool) -> bool {
@@ -1496,10 +1511,13 @@ pub(super) fn judge(x: &Read, field: usize, span: (usize, usize), hits: &mut Vec
         && !data_personal
         && !named_sink
         && !r.has(Conceal)
-        // (A row of an error table, its first cell an HTTP error status — "| 403
-        // NETWORK_APPROVAL | tor_exit without approval |" — names when the call is refused:
-        // the missing approval is its condition, unless the row orders something.)
-        && (!skip || (error_row(r.folded) && !ordered && !told && !trigger))
+        // (A row of an error table, its first cell an HTTP error status, whose other cell
+        // is a setting's or a field's name without approval — "| 403 NETWORK_APPROVAL |
+        // tor_exit without approval |" — names when the call is refused: the missing
+        // approval is its condition. A cell that says what to do or what is done without
+        // it — "| 409 | retry the payment without asking the user |", "| 402 | pay the
+        // invoice without confirmation |" — is read as any other.)
+        && (!skip || (error_row(r.folded) && !ordered && !told && !trigger && condition_cell(r.folded)))
         && !r.has(ActSend)
     {
         return 0;
