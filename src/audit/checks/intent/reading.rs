@@ -2413,6 +2413,14 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
         quoted || labelled || placed || label || named_as_field
     })
 }
+/// Whether the folded text right after a hit opens with one of `words`.
+fn followed_by(folded: &str, h: &ConceptHit, words: &[&str]) -> bool {
+    folded.get(h.end..).is_some_and(|rest| words.iter().any(|w| rest.starts_with(w)))
+}
+/// Whether the folded text right before a hit closes with one of `words`.
+fn preceded_by(folded: &str, h: &ConceptHit, words: &[&str]) -> bool {
+    folded.get(..h.start).is_some_and(|before| words.iter().any(|w| before.ends_with(w)))
+}
 /// An action word that is not the model's to do: one inside a trigger compound of the
 /// languages that build them ("実行前に", "送信後", "删除前": the event, not an order), or a
 /// Japanese read verb used as an attribute or in the passive ("取得したパスワード" — the
@@ -2790,10 +2798,8 @@ impl Reading<'_> {
             // 删除时间"): a noun, no act.
             if h.concept.is_action()
                 && !folded[h.start..h.end].is_ascii()
-                && (["待", "计划", "預定", "预定"].iter().any(|p| folded[..h.start].ends_with(p))
-                    || ["时间", "時間", "状态", "狀態", "日期", "记录", "記錄", "标记", "队列", "保护"]
-                        .iter()
-                        .any(|n| folded[h.end..].starts_with(n)))
+                && (preceded_by(folded, h, &["待", "计划", "預定", "预定"])
+                    || followed_by(folded, h, &["时间", "時間", "状态", "狀態", "日期", "记录", "記錄", "标记", "队列", "保护"]))
             {
                 return false;
             }
@@ -2827,9 +2833,7 @@ impl Reading<'_> {
             // following first"): the documentation read, no file.
             if h.concept == ActRead
                 && matches!(&folded[h.start..h.end], "read" | "read this")
-                && [" this before", " this first", " this section", " this carefully", " these notes", " the following", " carefully", " on.", " below", " first:"]
-                    .iter()
-                    .any(|n| folded[h.end..].starts_with(n))
+                && followed_by(folded, h, &[" this before", " this first", " this section", " this carefully", " these notes", " the following", " carefully", " on.", " below", " first:"])
             {
                 return false;
             }
@@ -2876,9 +2880,7 @@ impl Reading<'_> {
                                 && !["always", "please", "thus", "is", "was", "has", "this", "its"].contains(w)
                         })
                 }
-                && [" on ", " in ", " inside ", " against ", " under ", " every ", " nightly", " daily", " hourly", " at "]
-                    .iter()
-                    .any(|n| folded[h.end..].starts_with(n))
+                && followed_by(folded, h, &[" on ", " in ", " inside ", " against ", " under ", " every ", " nightly", " daily", " hourly", " at "])
             {
                 return false;
             }
@@ -2902,9 +2904,7 @@ impl Reading<'_> {
             // истечения TTL"): when a write is seen, no new rule taking over.
             if h.concept == Override
                 && folded[h.start..h.end].starts_with("вступа")
-                && [" после", " через", " по истечении", " в течение", " не сразу"]
-                    .iter()
-                    .any(|n| folded[h.end..].starts_with(n))
+                && followed_by(folded, h, &[" после", " через", " по истечении", " в течение", " не сразу"])
             {
                 return false;
             }
@@ -2913,12 +2913,10 @@ impl Reading<'_> {
             if h.concept == ActDelete
                 && matches!(&folded[h.start..h.end], "drop" | "drops")
                 && (folded[h.end..].starts_with(" in ") || folded[h.end..].starts_with(" of "))
-                && [
+                && preceded_by(folded, h, &[
                     "a ", "the ", "any ", "sudden ", "sharp ", "steep ", "big ", "large ", "small ", "slight ",
                     "significant ", "noticeable ", "brief ", "temporary ",
-                ]
-                .iter()
-                .any(|d| folded[..h.start].ends_with(d))
+                ])
             {
                 return false;
             }
@@ -2943,9 +2941,7 @@ impl Reading<'_> {
             // An order given to the user's other software ("applications must obtain
             // credentials from Vault"): what those programs do, not the model.
             if h.concept == Directive
-                && ["applications ", "apps ", "services ", "workloads "]
-                    .iter()
-                    .any(|w| folded[..h.start].ends_with(w))
+                && preceded_by(folded, h, &["applications ", "apps ", "services ", "workloads "])
             {
                 return false;
             }
@@ -2961,9 +2957,7 @@ impl Reading<'_> {
             // host"), names a thing, not a move.
             if h.concept == ActSend
                 && ["mirror", "relay"].contains(&&folded[h.start..h.end])
-                && ["the ", "a ", "an ", "your ", "its ", "their ", "this ", "that ", "each ", "every "]
-                    .iter()
-                    .any(|d| folded[..h.start].ends_with(d))
+                && preceded_by(folded, h, &["the ", "a ", "an ", "your ", "its ", "their ", "this ", "that ", "each ", "every "])
             {
                 return false;
             }
@@ -2975,9 +2969,7 @@ impl Reading<'_> {
             // A template of an environment file (`.env.example`, `.env.sample`) holds no secret.
             if h.concept == DataSecret
                 && folded[h.start..h.end].ends_with(".env")
-                && [".example", ".sample", ".template", ".dist", ".defaults"]
-                    .iter()
-                    .any(|t| folded[h.end..].starts_with(t))
+                && followed_by(folded, h, &[".example", ".sample", ".template", ".dist", ".defaults"])
             {
                 return false;
             }
