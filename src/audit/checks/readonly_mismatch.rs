@@ -2235,6 +2235,34 @@ static IRREVERSIBLE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(
 /// reader cannot restore, where another tool's operation is meant (a quoted or snake_case
 /// name in the sentence), where it speaks of a limit of restoring with this tool ("cannot be
 /// restored by these tools"), of a retention period, or denies it.
+/// Whether the description, or a top-level parameter's, says that the tool or the code it
+/// runs can destroy something ("so it can modify or remove files", "the snippet can delete
+/// or overwrite data"): the subject is the tool, "it", or code, commands or scripts it runs.
+fn says_it_can_destroy(tool: &Value) -> Option<String> {
+    use std::sync::LazyLock;
+    static RE: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"\b(?:it|this tool|the tool|the snippet|the code|code|commands?|scripts?|snippets?) can (?:[a-z-]+(?:,| or| and) )*?(?:remove|delete|overwrite|wipe|erase|destroy)\b",
+        )
+        .ok()
+    });
+    let re = RE.as_ref()?;
+    let says = |text: &str| {
+        let folded = crate::audit::lexicon::fold(text);
+        if !folded.contains(" can ") {
+            return None;
+        }
+        re.find(&folded).map(|m| crate::model::escape::line(m.as_str()))
+    };
+    tool.get("description").and_then(Value::as_str).and_then(says).or_else(|| {
+        tool.pointer("/inputSchema/properties")
+            .and_then(Value::as_object)?
+            .values()
+            .filter_map(|p| p.get("description").and_then(Value::as_str))
+            .find_map(says)
+    })
+}
+
 fn says_irreversible(tool: &Value) -> Option<String> {
     use crate::audit::lexicon::fold;
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
@@ -2305,6 +2333,12 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
             fx.deletes |= more.deletes;
             fx.sends |= more.sends;
             fx.writes |= more.writes;
+        }
+        // What the text says the tool, or the code it runs, can destroy ("it is executed on the
+        // host, so it can modify or remove files"): a capability stated is an effect claimed.
+        let can_destroy = says_it_can_destroy(tool);
+        if can_destroy.is_some() {
+            fx.deletes = true;
         }
         // A tool that runs one named program ("Runs terraform plan", "Runs the prompt against
         // the model", "ejecuta reglas de análisis estático") is not a tool that runs any code
@@ -2405,7 +2439,7 @@ evidence: Some(match (&by_param, &irreversible) {
                     let (_, why) = effects_explained(tool);
                     let reasons: Vec<String> = [
                         (fx.executes, "executes", &why.executes),
-                        (fx.deletes, "deletes", &why.deletes),
+                        (fx.deletes, "deletes", &why.deletes.clone().or_else(|| can_destroy.as_ref().map(|w| format!("\"{w}\"")))),
                         (read_only && fx.writes, "writes", &why.writes),
                         (read_only && fx.sends, "sends", &why.sends),
                     ]
@@ -2469,6 +2503,24 @@ mod tests {
             json!({"name": name, "description": desc, "annotations": {"readOnlyHint": true}}),
             Some("readonly-claim-mismatch"),
         )
+    }
+
+    #[test]
+    fn a_tool_said_to_be_able_to_remove_files_is_not_read_only() {
+        let tool = |desc: &str, param: &str, annotations: serde_json::Value| {
+            let found = run(&[snap("s", vec![json!({"name": "evaluate", "description": desc, "annotations": annotations,
+                "inputSchema": {"type": "object", "properties": {"expr": {"type": "string", "description": param}}}})])]);
+            found.into_iter().filter(|f| f.rule == "readonly-claim-mismatch").map(|f| (f.severity, f.evidence.unwrap_or_default())).max()
+        };
+        // Must: the code it runs, or the tool, said able to remove or delete, under
+        // `readOnlyHint: true` or `destructiveHint: false` (medium or none at 581cf00); the
+        // evidence quotes the words.
+        let (sev, evidence) = tool("Evaluate an expression.", "Any bash snippet; it is executed on the host, so it can modify or remove files.", json!({"readOnlyHint": true})).unwrap_or_default();
+        assert!(sev >= Severity::High && evidence.contains("can modify or remove"), "{evidence}");
+        assert!(tool("Runs a cleanup script. The script can delete or overwrite data in the bucket.", "Options.", json!({"destructiveHint": false})) >= Some((Severity::High, String::new())));
+        // Must not: what the user can do; what the tool cannot do.
+        assert!(tool("Lists comments. Users can delete their own comments in the app.", "Filter.", json!({"readOnlyHint": true})).is_none());
+        assert!(tool("Lists backups. It cannot delete or overwrite anything.", "Filter.", json!({"readOnlyHint": true})).is_none());
     }
 
     #[test]

@@ -1029,7 +1029,7 @@ fn named_as_field(raw: &str, at: usize, len: usize) -> bool {
         "속성", "컬럼", "파라미터",
         // An error code or a value the call hands back ("fails with `quota_exceeded`",
         // "returns `not_found`").
-        "error", "status", "code", "returns", "returned", "erreur", "fehler", "código", "ошибка",
+        "error", "status", "code", "returns", "returns a", "returns an", "returns the", "returned", "erreur", "indicated in", "indicado en", "indicada en", "indicado no", "indicada no", "indiqué dans", "indiquée dans", "angegeben in", "указано в", "fehler", "código", "ошибка",
         "错误", "返回", "エラー", "오류", "fails with", "fail with", "failed with",
         "rejected with", "responds with", "answers with", "falla con", "échoue avec", "falha com",
         "с ошибкой",
@@ -1590,7 +1590,8 @@ fn avoided_instead(before: &str) -> bool {
 fn asked_for_information(after: &str) -> bool {
     let after = after.trim_start();
     let starts = |words: &[&str]| words.iter().any(|w| after.starts_with(w));
-    starts(&["for ", "por ", "pour ", "nach "])
+    // (… or for which one, what or where: "no need to check with the user which folder".)
+    starts(&["for ", "por ", "pour ", "nach ", "which ", "what ", "where "])
         && !crate::audit::text::any_of!(after.get(..after.len().min(40)).unwrap_or(after), ["confirm", "approv", "consent", "permission", "go-ahead", "review", "bestätig", "freigabe", "accord", "aprob"])
 }
 
@@ -1956,7 +1957,7 @@ const APPROVAL: &[&str] = &[
     "bestätig", "bestaetig", "rückfrage", "rueckfrage", "genehmig", "freigabe", "freigegeben",
     "zustimm", "zugestimmt", "erlaubnis", "eingewilligt", "подтвержд", "соглас", "разреш",
     "одобр", "确认", "確認", "审批", "審批", "批准", "同意", "授权", "授權", "审核", "承認", "許可",
-    "了承", "확인", "승인", "허락", "허가", "동의", "l'accord", "visto bueno", "go-ahead", "sign-off", "green light",
+    "了承", "확인", "승인", "허락", "허가", "동의", "l'accord", "visto bueno", "go-ahead", "sign-off", "green light", "check with the user", "check with them",
     // (A preview or a draft shown first is the user's chance to approve.)
     "preview", "vorschau", "предпросмотр", "черновик", "aperçu", "vista previa", "pré-visualiza",
     "draft",
@@ -2413,6 +2414,48 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
         quoted || labelled || placed || label || named_as_field
     })
 }
+/// Whether `before` ends with "<subject> can " and then only acts listed ("can create,
+/// overwrite or "), the subject not the model ("you", "the assistant", "the agent").
+fn can_list_before(before: &str) -> bool {
+    let Some(can) = before.rfind(" can ") else {
+        return false;
+    };
+    // (Each act before this one a single word, joined by commas, "or" or "and": every word
+    // not a joint ends with a comma or comes right before "or" or "and".)
+    let list = &before[can + 5..];
+    let words: Vec<&str> = list.split_whitespace().collect();
+    let conj = |w: &str| matches!(w, "or" | "and");
+    let listed = words.iter().enumerate().all(|(i, w)| {
+        let bare = w.trim_end_matches(',');
+        conj(w)
+            || (bare.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+                && !matches!(bare, "then" | "also" | "now" | "just" | "freely")
+                && (w.ends_with(',') || words.get(i + 1).is_some_and(|n| conj(n))))
+    });
+    if list.len() > 40 || !listed {
+        return false;
+    }
+    let subject = before[..can].rsplit([',', ';', ':', '.', '(', '\n']).next().unwrap_or_default();
+    let last = subject.split_whitespace().next_back().unwrap_or_default();
+    !subject.is_empty()
+        && !matches!(last, "you" | "assistant" | "assistants" | "model" | "agent" | "agents" | "ai" | "llm" | "claude" | "we" | "i")
+}
+/// Whether `before` holds a German "kann" (third person: never "du" or "Sie") in the same
+/// clause, within sixty bytes, and the one who can is not the model: "die freigabe kann
+/// standortdaten " before "entfernen" (a capability), not "danach kann der assistent alle
+/// dateien ".
+fn german_can_before(before: &str) -> bool {
+    let Some(k) = before.rfind(" kann ") else {
+        return false;
+    };
+    let between = &before[k + 6..];
+    let subject = before[..k].rsplit([',', ';', ':', '.', '(', '\n']).next().unwrap_or_default();
+    let model = |w: &str| matches!(w, "assistent" | "assistant" | "modell" | "agent" | "ki" | "ai" | "llm" | "claude");
+    between.len() <= 60
+        && !between.contains(['.', ',', ';', ':', '!', '?', '\n'])
+        && !between.split_whitespace().any(model)
+        && subject.split_whitespace().next_back().is_some_and(|w| !model(w))
+}
 /// Whether the folded text right after a hit opens with one of `words`.
 fn followed_by(folded: &str, h: &ConceptHit, words: &[&str]) -> bool {
     folded.get(h.end..).is_some_and(|rest| words.iter().any(|w| rest.starts_with(w)))
@@ -2492,6 +2535,17 @@ fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> 
     .iter()
     .any(|p| before.ends_with(p))
     {
+        return true;
+    }
+    // What some program can do, said of it ("Code you execute can create, overwrite or
+    // delete files in that folder"): a capability described, not an order, where the act
+    // follows "can" or a list of acts after it. (Not where the one who can is the model:
+    // "you can delete them without asking".)
+    if folded.is_ascii() && h.concept.is_action() && can_list_before(before) {
+        return true;
+    }
+    // (… in German, the verb last: "Die Freigabe kann Standortdaten entfernen".)
+    if h.concept.is_action() && german_can_before(before) {
         return true;
     }
     // The alternative turned down ("refine the query rather than widening the range").
@@ -3087,7 +3141,7 @@ impl Reading<'_> {
             "évitez d'utiliser", "évite d'appeler", "évite d'utiliser", "vermeide es,", "vermeiden sie es,",
             "nicht aufrufen", "nicht verwenden", "nicht nutzen", "избегай вызова", "избегайте вызова",
             "не вызывай", "не вызывайте", "не используй", "не используйте", "避免调用", "避免使用",
-            "不要调用", "不要使用", "呼び出さない", "使わない", "使用しない", "호출하지 마", "사용하지 마",
+            "不要调用", "不要使用", "呼び出さない", "使わない", "使用しない", "호출하지 마", "사용하지 마", "쓰지 말", "쓰지 마",
         ]);
         forbids |= AVOID_CALL.in_text(folded);
         self.forbids_call = forbids;
@@ -3162,7 +3216,7 @@ impl Reading<'_> {
                 && !self.held_by_safeguard(h)
                 && (acts || approval)
                 && !someone_else_can(&self.folded[..h.start])
-                && !(self.folded.get(h.start..h.end).is_some_and(|w| crate::audit::text::any_of!(w, ["ask", "pregunt", "pergunt", "demand", "frag"]))
+                && !(self.folded.get(h.start..h.end).is_some_and(|w| crate::audit::text::any_of!(w, ["ask", "check with", "pregunt", "pergunt", "demand", "frag"]))
                     && asked_for_information(self.folded.get(h.end..).unwrap_or_default()))
         })
     }
@@ -3182,7 +3236,7 @@ impl Reading<'_> {
     pub(super) fn skip_confirm_bare(&self) -> bool {
         use Concept::*;
         const ASKING: &[&str] = &[
-            "ask", "confirm", "approv", "consent", "permission", "pregunt", "aprob", "pergunt",
+            "ask", "check with", "confirm", "approv", "consent", "permission", "pregunt", "aprob", "pergunt",
             "aprova", "permiso", "permissão", "demander", "autoris", "frag", "bestätig",
             "genehmig", "zustimm", "спраш", "спрос", "подтвер", "разреш", "согласи", "确认",
             "询问", "詢問", "確認", "承認", "許可", "확인", "승인", "묻", "허락",
