@@ -119,7 +119,8 @@ pub struct ServerCtx<'a> {
     pub summaries: Vec<ItemSummary>,
     /// Values about the whole server computed once however many windows the server is audited
     /// in, and values about the current window (see [`ServerCtx::memo`]).
-    memo: RefCell<HashMap<&'static str, Rc<dyn Any>>>,
+    /// (A handful of fixed keys: a list searched by comparing them, no key hashed.)
+    memo: RefCell<Vec<(&'static str, Rc<dyn Any>)>>,
     /// The intent analysis' clause readings of the current window, for the learned scorer.
     pub traces: RefCell<Vec<crate::audit::score::Trace>>,
 }
@@ -134,7 +135,7 @@ impl<'a> ServerCtx<'a> {
             tool_names,
             all_items: Rc::new(Vec::new()),
             summaries: Vec::new(),
-            memo: RefCell::new(HashMap::new()),
+            memo: RefCell::new(Vec::new()),
             traces: RefCell::new(Vec::new()),
         }
     }
@@ -145,16 +146,23 @@ impl<'a> ServerCtx<'a> {
     /// names, [`OWN_NAMES`]) are there from the first window on. `key` names the value (one
     /// type per key).
     pub fn memo<T: 'static>(&self, key: &'static str, make: impl FnOnce() -> T) -> Rc<T> {
-        if let Some(v) = self.memo.borrow().get(key) {
+        if let Some((_, v)) = self.memo.borrow().iter().find(|(k, _)| *k == key) {
             if let Ok(v) = Rc::clone(v).downcast::<T>() {
                 return v;
             }
         }
         let v = Rc::new(make());
-        self.memo
-            .borrow_mut()
-            .insert(key, Rc::clone(&v) as Rc<dyn Any>);
+        self.keep(key, Rc::clone(&v) as Rc<dyn Any>);
         v
+    }
+
+    /// Keep `value` under `key`, in place of any value kept there.
+    fn keep(&self, key: &'static str, value: Rc<dyn Any>) {
+        let mut memo = self.memo.borrow_mut();
+        match memo.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => *v = value,
+            None => memo.push((key, value)),
+        }
     }
 }
 
@@ -681,9 +689,7 @@ impl<'s> Driver<'_, 's, '_> {
         cur.fields = fields;
         cur.prepared = prepared;
         cur.all_items = Rc::clone(self.all) as Rc<Vec<Item<'_>>>;
-        cur.memo
-            .borrow_mut()
-            .insert(OWN_NAMES, Rc::clone(self.own_names));
+        cur.keep(OWN_NAMES, Rc::clone(self.own_names));
         let scan = Scan {
             servers: Servers {
                 all: self.scan.base,

@@ -725,16 +725,45 @@ pub(crate) mod combined {
         last: usize,
     }
 
+    impl Kept {
+        /// No text kept (a constant, so the thread's copy needs no set-up on each access).
+        const EMPTY: Kept = Kept {
+            matcher: None,
+            version: 0,
+            texts: [const { (String::new(), Vec::new(), 0) }; KEPT],
+            used: 0,
+            next: 0,
+            last: 0,
+        };
+    }
+
     thread_local! {
-        static KEPT_TEXTS: RefCell<Kept> = RefCell::default();
+        static KEPT_TEXTS: RefCell<Kept> = const { RefCell::new(Kept::EMPTY) };
     }
 
     /// Whether `text` holds a phrase of list `id`, if the matcher holds the list.
+    #[inline]
     pub(crate) fn found(id: usize, text: &str) -> Option<bool> {
+        // (The text asked last first: the lists are asked of one clause in a row. That case,
+        // nearly every call, in a few instructions of its own; the rest in [`found_elsewhere`],
+        // whose set-up it does not pay.)
+        let last = KEPT_TEXTS.with(|k| {
+            let k = k.try_borrow().ok()?;
+            let (t, bits, lists) = k.texts.get(k.last)?;
+            (k.last < k.used && id < *lists && t == text).then(|| has(bits, id))
+        });
+        match last {
+            Some(found) => Some(found),
+            None => found_elsewhere(id, text),
+        }
+    }
+
+    /// [`found`] for a text other than the one asked last (or one it cannot tell).
+    #[inline(never)]
+    fn found_elsewhere(id: usize, text: &str) -> Option<bool> {
         KEPT_TEXTS.with(|k| {
             let mut k = k.try_borrow_mut().ok()?;
             let used = k.used;
-            // (The text asked last first: the lists are asked of one clause in a row.)
             let last = k.last;
             if let Some((t, bits, lists)) = k.texts.get(last)
                 && last < used

@@ -408,8 +408,19 @@ static TOOLS: LazyLock<std::collections::HashMap<&'static str, &'static str>> =
 fn tool_of(word: &str) -> Option<&'static str> {
     let base = word.rsplit('/').next().unwrap_or(word);
     let base = base.strip_suffix(".exe").unwrap_or(base);
+    // (Every client's name is 5 to 13 bytes long and starts with one of four letters: the
+    // words of a description are told apart by those before any is hashed.)
+    if !(TOOL_SHORTEST..=TOOL_LONGEST).contains(&base.len())
+        || !matches!(base.as_bytes().first(), Some(b'm' | b's' | b'r' | b'k'))
+    {
+        return None;
+    }
     TOOLS.get(base).copied()
 }
+
+/// The shortest and the longest name of a client in [`TOOLS`] (a test checks them).
+const TOOL_SHORTEST: usize = 5;
+const TOOL_LONGEST: usize = 13;
 
 /// Whether the literal `value` of something called `name` (an env key, a flag without its
 /// dashes, a header, a JSON key) is a secret.

@@ -369,3 +369,27 @@ fn a_short_name_or_pointer_is_not_searched_and_a_long_run_is() {
     assert_eq!(shortest.chars().count(), 15);
     assert!(could_hold_token(&shortest) && !find_secrets(&shortest).is_empty());
 }
+
+#[test]
+fn tool_of_gate_lets_every_client_through() {
+    // The length and first-letter test before the look-up rules out no client's name.
+    let names: Vec<&str> = ATTACHED_P
+        .iter()
+        .chain(SEPARATE_P)
+        .chain(SEPARATE_A)
+        .copied()
+        .collect();
+    assert_eq!(names.iter().map(|n| n.len()).min(), Some(TOOL_SHORTEST));
+    assert_eq!(names.iter().map(|n| n.len()).max(), Some(TOOL_LONGEST));
+    for name in names {
+        assert_eq!(tool_of(name), Some(name));
+        assert_eq!(tool_of(&format!("/usr/bin/{name}")), Some(name));
+        assert_eq!(tool_of(&format!("{name}.exe")), Some(name));
+        assert_eq!(TOOLS.get(name).copied(), Some(name));
+    }
+    for word in [
+        "", "my", "mysqlx", "redis", "keydb", "Mysql", "the", "database",
+    ] {
+        assert_eq!(tool_of(word), TOOLS.get(word).copied(), "{word}");
+    }
+}
