@@ -2238,7 +2238,8 @@ static IRREVERSIBLE: crate::audit::text::AnyOf = crate::audit::text::AnyOf::new(
 /// Whether the description, or a top-level parameter's, says that the tool or the code it
 /// runs can destroy something ("so it can modify or remove files", "the snippet can delete
 /// or overwrite data"): the subject is the tool, "it", or code, commands or scripts it runs.
-fn says_it_can_destroy(tool: &Value) -> Option<String> {
+/// The words said, and whether their subject is code rather than the tool.
+fn says_it_can_destroy(tool: &Value) -> Option<(bool, String)> {
     use std::sync::LazyLock;
     static RE: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
         regex::Regex::new(
@@ -2248,11 +2249,19 @@ fn says_it_can_destroy(tool: &Value) -> Option<String> {
     });
     let re = RE.as_ref()?;
     let says = |text: &str| {
+        // (Most texts hold no "can" at all: a byte search before the text is folded.)
+        if !text.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"can ")) {
+            return None;
+        }
         let folded = crate::audit::lexicon::fold(text);
         if !folded.contains(" can ") {
             return None;
         }
-        re.find(&folded).map(|m| crate::model::escape::line(m.as_str()))
+        re.find(&folded).map(|m| {
+            let said = m.as_str();
+            let by_code = !["it ", "this tool ", "the tool "].iter().any(|w| said.starts_with(w));
+            (by_code, crate::model::escape::line(said))
+        })
     };
     tool.get("description").and_then(Value::as_str).and_then(says).or_else(|| {
         tool.pointer("/inputSchema/properties")
@@ -2336,7 +2345,11 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         }
         // What the text says the tool, or the code it runs, can destroy ("it is executed on the
         // host, so it can modify or remove files"): a capability stated is an effect claimed.
-        let can_destroy = says_it_can_destroy(tool);
+        // (Code, commands or scripts said able to destroy count only for a tool that runs
+        // them: a catalogue of scripts that "can delete build artefacts when run" only lists.)
+        let can_destroy = says_it_can_destroy(tool)
+            .filter(|(by_code, _)| !by_code || fx.executes)
+            .map(|(_, words)| words);
         if can_destroy.is_some() {
             fx.deletes = true;
         }
@@ -2518,7 +2531,9 @@ mod tests {
         let (sev, evidence) = tool("Evaluate an expression.", "Any bash snippet; it is executed on the host, so it can modify or remove files.", json!({"readOnlyHint": true})).unwrap_or_default();
         assert!(sev >= Severity::High && evidence.contains("can modify or remove"), "{evidence}");
         assert!(tool("Runs a cleanup script. The script can delete or overwrite data in the bucket.", "Options.", json!({"destructiveHint": false})) >= Some((Severity::High, String::new())));
-        // Must not: what the user can do; what the tool cannot do.
+        // Must not: what the user can do; what the tool cannot do; what listed scripts can
+        // do when someone runs them.
+        assert!(tool("Lists the scripts in the repository; scripts can delete build artefacts when run.", "Filter.", json!({"readOnlyHint": true})).is_none());
         assert!(tool("Lists comments. Users can delete their own comments in the app.", "Filter.", json!({"readOnlyHint": true})).is_none());
         assert!(tool("Lists backups. It cannot delete or overwrite anything.", "Filter.", json!({"readOnlyHint": true})).is_none());
     }

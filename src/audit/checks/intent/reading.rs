@@ -2417,7 +2417,9 @@ pub(super) fn names_param(folded: &str, p: &str) -> bool {
 /// Whether `before` ends with "<subject> can " and then only acts listed ("can create,
 /// overwrite or "), the subject not the model ("you", "the assistant", "the agent").
 fn can_list_before(before: &str) -> bool {
-    let Some(can) = before.rfind(" can ") else {
+    // (The list is at most forty bytes: only the text's last bytes are searched.)
+    let from = last_bytes(before, 48);
+    let Some(can) = before[from..].rfind(" can ").map(|at| from + at) else {
         return false;
     };
     // (Each act before this one a single word, joined by commas, "or" or "and": every word
@@ -2445,7 +2447,8 @@ fn can_list_before(before: &str) -> bool {
 /// standortdaten " before "entfernen" (a capability), not "danach kann der assistent alle
 /// dateien ".
 fn german_can_before(before: &str) -> bool {
-    let Some(k) = before.rfind(" kann ") else {
+    let from = last_bytes(before, 72);
+    let Some(k) = before[from..].rfind(" kann ").map(|at| from + at) else {
         return false;
     };
     let between = &before[k + 6..];
@@ -2455,6 +2458,14 @@ fn german_can_before(before: &str) -> bool {
         && !between.contains(['.', ',', ';', ':', '!', '?', '\n'])
         && !between.split_whitespace().any(model)
         && subject.split_whitespace().next_back().is_some_and(|w| !model(w))
+}
+/// Where the last `n` bytes of `text` start, moved forward to a character boundary.
+fn last_bytes(text: &str, n: usize) -> usize {
+    let mut at = text.len().saturating_sub(n);
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
 }
 /// Whether the folded text right after a hit opens with one of `words`.
 fn followed_by(folded: &str, h: &ConceptHit, words: &[&str]) -> bool {
@@ -2541,7 +2552,7 @@ fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> 
     // delete files in that folder"): a capability described, not an order, where the act
     // follows "can" or a list of acts after it. (Not where the one who can is the model:
     // "you can delete them without asking".)
-    if folded.is_ascii() && h.concept.is_action() && can_list_before(before) {
+    if h.concept.is_action() && can_list_before(before) && folded.is_ascii() {
         return true;
     }
     // (… in German, the verb last: "Die Freigabe kann Standortdaten entfernen".)
