@@ -2249,10 +2249,9 @@ fn says_it_can_destroy(tool: &Value) -> Option<(bool, String)> {
     });
     let re = RE.as_ref()?;
     let says = |text: &str| {
-        // (Most texts hold no "can" at all: a byte search before the text is folded.)
-        if !text.as_bytes().windows(4).any(|w| w.eq_ignore_ascii_case(b"can ")) {
-            return None;
-        }
+        // (Most texts hold no "can" at all: a vector search before the text is folded. The
+        // words looked for put a subject before "can", so it is never a sentence's first.)
+        memchr::memmem::find(text.as_bytes(), b" can ")?;
         let folded = crate::audit::lexicon::fold(text);
         if !folded.contains(" can ") {
             return None;
@@ -2264,7 +2263,8 @@ fn says_it_can_destroy(tool: &Value) -> Option<(bool, String)> {
         })
     };
     tool.get("description").and_then(Value::as_str).and_then(says).or_else(|| {
-        tool.pointer("/inputSchema/properties")
+        tool.get("inputSchema")
+            .and_then(|schema| schema.get("properties"))
             .and_then(Value::as_object)?
             .values()
             .filter_map(|p| p.get("description").and_then(Value::as_str))
@@ -2347,7 +2347,7 @@ pub fn check(scan: &Scan, si: usize, out: &mut Vec<Finding>) {
         // host, so it can modify or remove files"): a capability stated is an effect claimed.
         // (Code, commands or scripts said able to destroy count only for a tool that runs
         // them: a catalogue of scripts that "can delete build artefacts when run" only lists.)
-        let can_destroy = says_it_can_destroy(tool)
+        let can_destroy = (!fx.deletes).then(|| says_it_can_destroy(tool)).flatten()
             .filter(|(by_code, _)| !by_code || fx.executes)
             .map(|(_, words)| words);
         if can_destroy.is_some() {

@@ -2480,7 +2480,7 @@ fn preceded_by(folded: &str, h: &ConceptHit, words: &[&str]) -> bool {
 /// Japanese read verb used as an attribute or in the passive ("取得したパスワード" — the
 /// password obtained; "設定から読み込まれる" — is loaded from the settings): it describes a
 /// noun or what the server does.
-fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> bool {
+fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)], modal: bool) -> bool {
     if triggers.iter().any(|&(s, e)| s <= h.start && h.end <= e && (s, e) != (h.start, h.end)) {
         return true;
     }
@@ -2552,11 +2552,12 @@ fn not_the_models(folded: &str, h: &ConceptHit, triggers: &[(usize, usize)]) -> 
     // delete files in that folder"): a capability described, not an order, where the act
     // follows "can" or a list of acts after it. (Not where the one who can is the model:
     // "you can delete them without asking".)
-    if h.concept.is_action() && can_list_before(before) && folded.is_ascii() {
+    // (`modal`: the clause holds " can " or " kann " somewhere.)
+    if modal && h.concept.is_action() && can_list_before(before) && folded.is_ascii() {
         return true;
     }
     // (… in German, the verb last: "Die Freigabe kann Standortdaten entfernen".)
-    if h.concept.is_action() && german_can_before(before) {
+    if modal && h.concept.is_action() && german_can_before(before) {
         return true;
     }
     // The alternative turned down ("refine the query rather than widening the range").
@@ -2705,6 +2706,10 @@ impl Reading<'_> {
             .map(|h| (h.start, h.end))
             .collect();
         let mut negated_ends: Vec<usize> = Vec::new();
+        // (Whether the clause holds a "can" or a German "kann" at all: one vector search for
+        // the clause, not a search before each act.)
+        let modal = memchr::memmem::find(folded.as_bytes(), b" can ").is_some()
+            || memchr::memmem::find(folded.as_bytes(), b" kann ").is_some();
         let hides_or_skips = self.hits.iter().any(|h| matches!(h.concept, Conceal | SkipConfirm));
         // A format rule ("Must be HTTPS.", "Must be unique.", "must be between 1 and 100"):
         // "must be" and at most four words, and nothing else the lexicons know, orders nothing.
@@ -3076,7 +3081,7 @@ impl Reading<'_> {
             if !negatable {
                 return true;
             }
-            if not_the_models(folded, h, &triggers) {
+            if not_the_models(folded, h, &triggers, modal) {
                 return false;
             }
             let negated = negated_at(folded, h.start, h.end);
